@@ -1,0 +1,44 @@
+package dev.crawler.schemas;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.serialization.Serde;
+
+/**
+ * One topic of the contract: its name, how its keys and values are serialized, and how it is kept.
+ * Immutable; obtained from {@link Topics}, never built by callers.
+ *
+ * @param name the topic name
+ * @param keySerde serde of the record keys
+ * @param valueSerde serde of the record values
+ * @param cleanupPolicy delete or compact
+ * @param retention how long records are kept, when the topic is time-bounded; empty for the broker's
+ *     default
+ * @param coPartitionedByOrigin whether the topic is keyed by origin and must have the same partition
+ *     count as the other origin-keyed topics (so one origin's records meet in one task)
+ * @param <K> the key type
+ * @param <V> the value type
+ */
+public record TopicSpec<K, V>(
+    String name,
+    Serde<K> keySerde,
+    Serde<V> valueSerde,
+    CleanupPolicy cleanupPolicy,
+    Optional<Duration> retention,
+    boolean coPartitionedByOrigin) {
+
+  /** The topic-level configs to create the topic with ({@code cleanup.policy}, {@code retention.ms}). */
+  public Map<String, String> topicConfigs() {
+    Map<String, String> configs = new LinkedHashMap<>();
+    configs.put("cleanup.policy", cleanupPolicy.configValue());
+    retention.ifPresent(r -> configs.put("retention.ms", Long.toString(r.toMillis())));
+    return configs;
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

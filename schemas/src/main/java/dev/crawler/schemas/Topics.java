@@ -1,0 +1,138 @@
+package dev.crawler.schemas;
+
+import dev.crawler.events.CrawlLogEntry;
+import dev.crawler.events.CrawlOutcome;
+import dev.crawler.events.DeadLetter;
+import dev.crawler.events.DiscoveredUrl;
+import dev.crawler.events.DocumentEvent;
+import dev.crawler.events.FetchRequest;
+import dev.crawler.events.FetchResult;
+import dev.crawler.events.ParsedDocument;
+import dev.crawler.schemas.serde.AvroSerde;
+import dev.crawler.schemas.serde.SchemaRegistryClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * The topic catalogue: every topic the crawler reads or writes (DESIGN.md section 3), with its serdes
+ * and how it is kept. The only place topic names are spelled.
+ *
+ * <p>Names are a prefix plus a fixed suffix: {@code crawl.discovered} with the default prefix. A
+ * different prefix lets several crawls, or several tests, share one cluster without sharing topics.
+ * Keys are UTF-8 strings (an origin, or a document URL for {@link #documents()}); values are Avro in
+ * the Confluent wire format. Immutable and thread-safe.
+ */
+public final class Topics {
+
+  /** The prefix of the topic names unless configured otherwise. */
+  public static final String DEFAULT_PREFIX = "crawl.";
+
+  /** How long the crawl log is kept: long enough to investigate a week-end's crawl. */
+  public static final Duration LOG_RETENTION = Duration.ofDays(7);
+
+  private final String prefix;
+  private final TopicSpec<String, DiscoveredUrl> discovered;
+  private final TopicSpec<String, FetchRequest> fetchRequests;
+  private final TopicSpec<String, FetchResult> fetchResults;
+  private final TopicSpec<String, ParsedDocument> parsed;
+  private final TopicSpec<String, CrawlOutcome> outcomes;
+  private final TopicSpec<String, DocumentEvent> documents;
+  private final TopicSpec<String, CrawlLogEntry> log;
+  private final TopicSpec<String, DeadLetter> deadLetters;
+
+  private Topics(String prefix, SchemaRegistryClient registry) {
+    if (!prefix.matches("[a-zA-Z0-9._-]*")) {
+      throw new IllegalArgumentException("topic prefix '" + prefix + "' may only contain letters, digits, '.', '_' and '-'");
+    }
+    this.prefix = prefix;
+    this.discovered = byOrigin("discovered", registry, DiscoveredUrl.class);
+    this.fetchRequests = byOrigin("fetch-requests", registry, FetchRequest.class);
+    this.fetchResults = byOrigin("fetch-results", registry, FetchResult.class);
+    this.parsed = byOrigin("parsed", registry, ParsedDocument.class);
+    this.outcomes = byOrigin("outcomes", registry, CrawlOutcome.class);
+    this.documents =
+        new TopicSpec<>(
+            prefix + "documents", Serdes.String(), avro(registry, DocumentEvent.class), CleanupPolicy.COMPACT, Optional.empty(), false);
+    this.log =
+        new TopicSpec<>(
+            prefix + "log", Serdes.String(), avro(registry, CrawlLogEntry.class), CleanupPolicy.DELETE, Optional.of(LOG_RETENTION), true);
+    this.deadLetters =
+        new TopicSpec<>(
+            prefix + "dead-letters", Serdes.String(), avro(registry, DeadLetter.class), CleanupPolicy.DELETE, Optional.empty(), false);
+  }
+
+  /** The catalogue with the default prefix. */
+  public static Topics create(SchemaRegistryClient registry) {
+    return new Topics(DEFAULT_PREFIX, registry);
+  }
+
+  /**
+   * The catalogue with another prefix.
+   *
+   * @throws IllegalArgumentException when the prefix has characters Kafka does not allow in topic names
+   */
+  public static Topics create(String prefix, SchemaRegistryClient registry) {
+    return new Topics(prefix, registry);
+  }
+
+  public String prefix() {
+    return prefix;
+  }
+
+  /** URLs found (seeds, links, redirects, canonicals, sitemaps); cli and parser to frontier. */
+  public TopicSpec<String, DiscoveredUrl> discovered() {
+    return discovered;
+  }
+
+  /** URLs released for fetching; frontier to fetcher. */
+  public TopicSpec<String, FetchRequest> fetchRequests() {
+    return fetchRequests;
+  }
+
+  /** Fetched responses; fetcher to parser. */
+  public TopicSpec<String, FetchResult> fetchResults() {
+    return fetchResults;
+  }
+
+  /** Parsed documents; parser to committer. */
+  public TopicSpec<String, ParsedDocument> parsed() {
+    return parsed;
+  }
+
+  /** How each fetch request ended; fetcher, parser and committer to frontier. */
+  public TopicSpec<String, CrawlOutcome> outcomes() {
+    return outcomes;
+  }
+
+  /** Document upserts and deletions, compacted, keyed by document URL; committer to downstream. */
+  public TopicSpec<String, DocumentEvent> documents() {
+    return documents;
+  }
+
+  /** One entry per decision about a URL; all services to operators. */
+  public TopicSpec<String, CrawlLogEntry> log() {
+    return log;
+  }
+
+  /** Records that could not be decoded or processed, with the error; all services to operators. */
+  public TopicSpec<String, DeadLetter> deadLetters() {
+    return deadLetters;
+  }
+
+  /** Every topic, in flow order. */
+  public List<TopicSpec<String, ?>> all() {
+    return List.of(discovered, fetchRequests, fetchResults, parsed, outcomes, documents, log, deadLetters);
+  }
+
+  private <V extends SpecificRecord> TopicSpec<String, V> byOrigin(String suffix, SchemaRegistryClient registry, Class<V> type) {
+    return new TopicSpec<>(prefix + suffix, Serdes.String(), avro(registry, type), CleanupPolicy.DELETE, Optional.empty(), true);
+  }
+
+  private static <V extends SpecificRecord> Serde<V> avro(SchemaRegistryClient registry, Class<V> type) {
+    return AvroSerde.forValues(registry, type);
+  }
+}

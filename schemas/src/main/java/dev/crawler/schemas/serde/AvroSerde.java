@@ -1,0 +1,190 @@
+package dev.crawler.schemas.serde;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.util.ClassSecurityValidator;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Serializes Avro-generated records in the Confluent Schema Registry wire format, so that any consumer
+ * using Confluent's {@code KafkaAvroDeserializer} (or Apicurio's, or Karapace's) reads them:
+ *
+ * <pre>
+ * byte 0      magic byte 0
+ * bytes 1-4   schema id, big-endian, as the registry assigned it
+ * bytes 5-    the record in Avro binary encoding
+ * </pre>
+ *
+ * <p>The writer schema is registered under the topic name strategy's subject ({@code <topic>-value}, or
+ * {@code <topic>-key} for a key serde) the first time a topic is written; ids are cached by the registry
+ * client. Decoding resolves the writer's schema (fetched by id) against this class's schema, so records
+ * written by an older or newer version of a schema are read as long as the change is compatible.
+ *
+ * <p>A null record serializes to null (a tombstone) and null bytes deserialize to null. Bytes that cannot
+ * be decoded raise {@link UndecodableRecordException}, naming the topic. Thread-safe.
+ *
+ * @param <T> the generated record class
+ */
+public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Serializer<T>, Deserializer<T> {
+
+  /** The first byte of every record in the Confluent wire format. */
+  public static final byte MAGIC_BYTE = 0;
+
+  /** Magic byte plus schema id. */
+  public static final int HEADER_LENGTH = 5;
+
+  /** The package of the generated event classes, which Avro must be told to trust. */
+  static final String EVENTS_PACKAGE = "dev.crawler.events";
+
+  static {
+    trustEventClasses();
+  }
+
+  private final SchemaRegistryClient registry;
+  private final Class<T> type;
+  private final Schema schema;
+  private final String subjectSuffix;
+  private final SpecificData data;
+  private final SpecificDatumWriter<T> writer;
+  private final Map<String, Integer> idsByTopic = new ConcurrentHashMap<>();
+  private final Map<Integer, SpecificDatumReader<T>> readersById = new ConcurrentHashMap<>();
+
+  /**
+   * @param registry where schemas are registered and looked up
+   * @param type the generated class, e.g. {@code DiscoveredUrl.class}
+   * @param isKey whether this serde is for record keys ({@code <topic>-key} subjects)
+   */
+  public AvroSerde(SchemaRegistryClient registry, Class<T> type, boolean isKey) {
+    this.registry = registry;
+    this.type = type;
+    this.data = SpecificData.getForClass(type);
+    this.schema = data.getSchema(type);
+    this.subjectSuffix = isKey ? "-key" : "-value";
+    this.writer = new SpecificDatumWriter<>(schema, data);
+  }
+
+  /** A value serde for {@code type}. */
+  public static <T extends SpecificRecord> AvroSerde<T> forValues(SchemaRegistryClient registry, Class<T> type) {
+    return new AvroSerde<>(registry, type, false);
+  }
+
+  /** The schema records are written with. */
+  public Schema schema() {
+    return schema;
+  }
+
+  /** The generated class this serde reads and writes. */
+  public Class<T> type() {
+    return type;
+  }
+
+  /** The subject the schema is registered under for {@code topic}. */
+  public String subject(String topic) {
+    return topic + subjectSuffix;
+  }
+
+  @Override
+  public byte @Nullable [] serialize(String topic, @Nullable T record) {
+    if (record == null) {
+      return null;
+    }
+    int id = idsByTopic.computeIfAbsent(topic, t -> registry.register(subject(t), schema));
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    out.write(MAGIC_BYTE);
+    out.write(ByteBuffer.allocate(4).putInt(id).array(), 0, 4);
+    BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    try {
+      writer.write(record, encoder);
+      encoder.flush();
+    } catch (IOException | RuntimeException e) {
+      throw new SerializationException("cannot serialize " + type.getSimpleName() + " for topic " + topic + ": " + e.getMessage(), e);
+    }
+    return out.toByteArray();
+  }
+
+  @Override
+  public @Nullable T deserialize(String topic, byte @Nullable [] bytes) {
+    if (bytes == null) {
+      return null;
+    }
+    if (bytes.length < HEADER_LENGTH) {
+      throw new UndecodableRecordException(topic, bytes.length + " bytes is too short for the Confluent wire format", null);
+    }
+    if (bytes[0] != MAGIC_BYTE) {
+      throw new UndecodableRecordException(
+          topic, String.format("magic byte is 0x%02x, not 0x00: not in the Confluent wire format", bytes[0]), null);
+    }
+    int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
+    SpecificDatumReader<T> reader;
+    try {
+      reader = readersById.computeIfAbsent(id, i -> new SpecificDatumReader<>(registry.schemaById(i), schema, data));
+    } catch (SchemaRegistryException e) {
+      throw new UndecodableRecordException(topic, "writer schema " + id + " is unavailable: " + e.getMessage(), e);
+    } catch (AvroRuntimeException e) {
+      throw new UndecodableRecordException(
+          topic, "writer schema " + id + " cannot be read as " + type.getSimpleName() + ": " + e.getMessage(), e);
+    }
+    BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, HEADER_LENGTH, bytes.length - HEADER_LENGTH, null);
+    try {
+      T record = reader.read(null, decoder);
+      if (!decoder.isEnd()) {
+        throw new UndecodableRecordException(topic, "trailing bytes after a " + type.getSimpleName() + " (schema " + id + ")", null);
+      }
+      return record;
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof UndecodableRecordException undecodable) {
+        throw undecodable;
+      }
+      throw new UndecodableRecordException(
+          topic, "cannot decode " + type.getSimpleName() + " with writer schema " + id + ": " + e, e);
+    }
+  }
+
+  @Override
+  public Serializer<T> serializer() {
+    return this;
+  }
+
+  @Override
+  public Deserializer<T> deserializer() {
+    return this;
+  }
+
+  @Override
+  public void configure(Map<String, ?> configs, boolean isKey) {
+    // configured at construction
+  }
+
+  @Override
+  public void close() {
+    // the registry client is shared and owned by whoever created it
+  }
+
+  /**
+   * Avro 1.12 refuses to instantiate classes from packages it was not told to trust ({@code
+   * org.apache.avro.SERIALIZABLE_PACKAGES}, read once when Avro's validator class loads). Trust the
+   * generated event classes here, once, rather than asking every process to set a system property.
+   */
+  private static void trustEventClasses() {
+    ClassSecurityValidator.ClassSecurityPredicate previous = ClassSecurityValidator.getGlobal();
+    ClassSecurityValidator.ClassSecurityPredicate events = c -> EVENTS_PACKAGE.equals(c.getPackageName());
+    ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(events, previous));
+  }
+}

@@ -1,0 +1,128 @@
+package dev.crawler.schemas.serde;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+
+/**
+ * A client for any registry that speaks the Confluent Schema Registry REST API (Confluent Schema
+ * Registry, Apicurio Registry's {@code /apis/ccompat/v7}, Karapace).
+ *
+ * <p>Ids are cached for the life of the client, both ways, so the registry is asked once per schema and
+ * subject. Thread-safe. Errors name the URL and the status the registry answered.
+ */
+public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
+
+  private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  private final String baseUrl;
+  private final HttpClient http;
+  private final Map<String, Map<Schema, Integer>> idsBySubject = new ConcurrentHashMap<>();
+  private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
+
+  /**
+   * @param baseUrl the API root, e.g. {@code http://localhost:8081} for Confluent or {@code
+   *     http://localhost:8080/apis/ccompat/v7} for Apicurio; a trailing slash is ignored
+   */
+  public HttpSchemaRegistryClient(String baseUrl) {
+    this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+  }
+
+  /** The API root this client talks to. */
+  public String baseUrl() {
+    return baseUrl;
+  }
+
+  @Override
+  public int register(String subject, Schema schema) {
+    Map<Schema, Integer> ids = idsBySubject.computeIfAbsent(subject, s -> new ConcurrentHashMap<>());
+    Integer cached = ids.get(schema);
+    if (cached != null) {
+      return cached;
+    }
+    String url = baseUrl + "/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8) + "/versions";
+    String body;
+    try {
+      body = JSON.writeValueAsString(Map.of("schema", schema.toString()));
+    } catch (IOException e) {
+      throw new SchemaRegistryException("cannot encode schema for " + url, e);
+    }
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(TIMEOUT)
+            .header("Content-Type", CONTENT_TYPE)
+            .header("Accept", CONTENT_TYPE)
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    int id = send("POST", url, request).path("id").asInt(-1);
+    if (id < 0) {
+      throw new SchemaRegistryException("schema registry POST " + url + " answered without an id", 200);
+    }
+    ids.put(schema, id);
+    schemasById.putIfAbsent(id, schema);
+    return id;
+  }
+
+  @Override
+  public Schema schemaById(int id) {
+    Schema cached = schemasById.get(id);
+    if (cached != null) {
+      return cached;
+    }
+    String url = baseUrl + "/schemas/ids/" + id;
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT).header("Accept", CONTENT_TYPE).GET().build();
+    JsonNode answer = send("GET", url, request);
+    String type = answer.path("schemaType").asText("AVRO");
+    if (!"AVRO".equals(type)) {
+      throw new SchemaRegistryException("schema " + id + " at " + url + " is " + type + ", not AVRO", 200);
+    }
+    Schema schema;
+    try {
+      schema = new Schema.Parser().parse(answer.path("schema").asText());
+    } catch (RuntimeException e) {
+      throw new SchemaRegistryException("schema " + id + " at " + url + " is not a valid Avro schema", e);
+    }
+    Schema previous = schemasById.putIfAbsent(id, schema);
+    return previous != null ? previous : schema;
+  }
+
+  private JsonNode send(String method, String url, HttpRequest request) {
+    HttpResponse<String> response;
+    try {
+      response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new SchemaRegistryException("schema registry " + method + " " + url + " failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SchemaRegistryException("interrupted during schema registry " + method + " " + url, e);
+    }
+    if (response.statusCode() / 100 != 2) {
+      throw new SchemaRegistryException(
+          "schema registry " + method + " " + url + " answered " + response.statusCode() + ": " + abbreviate(response.body()),
+          response.statusCode());
+    }
+    try {
+      return JSON.readTree(response.body());
+    } catch (IOException e) {
+      throw new SchemaRegistryException("schema registry " + method + " " + url + " answered with malformed JSON", e);
+    }
+  }
+
+  private static String abbreviate(String body) {
+    return body.length() <= 500 ? body : body.substring(0, 500) + "…";
+  }
+}

@@ -1,0 +1,62 @@
+package dev.crawler.schemas;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.crawler.schemas.serde.InMemorySchemaRegistryClient;
+import org.junit.jupiter.api.Test;
+
+class TopicsTest {
+
+  private final Topics topics = Topics.create(new InMemorySchemaRegistryClient());
+
+  @Test
+  void namesEveryTopicOfTheContract() {
+    assertThat(topics.all())
+        .extracting(TopicSpec::name)
+        .containsExactly(
+            "crawl.discovered",
+            "crawl.fetch-requests",
+            "crawl.fetch-results",
+            "crawl.parsed",
+            "crawl.outcomes",
+            "crawl.documents",
+            "crawl.log",
+            "crawl.dead-letters");
+  }
+
+  @Test
+  void compactsOnlyTheDocumentsTopic() {
+    assertThat(topics.documents().cleanupPolicy()).isEqualTo(CleanupPolicy.COMPACT);
+    assertThat(topics.documents().topicConfigs()).containsEntry("cleanup.policy", "compact");
+    assertThat(topics.all()).filteredOn(t -> t != topics.documents()).allMatch(t -> t.cleanupPolicy() == CleanupPolicy.DELETE);
+  }
+
+  @Test
+  void boundsTheCrawlLogInTime() {
+    assertThat(topics.log().topicConfigs()).containsEntry("retention.ms", Long.toString(Topics.LOG_RETENTION.toMillis()));
+  }
+
+  @Test
+  void coPartitionsTheOriginKeyedTopics() {
+    assertThat(topics.all())
+        .filteredOn(TopicSpec::coPartitionedByOrigin)
+        .extracting(TopicSpec::name)
+        .containsExactly(
+            "crawl.discovered", "crawl.fetch-requests", "crawl.fetch-results", "crawl.parsed", "crawl.outcomes", "crawl.log");
+  }
+
+  @Test
+  void appliesAnotherPrefix() {
+    Topics prefixed = Topics.create("test-7.", new InMemorySchemaRegistryClient());
+    assertThat(prefixed.all()).allMatch(t -> t.name().startsWith("test-7."));
+    assertThat(prefixed.fetchRequests().name()).isEqualTo("test-7.fetch-requests");
+  }
+
+  @Test
+  void rejectsAPrefixKafkaCannotName() {
+    assertThatThrownBy(() -> Topics.create("bad prefix/", new InMemorySchemaRegistryClient()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bad prefix/");
+  }
+}
