@@ -1,0 +1,33 @@
+package dev.crawler.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code crawler} command: entry point and the list of subcommands. */
+@Command(
+    name = "crawler",
+    mixinStandardHelpOptions = true,
+    version = "crawler 0.1.0",
+    description = "A Kafka-native web crawler.",
+    subcommands = {ClusterCommand.class, CommandLine.HelpCommand.class})
+public final class CrawlerCli {
+
+  /** Exit code for bad arguments or configuration: nothing was started. */
+  public static final int USAGE_ERROR = 2;
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns the exit code, without exiting. */
+  public static int run(String... args) {
+    CommandLine commandLine = new CommandLine(new CrawlerCli());
+    commandLine.setExitCodeExceptionMapper(e -> USAGE_ERROR);
+    commandLine.setParameterExceptionHandler(
+        (e, a) -> {
+          e.getCommandLine().getErr().println("crawler: " + e.getMessage());
+          return USAGE_ERROR;
+        });
+    return commandLine.execute(args);
+  }
+}

@@ -1,0 +1,85 @@
+package dev.crawler.embedded;
+
+import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded mode's infrastructure: a Kafka broker in this JVM and a schema registry beside it, both
+ * on 127.0.0.1. The broker keeps its data in {@code dataDir/kafka}; the registry keeps schemas in memory
+ * (schemas are registered again, with the same content, on the next start). Closing stops both.
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
+
+  private final EmbeddedKafkaBroker broker;
+  private final EmbeddedSchemaRegistry registry;
+
+  private EmbeddedCluster(EmbeddedKafkaBroker broker, EmbeddedSchemaRegistry registry) {
+    this.broker = broker;
+    this.registry = registry;
+  }
+
+  /**
+   * Starts the registry and the broker (concurrently: the registry's JVM starts while the broker
+   * formats and starts) and waits for both.
+   *
+   * @param defaultPartitions partitions of topics created without a count
+   */
+  public static EmbeddedCluster start(Path dataDir, int defaultPartitions) {
+    var registryStart = new java.util.concurrent.CompletableFuture<EmbeddedSchemaRegistry>();
+    Thread starter =
+        new Thread(
+            () -> {
+              try {
+                registryStart.complete(EmbeddedSchemaRegistry.start(dataDir));
+              } catch (RuntimeException e) {
+                registryStart.completeExceptionally(e);
+              }
+            },
+            "schema-registry-start");
+    starter.start();
+    @Nullable EmbeddedKafkaBroker broker = null;
+    try {
+      broker = EmbeddedKafkaBroker.start(dataDir, defaultPartitions);
+      EmbeddedSchemaRegistry registry = registryStart.join();
+      LOG.info("Embedded cluster ready: Kafka at {}, schema registry at {}", broker.bootstrapServers(), registry.url());
+      return new EmbeddedCluster(broker, registry);
+    } catch (RuntimeException e) {
+      if (broker != null) {
+        broker.close();
+      }
+      registryStart.thenAccept(EmbeddedSchemaRegistry::close);
+      throw e instanceof java.util.concurrent.CompletionException && e.getCause() instanceof RuntimeException cause ? cause : e;
+    }
+  }
+
+  public String bootstrapServers() {
+    return broker.bootstrapServers();
+  }
+
+  /** The schema registry's Confluent-compatible API root. */
+  public String schemaRegistryUrl() {
+    return registry.url();
+  }
+
+  public EmbeddedKafkaBroker broker() {
+    return broker;
+  }
+
+  public EmbeddedSchemaRegistry registry() {
+    return registry;
+  }
+
+  /** Stops the broker, then the registry. */
+  @Override
+  public void close() {
+    try {
+      broker.close();
+    } finally {
+      registry.close();
+    }
+  }
+}

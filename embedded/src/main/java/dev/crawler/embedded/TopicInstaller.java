@@ -1,0 +1,115 @@
+package dev.crawler.embedded;
+
+import dev.crawler.schemas.TopicSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the catalogue's topics on a cluster when they are missing, and waits until every partition
+ * has a leader, so that producers and Kafka Streams start against topics that are really there.
+ *
+ * <p>Existing topics are kept as they are; an origin-keyed topic whose partition count differs from the
+ * others is an error, because co-partitioned topics must agree (DESIGN.md section 3).
+ */
+public final class TopicInstaller {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TopicInstaller.class);
+
+  private final Admin admin;
+  private final Duration timeout;
+
+  public TopicInstaller(Admin admin, Duration timeout) {
+    this.admin = admin;
+    this.timeout = timeout;
+  }
+
+  /**
+   * Ensures every topic exists.
+   *
+   * @param partitions partitions of each topic it creates
+   * @param replicationFactor replicas of each topic it creates
+   * @throws IllegalStateException when the co-partitioned topics disagree, or the cluster does not
+   *     answer within the timeout
+   */
+  public void install(Collection<? extends TopicSpec<?, ?>> topics, int partitions, short replicationFactor) {
+    try {
+      Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      List<NewTopic> missing = new ArrayList<>();
+      for (TopicSpec<?, ?> topic : topics) {
+        if (!existing.contains(topic.name())) {
+          missing.add(new NewTopic(topic.name(), partitions, replicationFactor).configs(topic.topicConfigs()));
+        }
+      }
+      if (!missing.isEmpty()) {
+        for (var entry : admin.createTopics(missing).values().entrySet()) {
+          try {
+            entry.getValue().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+          } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+              throw e;
+            }
+          }
+        }
+        LOG.info("Created topics {}", missing.stream().map(NewTopic::name).toList());
+      }
+      Map<String, TopicDescription> descriptions = awaitLeaders(topics.stream().map(TopicSpec::name).toList());
+      checkCoPartitioning(topics, descriptions);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating topics", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot create the crawler's topics: " + e, e);
+    }
+  }
+
+  private Map<String, TopicDescription> awaitLeaders(List<String> names)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      Map<String, TopicDescription> descriptions;
+      try {
+        descriptions = admin.describeTopics(names).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        // a topic created a moment ago may not be known to the broker's metadata yet
+        if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+          throw e;
+        }
+        descriptions = Map.of();
+      }
+      boolean allLed =
+          descriptions.size() == names.size()
+              && descriptions.values().stream().flatMap(d -> d.partitions().stream()).map(TopicPartitionInfo::leader).allMatch(l -> l != null && !l.isEmpty());
+      if (allLed) {
+        return descriptions;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new TimeoutException("topics " + names + " have partitions without a leader after " + timeout.toSeconds() + " s");
+      }
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
+  }
+
+  private static void checkCoPartitioning(Collection<? extends TopicSpec<?, ?>> topics, Map<String, TopicDescription> descriptions) {
+    Map<String, Integer> counts =
+        topics.stream()
+            .filter(TopicSpec::coPartitionedByOrigin)
+            .collect(Collectors.toMap(TopicSpec::name, t -> descriptions.get(t.name()).partitions().size()));
+    if (counts.values().stream().distinct().count() > 1) {
+      throw new IllegalStateException("the origin-keyed topics must have the same number of partitions, but have " + counts);
+    }
+  }
+}
