@@ -50,11 +50,11 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
   /** Magic byte plus schema id. */
   public static final int HEADER_LENGTH = 5;
 
-  /** The package of the generated event classes, which Avro must be told to trust. */
-  static final String EVENTS_PACKAGE = "dev.crawler.events";
+  /** The package prefix of the project's generated classes (events and state), which Avro must be told to trust. */
+  static final String TRUSTED_PACKAGE_PREFIX = "dev.crawler.";
 
   static {
-    trustEventClasses();
+    trustCrawlerClasses();
   }
 
   private final SchemaRegistryClient registry;
@@ -182,9 +182,15 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
    * org.apache.avro.SERIALIZABLE_PACKAGES}, read once when Avro's validator class loads). Trust the
    * generated event classes here, once, rather than asking every process to set a system property.
    */
-  private static void trustEventClasses() {
+  static synchronized void trustCrawlerClasses() {
+    if (trusted) {
+      return;
+    }
     ClassSecurityValidator.ClassSecurityPredicate previous = ClassSecurityValidator.getGlobal();
-    ClassSecurityValidator.ClassSecurityPredicate events = c -> EVENTS_PACKAGE.equals(c.getPackageName());
-    ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(events, previous));
+    ClassSecurityValidator.ClassSecurityPredicate ours = c -> c.getPackageName().startsWith(TRUSTED_PACKAGE_PREFIX);
+    ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(ours, previous));
+    trusted = true;
   }
+
+  private static boolean trusted;
 }

@@ -1,0 +1,83 @@
+package dev.crawler.common.config;
+
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
+import dev.crawler.schemas.serde.SchemaRegistryClient;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The settings every service has: where Kafka and the schema registry are, and the topic prefix. Any
+ * setting starting {@code kafka.} is handed to the Kafka clients without the prefix ({@code
+ * kafka.security.protocol=SASL_SSL}), so security and tuning settings need no code. Subclasses add
+ * their own settings to {@link #baseDefinition()}.
+ */
+public abstract class ServiceConfig extends AbstractConfig {
+
+  /** The prefix of settings passed through to the Kafka clients. */
+  public static final String KAFKA_PREFIX = "kafka.";
+
+  public static final String BOOTSTRAP_SERVERS_CONFIG = "kafka.bootstrap.servers";
+  private static final String BOOTSTRAP_SERVERS_DOC = "The Kafka brokers to connect to first, host:port[,host:port...].";
+
+  public static final String SCHEMA_REGISTRY_URL_CONFIG = "schema.registry.url";
+  private static final String SCHEMA_REGISTRY_URL_DOC =
+      "The base URL of a registry speaking the Confluent REST API (Confluent Schema Registry, Apicurio's ccompat API, Karapace).";
+
+  public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
+  private static final String TOPIC_PREFIX_DOC = "The prefix of every topic name; several crawls can share a cluster under different prefixes.";
+
+  private volatile @Nullable Topics topics;
+
+  protected ServiceConfig(ConfigDef definition, Map<String, String> settings) {
+    super(definition, settings, false);
+    String url = getString(SCHEMA_REGISTRY_URL_CONFIG);
+    if (!url.startsWith("http://") && !url.startsWith("https://")) {
+      throw new ConfigException(SCHEMA_REGISTRY_URL_CONFIG, url, "must be an http:// or https:// URL");
+    }
+  }
+
+  /** The settings every service declares; add the service's own to the result. */
+  public static ConfigDef baseDefinition() {
+    return new ConfigDef()
+        .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092", new ConfigDef.NonEmptyString(), Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
+        .define(SCHEMA_REGISTRY_URL_CONFIG, Type.STRING, "http://localhost:8081", new ConfigDef.NonEmptyString(), Importance.HIGH, SCHEMA_REGISTRY_URL_DOC)
+        .define(TOPIC_PREFIX_CONFIG, Type.STRING, Topics.DEFAULT_PREFIX, Importance.MEDIUM, TOPIC_PREFIX_DOC);
+  }
+
+  /**
+   * The Kafka client properties: the bootstrap servers and every {@code kafka.*} setting, prefix
+   * removed. Callers add what their client needs on top.
+   */
+  public Map<String, Object> kafkaProperties() {
+    Map<String, Object> properties = new HashMap<>(originalsWithPrefix(KAFKA_PREFIX, true));
+    properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, getString(BOOTSTRAP_SERVERS_CONFIG));
+    return properties;
+  }
+
+  /** The topic catalogue, with a registry client for the configured URL; made once. */
+  public Topics topics() {
+    Topics result = topics;
+    if (result == null) {
+      synchronized (this) {
+        if (topics == null) {
+          topics = Topics.create(getString(TOPIC_PREFIX_CONFIG), registryClient());
+        }
+        result = topics;
+      }
+    }
+    return result;
+  }
+
+  /** A client of the configured schema registry. */
+  public SchemaRegistryClient registryClient() {
+    return new HttpSchemaRegistryClient(getString(SCHEMA_REGISTRY_URL_CONFIG));
+  }
+}

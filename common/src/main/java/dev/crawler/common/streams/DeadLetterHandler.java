@@ -1,0 +1,91 @@
+package dev.crawler.common.streams;
+
+import dev.crawler.events.DeadLetter;
+import dev.crawler.schemas.TopicSpec;
+import dev.crawler.schemas.serde.DeadLetters;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
+import org.apache.kafka.streams.errors.ErrorHandlerContext;
+import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
+import org.apache.kafka.streams.processor.api.Record;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends a record a Kafka Streams service cannot decode or process to {@code crawl.dead-letters} (as a
+ * {@link DeadLetter} keeping its original bytes and the error) and lets the service go on. The dead
+ * letter is written by Streams in the same transaction as the task's other output (KIP-1034), so under
+ * exactly-once it is neither lost nor written twice.
+ *
+ * <p>Install it with {@link #install(Properties, TopicSpec, String)}.
+ */
+public final class DeadLetterHandler implements DeserializationExceptionHandler, ProcessingExceptionHandler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DeadLetterHandler.class);
+
+  static final String TOPIC_CONFIG = "crawler.dead.letters.topic";
+  static final String SERIALIZER_CONFIG = "crawler.dead.letters.serializer";
+  static final String SERVICE_CONFIG = "crawler.dead.letters.service";
+
+  private String topic = "";
+  private @Nullable Serializer<DeadLetter> serializer;
+  private String service = "";
+
+  /** Makes the Streams application configured by {@code properties} use this handler. */
+  public static void install(Properties properties, TopicSpec<String, DeadLetter> deadLetters, String service) {
+    properties.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
+    properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
+    properties.put(TOPIC_CONFIG, deadLetters.name());
+    properties.put(SERIALIZER_CONFIG, deadLetters.valueSerde().serializer());
+    properties.put(SERVICE_CONFIG, service);
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public void configure(Map<String, ?> configs) {
+    this.topic = String.valueOf(configs.get(TOPIC_CONFIG));
+    this.serializer = (Serializer<DeadLetter>) configs.get(SERIALIZER_CONFIG);
+    this.service = String.valueOf(configs.get(SERVICE_CONFIG));
+    if (serializer == null) {
+      throw new IllegalStateException("DeadLetterHandler needs " + SERIALIZER_CONFIG + "; install it with DeadLetterHandler.install");
+    }
+  }
+
+  @Override
+  public DeserializationExceptionHandler.Response handleError(
+      ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
+    LOG.warn("dead letter: {}", exception.getMessage());
+    return DeserializationExceptionHandler.Response.resume(List.of(deadLetter(context, exception)));
+  }
+
+  @Override
+  public ProcessingExceptionHandler.Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
+    LOG.warn("dead letter after a processing failure on {} offset {}", context.topic(), context.offset(), exception);
+    return ProcessingExceptionHandler.Response.resume(List.of(deadLetter(context, exception)));
+  }
+
+  private ProducerRecord<byte[], byte[]> deadLetter(ErrorHandlerContext context, Exception exception) {
+    DeadLetter letter =
+        DeadLetters.of(
+            context.topic(),
+            context.partition(),
+            context.offset(),
+            context.sourceRawKey(),
+            context.sourceRawValue(),
+            context.headers() == null ? new RecordHeaders() : context.headers(),
+            exception,
+            service,
+            Instant.now());
+    byte[] value = serializer.serialize(topic, letter);
+    return new ProducerRecord<>(topic, null, context.sourceRawKey(), value);
+  }
+}

@@ -1,0 +1,66 @@
+package dev.crawler.common.streams;
+
+import dev.crawler.common.RunningService;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Kafka Streams service running: one {@link KafkaStreams} instance over a topology. A stream thread
+ * that dies of an unexpected error is replaced, so one bad moment does not stop the service (records
+ * that fail are already sent to the dead-letter topic by {@link DeadLetterHandler}).
+ */
+public final class StreamsService implements RunningService {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StreamsService.class);
+
+  /** How long closing waits for in-flight transactions to commit. */
+  public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+  private final String name;
+  private final KafkaStreams streams;
+
+  private StreamsService(String name, KafkaStreams streams) {
+    this.name = name;
+    this.streams = streams;
+  }
+
+  /** Starts the topology; returns at once (the instance joins its group in the background). */
+  public static StreamsService start(String name, Topology topology, Properties properties) {
+    KafkaStreams streams = new KafkaStreams(topology, properties);
+    streams.setUncaughtExceptionHandler(
+        error -> {
+          LOG.error("{}: stream thread failed, replacing it", name, error);
+          return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+    streams.start();
+    LOG.info("{} started: {}", name, topology.describe().subtopologies().size() + " sub-topologies");
+    return new StreamsService(name, streams);
+  }
+
+  /** The running instance, for interactive queries of its stores. */
+  public KafkaStreams streams() {
+    return streams;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public boolean isRunning() {
+    KafkaStreams.State state = streams.state();
+    return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
+  }
+
+  @Override
+  public void close() {
+    streams.close(CLOSE_TIMEOUT);
+    LOG.info("{} stopped", name);
+  }
+}

@@ -1,0 +1,66 @@
+package dev.crawler.common.streams;
+
+import dev.crawler.common.config.ServiceConfig;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * The settings of a Kafka Streams service: those of {@link ServiceConfig} plus the application id, the
+ * state directory and the number of stream threads. Processing is always exactly-once ({@code
+ * exactly_once_v2}): a URL's state and the records it causes are committed together.
+ */
+public abstract class StreamsServiceConfig extends ServiceConfig {
+
+  public static final String APPLICATION_ID_CONFIG = "application.id";
+  private static final String APPLICATION_ID_DOC =
+      "The Kafka Streams application id: the consumer group, and the prefix of the internal topics. Instances with one id share the work.";
+
+  public static final String STATE_DIR_CONFIG = "state.dir";
+  private static final String STATE_DIR_DOC = "Where the state stores live on local disk (a persistent volume on Kubernetes).";
+
+  public static final String STREAM_THREADS_CONFIG = "stream.threads";
+  private static final String STREAM_THREADS_DOC = "Stream threads in this instance; each processes some of the partitions.";
+
+  public static final String COMMIT_INTERVAL_MS_CONFIG = "commit.interval.ms";
+  private static final String COMMIT_INTERVAL_MS_DOC =
+      "How often a transaction is committed, in milliseconds: the latency each hop through this service adds.";
+
+  protected StreamsServiceConfig(ConfigDef definition, Map<String, String> settings) {
+    super(definition, settings);
+  }
+
+  /** The base settings plus the Streams ones, with the service's default application id. */
+  public static ConfigDef streamsDefinition(String defaultApplicationId) {
+    return baseDefinition()
+        .define(APPLICATION_ID_CONFIG, Type.STRING, defaultApplicationId, new ConfigDef.NonEmptyString(), Importance.HIGH, APPLICATION_ID_DOC)
+        .define(STATE_DIR_CONFIG, Type.STRING, "./state", new ConfigDef.NonEmptyString(), Importance.HIGH, STATE_DIR_DOC)
+        .define(STREAM_THREADS_CONFIG, Type.INT, 1, Range.between(1, 64), Importance.MEDIUM, STREAM_THREADS_DOC)
+        .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, 100L, Range.between(10, 60_000), Importance.LOW, COMMIT_INTERVAL_MS_DOC);
+  }
+
+  /** The service's name in crawl-log entries and dead letters. */
+  public abstract String serviceName();
+
+  /** The {@code KafkaStreams} properties: exactly-once, the dead-letter handler, and every {@code kafka.*} setting. */
+  public Properties streamsProperties() {
+    Properties properties = new Properties();
+    properties.putAll(kafkaProperties());
+    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, getString(APPLICATION_ID_CONFIG));
+    properties.put(StreamsConfig.STATE_DIR_CONFIG, getString(STATE_DIR_CONFIG));
+    properties.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, getInt(STREAM_THREADS_CONFIG));
+    properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, getLong(COMMIT_INTERVAL_MS_CONFIG));
+    properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+    properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+    properties.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    DeadLetterHandler.install(properties, topics().deadLetters(), serviceName());
+    return properties;
+  }
+}
