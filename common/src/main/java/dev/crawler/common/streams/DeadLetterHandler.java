@@ -44,6 +44,7 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler,
   public static void install(Properties properties, TopicSpec<String, DeadLetter> deadLetters, String service) {
     properties.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
     properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
+    properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
     properties.put(TOPIC_CONFIG, deadLetters.name());
     properties.put(SERIALIZER_CONFIG, deadLetters.valueSerde().serializer());
     properties.put(SERVICE_CONFIG, service);

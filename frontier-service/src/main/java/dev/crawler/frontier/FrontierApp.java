@@ -1,0 +1,100 @@
+package dev.crawler.frontier;
+
+import dev.crawler.common.RunningService;
+import dev.crawler.common.config.SettingsSource;
+import dev.crawler.common.streams.StreamsService;
+import dev.crawler.frontier.domain.ReleaseBudget;
+import dev.crawler.frontier.state.OriginState;
+import dev.crawler.frontier.streams.FrontierTopology;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/** The frontier service: settings, topology, Kafka Streams, shutdown hook. */
+public final class FrontierApp implements RunningService {
+
+  private final StreamsService service;
+  private final ReleaseBudget budget;
+
+  private FrontierApp(StreamsService service, ReleaseBudget budget) {
+    this.service = service;
+    this.budget = budget;
+  }
+
+  /** Starts the frontier; returns at once. */
+  public static FrontierApp start(FrontierConfig config) {
+    ReleaseBudget budget = ReleaseBudget.of(config.settings().maxPages());
+    var topology = FrontierTopology.build(config.topics(), config.settings(), budget);
+    return new FrontierApp(StreamsService.start(config.serviceName(), topology, config.streamsProperties()), budget);
+  }
+
+  /**
+   * Runs the frontier until the process is stopped.
+   *
+   * @param args an optional properties file; {@code CRAWLER_*} environment variables override it
+   */
+  public static void main(String[] args) {
+    FrontierConfig config;
+    try {
+      config = new FrontierConfig(SettingsSource.load(Optional.ofNullable(args.length > 0 ? Path.of(args[0]) : null), System.getenv()));
+    } catch (ConfigException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    FrontierApp app = start(config);
+    Runtime.getRuntime().addShutdownHook(new Thread(app::close, "frontier-shutdown"));
+  }
+
+  /**
+   * The crawl's progress from this instance's stores (its own partitions only).
+   *
+   * @return empty while the stores are not queryable (starting, rebalancing)
+   */
+  public Optional<FrontierProgress> progress() {
+    try {
+      ReadOnlyKeyValueStore<String, OriginState> origins =
+          service.streams().store(StoreQueryParameters.fromNameAndType(FrontierTopology.ORIGINS_STORE, QueryableStoreTypes.keyValueStore()));
+      long count = 0;
+      long queued = 0;
+      long inFlight = 0;
+      try (KeyValueIterator<String, OriginState> all = origins.all()) {
+        while (all.hasNext()) {
+          KeyValue<String, OriginState> entry = all.next();
+          count++;
+          queued += entry.value.getTail() - entry.value.getHead();
+          inFlight += entry.value.getLeases().size();
+        }
+      }
+      return Optional.of(new FrontierProgress(count, queued, inFlight, budget.released(), budget.isSpent()));
+    } catch (InvalidStateStoreException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The running Kafka Streams instance. */
+  public StreamsService streamsService() {
+    return service;
+  }
+
+  @Override
+  public String name() {
+    return service.name();
+  }
+
+  @Override
+  public boolean isRunning() {
+    return service.isRunning();
+  }
+
+  @Override
+  public void close() {
+    service.close();
+  }
+}

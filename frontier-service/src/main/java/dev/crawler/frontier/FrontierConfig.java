@@ -1,0 +1,63 @@
+package dev.crawler.frontier;
+
+import dev.crawler.common.streams.StreamsServiceConfig;
+import dev.crawler.frontier.domain.FrontierSettings;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+/** The frontier's settings. */
+public final class FrontierConfig extends StreamsServiceConfig {
+
+  public static final String MAX_DEPTH_CONFIG = "frontier.max.depth";
+  private static final String MAX_DEPTH_DOC = "The deepest link depth crawled (seeds are 0); -1 for no limit. Deeper URLs are logged TOO_DEEP.";
+
+  public static final String MAX_PAGES_CONFIG = "frontier.max.pages";
+  private static final String MAX_PAGES_DOC = "Fetch requests this instance releases at most; 0 for no limit. Queued URLs stay queued.";
+
+  public static final String DELAY_MS_CONFIG = "frontier.delay.ms";
+  private static final String DELAY_MS_DOC =
+      "The politeness delay in milliseconds between the end of one request to an origin and the start of the next; sent to the fetcher with each request.";
+
+  public static final String WINDOW_PER_ORIGIN_CONFIG = "frontier.window.per.origin";
+  private static final String WINDOW_PER_ORIGIN_DOC =
+      "Fetch requests in flight per origin at most; 0 derives it from the delay (2 at one second, up to 64 at no delay).";
+
+  public static final String LEASE_TIMEOUT_MS_CONFIG = "frontier.lease.timeout.ms";
+  private static final String LEASE_TIMEOUT_MS_DOC = "How long a released request waits for its outcome before its URL is released again, in milliseconds.";
+
+  public static final String MAX_ATTEMPTS_CONFIG = "frontier.max.attempts";
+  private static final String MAX_ATTEMPTS_DOC = "Fetch attempts per URL when fetches fail transiently (NETWORK_ERROR, RATE_LIMITED).";
+
+  public static final ConfigDef DEFINITION =
+      streamsDefinition("crawler-frontier")
+          .define(MAX_DEPTH_CONFIG, Type.INT, -1, Range.atLeast(-1), Importance.HIGH, MAX_DEPTH_DOC)
+          .define(MAX_PAGES_CONFIG, Type.LONG, 0L, Range.atLeast(0), Importance.HIGH, MAX_PAGES_DOC)
+          .define(DELAY_MS_CONFIG, Type.LONG, 1000L, Range.between(0, 3_600_000), Importance.HIGH, DELAY_MS_DOC)
+          .define(WINDOW_PER_ORIGIN_CONFIG, Type.INT, 0, Range.between(0, 1024), Importance.MEDIUM, WINDOW_PER_ORIGIN_DOC)
+          .define(LEASE_TIMEOUT_MS_CONFIG, Type.LONG, 600_000L, Range.between(1_000, 86_400_000), Importance.MEDIUM, LEASE_TIMEOUT_MS_DOC)
+          .define(MAX_ATTEMPTS_CONFIG, Type.INT, 3, Range.between(1, 100), Importance.MEDIUM, MAX_ATTEMPTS_DOC);
+
+  public FrontierConfig(Map<String, String> settings) {
+    super(DEFINITION, settings);
+  }
+
+  @Override
+  public String serviceName() {
+    return "frontier";
+  }
+
+  /** The settings of the frontier's decisions. */
+  public FrontierSettings settings() {
+    return new FrontierSettings(
+        getInt(MAX_DEPTH_CONFIG),
+        getLong(MAX_PAGES_CONFIG),
+        getLong(DELAY_MS_CONFIG),
+        getInt(WINDOW_PER_ORIGIN_CONFIG),
+        Duration.ofMillis(getLong(LEASE_TIMEOUT_MS_CONFIG)),
+        getInt(MAX_ATTEMPTS_CONFIG));
+  }
+}

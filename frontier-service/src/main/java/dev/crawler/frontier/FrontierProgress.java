@@ -1,0 +1,18 @@
+package dev.crawler.frontier;
+
+/**
+ * How far the crawl is, as the frontier's stores in this instance say.
+ *
+ * @param origins origins known
+ * @param queued URLs waiting in their origin's queue
+ * @param inFlight requests released whose outcome has not come
+ * @param released requests released by this instance since it started
+ * @param isBudgetSpent whether {@code frontier.max.pages} requests were released, so no more will be
+ */
+public record FrontierProgress(long origins, long queued, long inFlight, long released, boolean isBudgetSpent) {
+
+  /** Whether nothing is in flight and nothing more will be released. */
+  public boolean isIdle() {
+    return inFlight == 0 && (queued == 0 || isBudgetSpent);
+  }
+}

@@ -1,0 +1,51 @@
+package dev.crawler.frontier.domain;
+
+import dev.crawler.events.Outcome;
+import java.time.Duration;
+
+/**
+ * The frontier's decisions' parameters.
+ *
+ * @param maxDepth the deepest depth crawled (seeds are depth 0); negative for no limit
+ * @param maxPages fetch requests this frontier instance releases at most; 0 for no limit
+ * @param delayMillis the politeness delay between two requests to one origin, passed to the fetcher
+ *     with each request (option {@code delay-ms}) and used to size the window
+ * @param windowPerOrigin requests in flight per origin at most; 0 to derive it from the delay ({@link
+ *     #window()})
+ * @param leaseTimeout how long a released request waits for its outcome before it is released again
+ * @param maxAttempts fetch attempts per URL for outcomes that are retried ({@link #isRetried(Outcome, int)})
+ */
+public record FrontierSettings(int maxDepth, long maxPages, long delayMillis, int windowPerOrigin, Duration leaseTimeout, int maxAttempts) {
+
+  /** The request option that carries the politeness delay to the fetcher, in milliseconds. */
+  public static final String DELAY_OPTION = "delay-ms";
+
+  /** How long one URL takes from release to outcome through the services, roughly, in milliseconds. */
+  static final long PIPELINE_LATENCY_MILLIS = 2_000;
+
+  static final int MIN_WINDOW = 2;
+  static final int MAX_WINDOW = 64;
+
+  /**
+   * Requests in flight per origin at most. Unless configured, enough to keep an origin busy at its
+   * delay while outcomes make their way back ({@value #PIPELINE_LATENCY_MILLIS} ms), between {@value
+   * #MIN_WINDOW} and {@value #MAX_WINDOW}: 2 at a delay of one second, 64 at no delay. The window is
+   * what keeps one slow origin from filling a partition: the others' requests are released beside it.
+   */
+  public int window() {
+    if (windowPerOrigin > 0) {
+      return windowPerOrigin;
+    }
+    long needed = (PIPELINE_LATENCY_MILLIS + Math.max(delayMillis, 1) - 1) / Math.max(delayMillis, 1);
+    return (int) Math.max(MIN_WINDOW, Math.min(MAX_WINDOW, needed));
+  }
+
+  /**
+   * Whether a URL whose fetch ended with this outcome is queued again: transient failures (a network
+   * error, a rate limit; seed 003's transient-error retry) until {@code maxAttempts} attempts were made.
+   */
+  public boolean isRetried(Outcome outcome, int attempt) {
+    boolean isTransient = outcome == Outcome.NETWORK_ERROR || outcome == Outcome.RATE_LIMITED;
+    return isTransient && attempt < maxAttempts;
+  }
+}

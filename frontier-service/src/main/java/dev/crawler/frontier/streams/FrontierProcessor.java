@@ -1,0 +1,282 @@
+package dev.crawler.frontier.streams;
+
+import dev.crawler.common.decision.Decision;
+import dev.crawler.common.url.UrlNormalizer;
+import dev.crawler.events.CrawlOutcome;
+import dev.crawler.events.DiscoveredUrl;
+import dev.crawler.events.FetchRequest;
+import dev.crawler.events.Outcome;
+import dev.crawler.events.UrlKind;
+import dev.crawler.frontier.domain.Admission;
+import dev.crawler.frontier.domain.FrontierSettings;
+import dev.crawler.frontier.domain.ReleaseBudget;
+import dev.crawler.frontier.state.Lease;
+import dev.crawler.frontier.state.OriginState;
+import dev.crawler.frontier.state.UrlState;
+import dev.crawler.frontier.state.UrlStatus;
+import dev.crawler.schemas.InvalidUrlException;
+import dev.crawler.schemas.Origin;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps every URL's state and releases fetch requests per origin through a window of leases. One
+ * instance per stream task; the task owns the origins of its partition.
+ *
+ * <p>A discovered URL is normalized, admitted or rejected ({@link Admission}), and queued in its origin's
+ * queue. An origin releases its queue's head while it has fewer leases than its window. An outcome ends
+ * the lease with its request id and returns the credit (or queues the URL again for a retry); an outcome
+ * with any other id is late and changes nothing. A lease whose outcome never comes expires after the
+ * lease timeout and its URL is released again.
+ */
+final class FrontierProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FrontierProcessor.class);
+
+  static final String SERVICE = "frontier";
+
+  /** How often leases are checked for expiry, at most. */
+  static final Duration MAX_LEASE_CHECK_INTERVAL = Duration.ofSeconds(30);
+
+  private final FrontierSettings settings;
+  private final ReleaseBudget budget;
+  private final int window;
+  private final Map<String, String> options;
+
+  private @Nullable ProcessorContext<String, SpecificRecord> context;
+  private @Nullable KeyValueStore<String, UrlState> urls;
+  private @Nullable KeyValueStore<String, OriginState> origins;
+  private @Nullable KeyValueStore<String, String> queue;
+
+  FrontierProcessor(FrontierSettings settings, ReleaseBudget budget) {
+    this.settings = settings;
+    this.budget = budget;
+    this.window = settings.window();
+    this.options = Map.of(FrontierSettings.DELAY_OPTION, Long.toString(settings.delayMillis()));
+  }
+
+  @Override
+  public void init(ProcessorContext<String, SpecificRecord> context) {
+    this.context = context;
+    this.urls = context.getStateStore(FrontierTopology.URLS_STORE);
+    this.origins = context.getStateStore(FrontierTopology.ORIGINS_STORE);
+    this.queue = context.getStateStore(FrontierTopology.QUEUE_STORE);
+    Duration interval = settings.leaseTimeout().dividedBy(4);
+    if (interval.compareTo(MAX_LEASE_CHECK_INTERVAL) > 0) {
+      interval = MAX_LEASE_CHECK_INTERVAL;
+    }
+    context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, this::expireLeases);
+  }
+
+  @Override
+  public void process(Record<String, SpecificRecord> record) {
+    SpecificRecord value = record.value();
+    if (value instanceof DiscoveredUrl discovered) {
+      onDiscovered(record.key(), discovered);
+    } else if (value instanceof CrawlOutcome outcome) {
+      onOutcome(outcome);
+    }
+    // a null value (tombstone) carries nothing to decide about
+  }
+
+  private void onDiscovered(@Nullable String key, DiscoveredUrl discovered) {
+    Instant now = now();
+    String url;
+    String origin;
+    try {
+      url = UrlNormalizer.normalize(discovered.getUrl());
+      origin = Origin.keyOf(url);
+    } catch (InvalidUrlException e) {
+      log(key == null ? "" : key, Decision.of(discovered.getUrl(), Outcome.FILTERED, "MALFORMED_URL: " + e.getMessage()).withDepth(discovered.getDepth()), discovered, now);
+      return;
+    }
+    if (!origin.equals(key)) {
+      // written under another key: send it on to the partition that owns its origin
+      discovered.setUrl(url);
+      forward(FrontierTopology.DISCOVERED_SINK, origin, discovered, now);
+      return;
+    }
+    OriginState originState = originState(origin);
+    if (discovered.getKind() == UrlKind.SEED) {
+      originState.setInScope(true);
+    }
+    Admission admission =
+        Admission.decide(urls().get(url) != null, originState.getInScope(), origin, discovered.getDepth(), settings.maxDepth());
+    if (admission instanceof Admission.Reject reject) {
+      urls().put(url, newState(discovered, now).setStatus(UrlStatus.DONE).setOutcome(reject.outcome().name()).setDetail(reject.detail()).setDecidedAt(now).build());
+      log(origin, Decision.of(url, reject.outcome(), reject.detail()).withDepth(discovered.getDepth()), discovered, now);
+    } else if (admission instanceof Admission.Queue) {
+      urls().put(url, newState(discovered, now).setStatus(UrlStatus.QUEUED).build());
+      enqueue(origin, originState, url);
+    }
+    release(origin, originState, now);
+    origins().put(origin, originState);
+  }
+
+  private void onOutcome(CrawlOutcome outcome) {
+    if (SERVICE.equals(outcome.getService())) {
+      return;
+    }
+    UrlState state = urls().get(outcome.getUrl());
+    if (state == null || state.getStatus() != UrlStatus.IN_FLIGHT || !state.getRequestId().equals(outcome.getRequestId())) {
+      // an outcome of an expired lease, or a second one for the same request: the URL moved on
+      LOG.debug("ignoring late outcome {} of {} (request {})", outcome.getOutcome(), outcome.getUrl(), outcome.getRequestId());
+      return;
+    }
+    Instant now = now();
+    String origin = Origin.keyOf(outcome.getUrl());
+    OriginState originState = originState(origin);
+    originState.getLeases().remove(outcome.getRequestId());
+    if (settings.isRetried(outcome.getOutcome(), state.getAttempt())) {
+      state.setStatus(UrlStatus.QUEUED);
+      enqueue(origin, originState, outcome.getUrl());
+    } else {
+      state.setStatus(UrlStatus.DONE);
+      state.setOutcome(outcome.getOutcome().name());
+      state.setDetail(outcome.getDetail());
+      state.setDecidedAt(now);
+    }
+    urls().put(outcome.getUrl(), state);
+    release(origin, originState, now);
+    origins().put(origin, originState);
+  }
+
+  /** Releases the origin's queue head while its window and the budget allow. */
+  private void release(String origin, OriginState originState, Instant now) {
+    while (originState.getLeases().size() < window && originState.getHead() < originState.getTail() && budget.tryAcquire()) {
+      String queueKey = queueKey(origin, originState.getHead());
+      String url = queue().get(queueKey);
+      queue().delete(queueKey);
+      originState.setHead(originState.getHead() + 1);
+      UrlState state = url == null ? null : urls().get(url);
+      if (url == null || state == null || state.getStatus() != UrlStatus.QUEUED) {
+        budget.giveBack();
+        continue;
+      }
+      int attempt = state.getAttempt() + 1;
+      String requestId = Long.toString(now.toEpochMilli(), 36) + "-" + originState.getReleased();
+      state.setStatus(UrlStatus.IN_FLIGHT);
+      state.setAttempt(attempt);
+      state.setRequestId(requestId);
+      state.setReleasedAt(now);
+      urls().put(url, state);
+      originState.getLeases().put(requestId, new Lease(url, now));
+      originState.setReleased(originState.getReleased() + 1);
+      FetchRequest request =
+          FetchRequest.newBuilder()
+              .setUrl(url)
+              .setRequestId(requestId)
+              .setDepth(state.getDepth())
+              .setAttempt(attempt)
+              .setReleasedAt(now)
+              .setOptions(options)
+              .build();
+      forward(FrontierTopology.FETCH_REQUESTS_SINK, origin, request, now);
+    }
+  }
+
+  /** Releases again the URLs whose lease expired, and releases whatever the windows allow. */
+  private void expireLeases(long wallClockMillis) {
+    Instant now = Instant.ofEpochMilli(wallClockMillis);
+    Instant expiredBefore = now.minus(settings.leaseTimeout());
+    List<KeyValue<String, OriginState>> changed = new ArrayList<>();
+    try (KeyValueIterator<String, OriginState> all = origins().all()) {
+      while (all.hasNext()) {
+        KeyValue<String, OriginState> entry = all.next();
+        OriginState originState = entry.value;
+        boolean hasExpired = originState.getLeases().values().stream().anyMatch(lease -> lease.getReleasedAt().isBefore(expiredBefore));
+        boolean canRelease = originState.getHead() < originState.getTail() && originState.getLeases().size() < window && !budget.isSpent();
+        if (hasExpired || canRelease) {
+          changed.add(entry);
+        }
+      }
+    }
+    for (KeyValue<String, OriginState> entry : changed) {
+      OriginState originState = entry.value;
+      for (Map.Entry<String, Lease> lease : new HashMap<>(originState.getLeases()).entrySet()) {
+        if (!lease.getValue().getReleasedAt().isBefore(expiredBefore)) {
+          continue;
+        }
+        originState.getLeases().remove(lease.getKey());
+        String url = lease.getValue().getUrl();
+        UrlState state = urls().get(url);
+        if (state != null && state.getStatus() == UrlStatus.IN_FLIGHT && state.getRequestId().equals(lease.getKey())) {
+          LOG.warn("no outcome for {} (request {}) within {}: releasing it again", url, lease.getKey(), settings.leaseTimeout());
+          state.setStatus(UrlStatus.QUEUED);
+          urls().put(url, state);
+          enqueue(entry.key, originState, url);
+        }
+      }
+      release(entry.key, originState, now);
+      origins().put(entry.key, originState);
+    }
+  }
+
+  private void enqueue(String origin, OriginState originState, String url) {
+    queue().put(queueKey(origin, originState.getTail()), url);
+    originState.setTail(originState.getTail() + 1);
+  }
+
+  private OriginState originState(String origin) {
+    OriginState state = origins().get(origin);
+    return state != null ? state : OriginState.newBuilder().setLeases(new HashMap<>()).build();
+  }
+
+  private static UrlState.Builder newState(DiscoveredUrl discovered, Instant now) {
+    return UrlState.newBuilder()
+        .setDepth(discovered.getDepth())
+        .setKind(discovered.getKind().name())
+        .setSourceUrl(discovered.getSourceUrl())
+        .setFirstSeenAt(now);
+  }
+
+  private void log(String origin, Decision decision, DiscoveredUrl discovered, Instant now) {
+    Decision withSource = discovered.getSourceUrl() == null ? decision : decision.withSource(discovered.getSourceUrl());
+    forward(FrontierTopology.LOG_SINK, origin, withSource.toLogEntry(SERVICE, now), now);
+  }
+
+  private void forward(String sink, String key, SpecificRecord value, Instant now) {
+    context().forward(new Record<>(key, value, now.toEpochMilli()), sink);
+  }
+
+  /** The queue entry key: the origin, a space (which no origin contains), the zero-padded sequence number. */
+  static String queueKey(String origin, long sequence) {
+    String digits = Long.toString(sequence);
+    return origin + ' ' + "0".repeat(19 - digits.length()) + digits;
+  }
+
+  private Instant now() {
+    return Instant.ofEpochMilli(context().currentSystemTimeMs());
+  }
+
+  private ProcessorContext<String, SpecificRecord> context() {
+    return java.util.Objects.requireNonNull(context, "not initialized");
+  }
+
+  private KeyValueStore<String, UrlState> urls() {
+    return java.util.Objects.requireNonNull(urls, "not initialized");
+  }
+
+  private KeyValueStore<String, OriginState> origins() {
+    return java.util.Objects.requireNonNull(origins, "not initialized");
+  }
+
+  private KeyValueStore<String, String> queue() {
+    return java.util.Objects.requireNonNull(queue, "not initialized");
+  }
+}

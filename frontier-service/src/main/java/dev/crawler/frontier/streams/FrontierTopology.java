@@ -1,0 +1,86 @@
+package dev.crawler.frontier.streams;
+
+import dev.crawler.frontier.domain.FrontierSettings;
+import dev.crawler.frontier.domain.ReleaseBudget;
+import dev.crawler.frontier.state.OriginState;
+import dev.crawler.frontier.state.UrlState;
+import dev.crawler.schemas.TopicSpec;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.StateSerde;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The frontier as a Kafka Streams topology: one processor reads {@code crawl.discovered} and {@code
+ * crawl.outcomes} (both keyed by origin, so an origin's URLs and outcomes meet in one task) and writes
+ * {@code crawl.fetch-requests} and {@code crawl.log}, keeping three persistent stores:
+ *
+ * <ul>
+ *   <li>{@value #URLS_STORE}: URL to {@link UrlState} (queued, in flight, done with its outcome);
+ *   <li>{@value #ORIGINS_STORE}: origin to {@link OriginState} (in scope, queue bounds, leases);
+ *   <li>{@value #QUEUE_STORE}: origin + sequence number to URL, each origin's queue.
+ * </ul>
+ */
+public final class FrontierTopology {
+
+  public static final String URLS_STORE = "frontier-urls";
+  public static final String ORIGINS_STORE = "frontier-origins";
+  public static final String QUEUE_STORE = "frontier-queue";
+
+  static final String DISCOVERED_SOURCE = "discovered";
+  static final String OUTCOMES_SOURCE = "outcomes";
+  static final String PROCESSOR = "frontier";
+  static final String FETCH_REQUESTS_SINK = "fetch-requests";
+  static final String LOG_SINK = "log";
+  static final String DISCOVERED_SINK = "discovered-rekeyed";
+
+  /** The serde of {@value #ORIGINS_STORE}'s values, for interactive queries. */
+  public static final Serde<OriginState> ORIGIN_STATE_SERDE = StateSerde.of(OriginState.class);
+
+  static final Serde<UrlState> URL_STATE_SERDE = StateSerde.of(UrlState.class);
+
+  private FrontierTopology() {}
+
+  /** The topology with a budget of its own ({@link FrontierSettings#maxPages()}). */
+  public static Topology build(Topics topics, FrontierSettings settings) {
+    return build(topics, settings, ReleaseBudget.of(settings.maxPages()));
+  }
+
+  /**
+   * The topology.
+   *
+   * @param budget the releases this instance may still make, shared by its tasks
+   */
+  public static Topology build(Topics topics, FrontierSettings settings, ReleaseBudget budget) {
+    Topology topology = new Topology();
+    topology.addSource(
+        DISCOVERED_SOURCE,
+        topics.discovered().keySerde().deserializer(),
+        topics.discovered().valueSerde().deserializer(),
+        topics.discovered().name());
+    topology.addSource(
+        OUTCOMES_SOURCE,
+        topics.outcomes().keySerde().deserializer(),
+        topics.outcomes().valueSerde().deserializer(),
+        topics.outcomes().name());
+    topology.addProcessor(PROCESSOR, () -> new FrontierProcessor(settings, budget), DISCOVERED_SOURCE, OUTCOMES_SOURCE);
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(URLS_STORE), Serdes.String(), URL_STATE_SERDE), PROCESSOR);
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ORIGINS_STORE), Serdes.String(), ORIGIN_STATE_SERDE), PROCESSOR);
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QUEUE_STORE), Serdes.String(), Serdes.String()), PROCESSOR);
+    addSink(topology, FETCH_REQUESTS_SINK, topics.fetchRequests());
+    addSink(topology, LOG_SINK, topics.log());
+    addSink(topology, DISCOVERED_SINK, topics.discovered());
+    return topology;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void addSink(Topology topology, String name, TopicSpec<String, ?> topic) {
+    topology.addSink(name, topic.name(), topic.keySerde().serializer(), (Serializer) topic.valueSerde().serializer(), PROCESSOR);
+  }
+}

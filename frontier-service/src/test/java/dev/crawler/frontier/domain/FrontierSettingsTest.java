@@ -1,0 +1,46 @@
+package dev.crawler.frontier.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawler.events.Outcome;
+import java.time.Duration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class FrontierSettingsTest {
+
+  @ParameterizedTest(name = "delay {0} ms, configured {1} -> window {2}")
+  @CsvSource({
+    "1000, 0, 2",
+    "5000, 0, 2",
+    "500,  0, 4",
+    "100,  0, 20",
+    "30,   0, 64",
+    "0,    0, 64",
+    "0,    5, 5",
+    "1000, 8, 8",
+  })
+  void windowFollowsTheDelayUnlessConfigured(long delay, int configured, int expected) {
+    assertThat(settings(delay, configured, 3).window()).isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "{0} on attempt {1} of {2} -> retried {3}")
+  @CsvSource({
+    "NETWORK_ERROR, 1, 3, true",
+    "NETWORK_ERROR, 2, 3, true",
+    "NETWORK_ERROR, 3, 3, false",
+    "RATE_LIMITED,  1, 3, true",
+    "RATE_LIMITED,  1, 1, false",
+    "NOT_FOUND,     1, 3, false",
+    "BAD_STATUS,    1, 3, false",
+    "COMMITTED,     1, 3, false",
+    "REDIRECT,      1, 3, false",
+  })
+  void retriesOnlyTransientFailuresUntilMaxAttempts(Outcome outcome, int attempt, int maxAttempts, boolean retried) {
+    assertThat(settings(1000, 0, maxAttempts).isRetried(outcome, attempt)).isEqualTo(retried);
+  }
+
+  private static FrontierSettings settings(long delay, int window, int maxAttempts) {
+    return new FrontierSettings(-1, 0, delay, window, Duration.ofMinutes(10), maxAttempts);
+  }
+}

@@ -1,0 +1,291 @@
+package dev.crawler.frontier.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawler.common.streams.DeadLetterHandler;
+import dev.crawler.events.CrawlLogEntry;
+import dev.crawler.events.CrawlOutcome;
+import dev.crawler.events.DeadLetter;
+import dev.crawler.events.DiscoveredUrl;
+import dev.crawler.events.FetchRequest;
+import dev.crawler.events.Outcome;
+import dev.crawler.events.UrlKind;
+import dev.crawler.frontier.domain.FrontierSettings;
+import dev.crawler.frontier.state.UrlState;
+import dev.crawler.frontier.state.UrlStatus;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.InMemorySchemaRegistryClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FrontierTopologyTest {
+
+  private static final Instant START = Instant.parse("2026-11-23T10:00:00Z");
+  private static final String A = "http://a.example";
+  private static final String B = "http://b.example";
+  private static final String C = "http://c.example";
+
+  @TempDir Path stateDir;
+
+  private final Topics topics = Topics.create(new InMemorySchemaRegistryClient());
+  private TopologyTestDriver driver;
+  private TestInputTopic<String, DiscoveredUrl> discovered;
+  private TestInputTopic<String, CrawlOutcome> outcomes;
+  private TestOutputTopic<String, FetchRequest> requests;
+  private TestOutputTopic<String, CrawlLogEntry> log;
+  private TestOutputTopic<String, DiscoveredUrl> rekeyed;
+
+  /** window 2 per origin, max depth 2, lease 60 s, 3 attempts, no page limit. */
+  private void start(long maxPages) {
+    FrontierSettings settings = new FrontierSettings(2, maxPages, 1000, 2, Duration.ofSeconds(60), 3);
+    Properties properties = new Properties();
+    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "frontier-test");
+    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
+    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    DeadLetterHandler.install(properties, topics.deadLetters(), "frontier");
+    driver = new TopologyTestDriver(FrontierTopology.build(topics, settings), properties, START);
+    discovered = input(topics.discovered().name(), topics.discovered());
+    outcomes = driver.createInputTopic(topics.outcomes().name(), topics.outcomes().keySerde().serializer(), topics.outcomes().valueSerde().serializer());
+    requests = driver.createOutputTopic(topics.fetchRequests().name(), topics.fetchRequests().keySerde().deserializer(), topics.fetchRequests().valueSerde().deserializer());
+    log = driver.createOutputTopic(topics.log().name(), topics.log().keySerde().deserializer(), topics.log().valueSerde().deserializer());
+    rekeyed = driver.createOutputTopic(topics.discovered().name(), topics.discovered().keySerde().deserializer(), topics.discovered().valueSerde().deserializer());
+  }
+
+  private TestInputTopic<String, DiscoveredUrl> input(String name, dev.crawler.schemas.TopicSpec<String, DiscoveredUrl> spec) {
+    return driver.createInputTopic(name, spec.keySerde().serializer(), spec.valueSerde().serializer());
+  }
+
+  @AfterEach
+  void close() {
+    if (driver != null) {
+      driver.close();
+    }
+  }
+
+  @Test
+  void releasesSeedsThroughAWindowPerOriginSoOneOriginDoesNotBlockAnother() {
+    start(0);
+    seed(A + "/");
+    link(A + "/1", A + "/", 1);
+    link(A + "/2", A + "/", 1);
+    link(A + "/3", A + "/", 1);
+    seed(B + "/");
+
+    List<FetchRequest> released = requests.readValuesToList();
+    assertThat(released).extracting(FetchRequest::getUrl).containsExactly(A + "/", A + "/1", B + "/");
+    assertThat(released).allSatisfy(request -> assertThat(request.getOptions()).containsEntry("delay-ms", "1000"));
+    assertThat(released).extracting(FetchRequest::getAttempt).containsOnly(1);
+    assertThat(released.get(1).getDepth()).isEqualTo(1);
+  }
+
+  @Test
+  void anOutcomeReturnsTheCreditAndMarksTheUrlDone() {
+    start(0);
+    seed(A + "/");
+    link(A + "/1", A + "/", 1);
+    link(A + "/2", A + "/", 1);
+    List<FetchRequest> first = requests.readValuesToList();
+    assertThat(first).hasSize(2);
+
+    outcome(first.get(0), Outcome.COMMITTED, "committer");
+
+    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/2");
+    assertThat(urlState(A + "/").getStatus()).isEqualTo(UrlStatus.DONE);
+    assertThat(urlState(A + "/").getOutcome()).isEqualTo("COMMITTED");
+    assertThat(urlState(A + "/1").getStatus()).isEqualTo(UrlStatus.IN_FLIGHT);
+  }
+
+  @Test
+  void aUrlSeenAgainChangesNothing() {
+    start(0);
+    seed(A + "/");
+    FetchRequest request = requests.readValue();
+    outcome(request, Outcome.COMMITTED, "committer");
+    link(A + "/", A + "/x", 1);
+    link("HTTP://A.example:80/#top", A + "/x", 1);
+    seed(A + "/");
+
+    assertThat(requests.isEmpty()).isTrue();
+    assertThat(log.isEmpty()).isTrue();
+    assertThat(urlState(A + "/").getOutcome()).isEqualTo("COMMITTED");
+  }
+
+  @Test
+  void normalizesUrlsBeforeDeduplicating() {
+    start(0);
+    seed(A + "/");
+    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl("HTTP://A.Example:80/a/../b?x=1#frag").setDepth(1).setKind(UrlKind.LINK).build(), START);
+    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl("http://a.example/b?x=1").setDepth(1).setKind(UrlKind.LINK).build(), START);
+
+    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/", A + "/b?x=1");
+  }
+
+  @Test
+  void logsUrlsOfOriginsWithoutASeedAsOutOfScopeOnce() {
+    start(0);
+    seed(A + "/");
+    requests.readValuesToList();
+    link(C + "/page", A + "/", 1);
+    link(C + "/page", A + "/other", 1);
+
+    List<CrawlLogEntry> entries = log.readValuesToList();
+    assertThat(entries).hasSize(1);
+    assertThat(entries.get(0).getUrl()).isEqualTo(C + "/page");
+    assertThat(entries.get(0).getOutcome()).isEqualTo(Outcome.OUT_OF_SCOPE);
+    assertThat(entries.get(0).getService()).isEqualTo("frontier");
+    assertThat(entries.get(0).getSourceUrl()).isEqualTo(A + "/");
+    assertThat(requests.isEmpty()).isTrue();
+  }
+
+  @Test
+  void logsUrlsBeyondTheMaximumDepthAsTooDeep() {
+    start(0);
+    seed(A + "/");
+    link(A + "/deep", A + "/x", 3);
+
+    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getUrl, CrawlLogEntry::getOutcome).containsExactly(org.assertj.core.groups.Tuple.tuple(A + "/deep", Outcome.TOO_DEEP));
+    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/");
+  }
+
+  @Test
+  void ignoresAnOutcomeOfAnotherRequest() {
+    start(0);
+    seed(A + "/");
+    FetchRequest request = requests.readValue();
+    outcomes.pipeInput(A, outcomeOf(request, Outcome.COMMITTED, "committer").setRequestId("someone-else").build(), START);
+
+    assertThat(urlState(A + "/").getStatus()).isEqualTo(UrlStatus.IN_FLIGHT);
+    outcome(request, Outcome.COMMITTED, "committer");
+    outcome(request, Outcome.UNMODIFIED, "committer");
+    assertThat(urlState(A + "/").getOutcome()).isEqualTo("COMMITTED");
+  }
+
+  @Test
+  void retriesTransientFailuresUntilTheMaximumAttempts() {
+    start(0);
+    seed(A + "/");
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      FetchRequest request = requests.readValue();
+      assertThat(request.getAttempt()).isEqualTo(attempt);
+      outcome(request, Outcome.NETWORK_ERROR, "fetcher");
+    }
+    assertThat(requests.isEmpty()).isTrue();
+    assertThat(urlState(A + "/").getOutcome()).isEqualTo("NETWORK_ERROR");
+  }
+
+  @Test
+  void releasesAgainARequestWhoseOutcomeNeverComes() {
+    start(0);
+    seed(A + "/");
+    FetchRequest first = requests.readValue();
+
+    driver.advanceWallClockTime(Duration.ofSeconds(30));
+    assertThat(requests.isEmpty()).isTrue();
+    driver.advanceWallClockTime(Duration.ofSeconds(45));
+
+    FetchRequest again = requests.readValue();
+    assertThat(again.getUrl()).isEqualTo(A + "/");
+    assertThat(again.getRequestId()).isNotEqualTo(first.getRequestId());
+    assertThat(again.getAttempt()).isEqualTo(2);
+    // the first request's late outcome changes nothing; the second one's ends the URL
+    outcome(first, Outcome.COMMITTED, "committer");
+    assertThat(urlState(A + "/").getStatus()).isEqualTo(UrlStatus.IN_FLIGHT);
+    outcome(again, Outcome.COMMITTED, "committer");
+    assertThat(urlState(A + "/").getStatus()).isEqualTo(UrlStatus.DONE);
+  }
+
+  @Test
+  void stopsReleasingAfterTheMaximumPages() {
+    start(3);
+    seed(A + "/");
+    seed(B + "/");
+    link(A + "/1", A + "/", 1);
+    link(B + "/1", B + "/", 1);
+    List<FetchRequest> released = requests.readValuesToList();
+    assertThat(released).hasSize(3);
+    released.forEach(request -> outcome(request, Outcome.COMMITTED, "committer"));
+    assertThat(requests.isEmpty()).isTrue();
+  }
+
+  @Test
+  void sendsAUrlWrittenUnderAnotherOriginToItsOwnPartition() {
+    start(0);
+    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(B + "/x").setDepth(1).setKind(UrlKind.LINK).build(), START);
+
+    var forwarded = rekeyed.readKeyValuesToList();
+    assertThat(forwarded).hasSize(1);
+    assertThat(forwarded.get(0).key).isEqualTo(B);
+    assertThat(forwarded.get(0).value.getUrl()).isEqualTo(B + "/x");
+    assertThat(requests.isEmpty()).isTrue();
+  }
+
+  @Test
+  void logsAMalformedUrlAsFiltered() {
+    start(0);
+    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl("http://exa mple.com:99999/").setDepth(1).setKind(UrlKind.LINK).build(), START);
+
+    CrawlLogEntry entry = log.readValue();
+    assertThat(entry.getOutcome()).isEqualTo(Outcome.FILTERED);
+    assertThat(entry.getDetail()).startsWith("MALFORMED_URL");
+  }
+
+  @Test
+  void sendsAnUndecodableRecordToTheDeadLettersAndGoesOn() {
+    start(0);
+    var raw = driver.createInputTopic(topics.discovered().name(), new ByteArraySerializer(), new ByteArraySerializer());
+    raw.pipeInput(A.getBytes(StandardCharsets.UTF_8), "not avro".getBytes(StandardCharsets.UTF_8));
+    seed(A + "/");
+
+    TestOutputTopic<String, DeadLetter> deadLetters =
+        driver.createOutputTopic(topics.deadLetters().name(), topics.deadLetters().keySerde().deserializer(), topics.deadLetters().valueSerde().deserializer());
+    DeadLetter letter = deadLetters.readValue();
+    assertThat(letter.getTopic()).isEqualTo(topics.discovered().name());
+    assertThat(letter.getService()).isEqualTo("frontier");
+    assertThat(StandardCharsets.UTF_8.decode(letter.getValue()).toString()).isEqualTo("not avro");
+    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/");
+  }
+
+  private void seed(String url) {
+    discovered.pipeInput(dev.crawler.schemas.Origin.keyOf(url), DiscoveredUrl.newBuilder().setUrl(url).setDepth(0).setKind(UrlKind.SEED).build(), START);
+  }
+
+  private void link(String url, String source, int depth) {
+    discovered.pipeInput(
+        dev.crawler.schemas.Origin.keyOf(url),
+        DiscoveredUrl.newBuilder().setUrl(url).setSourceUrl(source).setDepth(depth).setKind(UrlKind.LINK).build(),
+        START);
+  }
+
+  private void outcome(FetchRequest request, Outcome outcome, String service) {
+    outcomes.pipeInput(dev.crawler.schemas.Origin.keyOf(request.getUrl()), outcomeOf(request, outcome, service).build(), START);
+  }
+
+  private static CrawlOutcome.Builder outcomeOf(FetchRequest request, Outcome outcome, String service) {
+    return CrawlOutcome.newBuilder()
+        .setUrl(request.getUrl())
+        .setRequestId(request.getRequestId())
+        .setOutcome(outcome)
+        .setAttempt(request.getAttempt())
+        .setDepth(request.getDepth())
+        .setService(service);
+  }
+
+  private UrlState urlState(String url) {
+    KeyValueStore<String, UrlState> store = driver.getKeyValueStore(FrontierTopology.URLS_STORE);
+    return store.get(url);
+  }
+}
