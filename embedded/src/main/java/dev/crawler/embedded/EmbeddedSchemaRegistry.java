@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real schema registry, Apicurio Registry with in-memory storage, run as a child process on a free
+ * A real schema registry, Apicurio Registry storing its schemas in an H2 file under the work directory, run as a child process on a free
  * port of 127.0.0.1. It serves the Confluent-compatible API under {@link #url()}, the same API a
  * Confluent Schema Registry serves, so the serde and any Confluent consumer talk to it unchanged.
  *
@@ -65,6 +65,10 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
             "-XX:TieredStopAtLevel=1",
             "-Dquarkus.http.host=127.0.0.1",
             "-Dquarkus.http.port=" + port,
+            // schemas kept on disk beside the broker's log, so a resumed crawl reads its records with the same ids
+            "-Dquarkus.datasource.jdbc.url=jdbc:h2:file:" + workDir.toAbsolutePath().resolve("schema-registry").resolve("registry") + ";DB_CLOSE_ON_EXIT=FALSE",
+            "-Dquarkus.datasource.jdbc.initial-size=2",
+            "-Dquarkus.datasource.jdbc.min-size=2",
             "-Dquarkus.log.level=WARN",
             "-Dquarkus.log.category.\"io.apicurio\".level=WARN",
             "-jar",

@@ -32,4 +32,21 @@ class EmbeddedSchemaRegistryIT {
     assertThat(after.map(ProcessHandle::isAlive).orElse(false)).isFalse();
     assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).filter(p -> p.pid() == pid)).isEmpty();
   }
+
+  @Test
+  void keepsItsSchemasAcrossRestartsSoRecordsWrittenBeforeStillDecode() {
+    int first;
+    int second;
+    try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.start(workDir)) {
+      HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(registry.url());
+      first = client.register("a-value", DiscoveredUrl.getClassSchema());
+      second = client.register("b-value", dev.crawler.events.CrawlOutcome.getClassSchema());
+    }
+    try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.start(workDir)) {
+      HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(registry.url());
+      // registered in the other order: a registry that forgot would hand out the ids the other way round
+      assertThat(client.register("b-value", dev.crawler.events.CrawlOutcome.getClassSchema())).isEqualTo(second);
+      assertThat(client.schemaById(first)).isEqualTo(DiscoveredUrl.getClassSchema());
+    }
+  }
 }
