@@ -79,6 +79,7 @@ public final class SampleEvents {
         .setUrl("https://example.org/a")
         .setRequestId("req-42")
         .setDepth(1)
+        .setAttempt(2)
         .setCanonicalUrl("https://example.org/canonical")
         .setTitle("Ü")
         .setDescription("A page")

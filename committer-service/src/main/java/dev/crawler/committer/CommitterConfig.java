@@ -1,0 +1,20 @@
+package dev.crawler.committer;
+
+import dev.crawler.common.streams.StreamsServiceConfig;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+
+/** The committer's settings: those of every Streams service. */
+public final class CommitterConfig extends StreamsServiceConfig {
+
+  public static final ConfigDef DEFINITION = streamsDefinition("crawler-committer");
+
+  public CommitterConfig(Map<String, String> settings) {
+    super(DEFINITION, settings);
+  }
+
+  @Override
+  public String serviceName() {
+    return "committer";
+  }
+}

@@ -1,0 +1,78 @@
+package dev.crawler.committer.streams;
+
+import dev.crawler.committer.domain.Commit;
+import dev.crawler.committer.domain.CommitPolicy;
+import dev.crawler.committer.state.DocumentState;
+import dev.crawler.common.decision.Decision;
+import dev.crawler.events.CrawlOutcome;
+import dev.crawler.events.ParsedDocument;
+import java.time.Instant;
+import java.util.Objects;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.jspecify.annotations.Nullable;
+
+/** Applies {@link CommitPolicy} to each parsed document and fetch outcome, and writes what it decided. */
+final class CommitterProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
+
+  static final String SERVICE = "committer";
+
+  private @Nullable ProcessorContext<String, SpecificRecord> context;
+  private @Nullable KeyValueStore<String, DocumentState> documents;
+
+  @Override
+  public void init(ProcessorContext<String, SpecificRecord> context) {
+    this.context = context;
+    this.documents = context.getStateStore(CommitterTopology.DOCUMENTS_STORE);
+  }
+
+  @Override
+  public void process(Record<String, SpecificRecord> record) {
+    Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
+    if (record.value() instanceof ParsedDocument parsed) {
+      Commit commit = CommitPolicy.decide(store().get(parsed.getUrl()), parsed, now);
+      apply(record.key(), parsed.getUrl(), commit, now);
+      Decision decision = decision(parsed.getUrl(), commit).withRequest(parsed.getRequestId(), parsed.getDepth(), parsed.getAttempt()).withStatus(parsed.getStatus());
+      CrawlOutcome outcome =
+          decision.toOutcome(SERVICE, now).setContentChecksum(parsed.getContentChecksum()).setEtag(parsed.getEtag()).setLastModified(parsed.getLastModified()).build();
+      forward(CommitterTopology.OUTCOMES_SINK, record.key(), outcome, now);
+      forward(CommitterTopology.LOG_SINK, record.key(), decision.toLogEntry(SERVICE, now), now);
+    } else if (record.value() instanceof CrawlOutcome outcome && !SERVICE.equals(outcome.getService())) {
+      // the fetch already ended the request: a deletion is logged, but no second outcome is written
+      CommitPolicy.onFetchOutcome(store().get(outcome.getUrl()), outcome, now)
+          .ifPresent(
+              commit -> {
+                apply(record.key(), outcome.getUrl(), commit, now);
+                Decision decision = decision(outcome.getUrl(), commit).withDepth(outcome.getDepth());
+                forward(CommitterTopology.LOG_SINK, record.key(), (outcome.getStatus() == null ? decision : decision.withStatus(outcome.getStatus())).toLogEntry(SERVICE, now), now);
+              });
+    }
+  }
+
+  private void apply(@Nullable String origin, String url, Commit commit, Instant now) {
+    store().put(url, commit.state());
+    commit.event().ifPresent(event -> forward(CommitterTopology.DOCUMENTS_SINK, url, event, now));
+    if (commit.isTombstoneFollowing()) {
+      context().forward(new Record<String, SpecificRecord>(url, null, now.toEpochMilli()), CommitterTopology.DOCUMENTS_SINK);
+    }
+  }
+
+  private static Decision decision(String url, Commit commit) {
+    return Decision.of(url, commit.outcome(), commit.detail().orElse(null));
+  }
+
+  private void forward(String sink, @Nullable String key, SpecificRecord value, Instant now) {
+    context().forward(new Record<>(key, value, now.toEpochMilli()), sink);
+  }
+
+  private ProcessorContext<String, SpecificRecord> context() {
+    return Objects.requireNonNull(context, "not initialized");
+  }
+
+  private KeyValueStore<String, DocumentState> store() {
+    return Objects.requireNonNull(documents, "not initialized");
+  }
+}

@@ -1,0 +1,48 @@
+package dev.crawler.committer.streams;
+
+import dev.crawler.committer.state.DocumentState;
+import dev.crawler.schemas.TopicSpec;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.StateSerde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The committer as a Kafka Streams topology: one processor reads {@code crawl.parsed} and {@code
+ * crawl.outcomes} (co-partitioned by origin) and keeps each URL's {@link DocumentState} in the
+ * persistent store {@value #DOCUMENTS_STORE}; it writes {@code crawl.documents} (keyed by URL),
+ * {@code crawl.outcomes} and {@code crawl.log}.
+ */
+public final class CommitterTopology {
+
+  public static final String DOCUMENTS_STORE = "committer-documents";
+
+  static final String PARSED_SOURCE = "parsed";
+  static final String OUTCOMES_SOURCE = "outcomes";
+  static final String PROCESSOR = "committer";
+  static final String DOCUMENTS_SINK = "documents";
+  static final String OUTCOMES_SINK = "outcomes-out";
+  static final String LOG_SINK = "log";
+
+  private CommitterTopology() {}
+
+  public static Topology build(Topics topics) {
+    Topology topology = new Topology();
+    topology.addSource(PARSED_SOURCE, topics.parsed().keySerde().deserializer(), topics.parsed().valueSerde().deserializer(), topics.parsed().name());
+    topology.addSource(OUTCOMES_SOURCE, topics.outcomes().keySerde().deserializer(), topics.outcomes().valueSerde().deserializer(), topics.outcomes().name());
+    topology.addProcessor(PROCESSOR, CommitterProcessor::new, PARSED_SOURCE, OUTCOMES_SOURCE);
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS_STORE), Serdes.String(), StateSerde.of(DocumentState.class)), PROCESSOR);
+    addSink(topology, DOCUMENTS_SINK, topics.documents());
+    addSink(topology, OUTCOMES_SINK, topics.outcomes());
+    addSink(topology, LOG_SINK, topics.log());
+    return topology;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void addSink(Topology topology, String name, TopicSpec<String, ?> topic) {
+    topology.addSink(name, topic.name(), topic.keySerde().serializer(), (Serializer) topic.valueSerde().serializer(), PROCESSOR);
+  }
+}
