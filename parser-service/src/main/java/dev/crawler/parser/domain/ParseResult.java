@@ -1,0 +1,39 @@
+package dev.crawler.parser.domain;
+
+import java.util.List;
+import java.util.Optional;
+
+/** What parsing a page gave: a document, or a rejection with the reason. */
+public sealed interface ParseResult {
+
+  /**
+   * A page parsed.
+   *
+   * @param canonicalUrl the canonical URL the page names (tag or Link header), normalized, when it names
+   *     one; may be the page's own URL
+   * @param links the outlinks in document order, deduplicated; empty when the page is nofollow
+   * @param outlinkCount the links the page has, followed or not
+   * @param contentChecksum lower-case hex SHA-256 of the whitespace-normalized title and text
+   */
+  record Parsed(
+      Optional<String> title,
+      Optional<String> description,
+      Optional<String> language,
+      String text,
+      Optional<String> canonicalUrl,
+      boolean noindex,
+      boolean nofollow,
+      List<Link> links,
+      int outlinkCount,
+      String contentChecksum)
+      implements ParseResult {
+
+    /** Whether the page names a canonical URL other than its own: it is not published, the canonical is crawled. */
+    public boolean isNonCanonical(String url) {
+      return canonicalUrl.isPresent() && !canonicalUrl.get().equals(url);
+    }
+  }
+
+  /** A page that is not imported; the detail says why. */
+  record Rejected(String detail) implements ParseResult {}
+}

@@ -1,0 +1,40 @@
+package dev.crawler.parser.streams;
+
+import dev.crawler.parser.domain.PageParser;
+import dev.crawler.schemas.TopicSpec;
+import dev.crawler.schemas.Topics;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.Topology;
+
+/**
+ * The parser as a Kafka Streams topology, stateless: {@code crawl.fetch-results} in; {@code
+ * crawl.parsed}, {@code crawl.discovered} (links and canonicals, keyed by their own origin), and
+ * {@code crawl.outcomes} and {@code crawl.log} (rejections) out.
+ */
+public final class ParserTopology {
+
+  static final String SOURCE = "fetch-results";
+  static final String PROCESSOR = "parser";
+  static final String PARSED_SINK = "parsed";
+  static final String DISCOVERED_SINK = "discovered";
+  static final String OUTCOMES_SINK = "outcomes";
+  static final String LOG_SINK = "log";
+
+  private ParserTopology() {}
+
+  public static Topology build(Topics topics, PageParser parser) {
+    Topology topology = new Topology();
+    topology.addSource(SOURCE, topics.fetchResults().keySerde().deserializer(), topics.fetchResults().valueSerde().deserializer(), topics.fetchResults().name());
+    topology.addProcessor(PROCESSOR, () -> new ParserProcessor(parser), SOURCE);
+    addSink(topology, PARSED_SINK, topics.parsed());
+    addSink(topology, DISCOVERED_SINK, topics.discovered());
+    addSink(topology, OUTCOMES_SINK, topics.outcomes());
+    addSink(topology, LOG_SINK, topics.log());
+    return topology;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void addSink(Topology topology, String name, TopicSpec<String, ?> topic) {
+    topology.addSink(name, topic.name(), topic.keySerde().serializer(), (Serializer) topic.valueSerde().serializer(), PROCESSOR);
+  }
+}
