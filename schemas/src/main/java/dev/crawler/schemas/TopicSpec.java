@@ -29,10 +29,20 @@ public record TopicSpec<K, V>(
     Optional<Duration> retention,
     boolean coPartitionedByOrigin) {
 
-  /** The topic-level configs to create the topic with ({@code cleanup.policy}, {@code retention.ms}). */
+  /**
+   * The largest record batch a topic accepts, in bytes: room for a fetched body at the fetcher's size
+   * limit, or a document's text. Producers must allow requests this large too.
+   */
+  public static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+  /**
+   * The topic-level configs to create the topic with ({@code cleanup.policy}, {@code retention.ms},
+   * {@code max.message.bytes}).
+   */
   public Map<String, String> topicConfigs() {
     Map<String, String> configs = new LinkedHashMap<>();
     configs.put("cleanup.policy", cleanupPolicy.configValue());
+    configs.put("max.message.bytes", Integer.toString(MAX_MESSAGE_BYTES));
     retention.ifPresent(r -> configs.put("retention.ms", Long.toString(r.toMillis())));
     return configs;
   }

@@ -1,6 +1,7 @@
 package dev.crawler.common.streams;
 
 import dev.crawler.common.config.ServiceConfig;
+import dev.crawler.schemas.TopicSpec;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -59,6 +60,7 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, getLong(COMMIT_INTERVAL_MS_CONFIG));
     properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
     properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+    properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), TopicSpec.MAX_MESSAGE_BYTES);
     properties.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
     DeadLetterHandler.install(properties, topics().deadLetters(), serviceName());
     return properties;

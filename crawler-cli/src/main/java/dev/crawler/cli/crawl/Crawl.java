@@ -1,0 +1,329 @@
+package dev.crawler.cli.crawl;
+
+import dev.crawler.common.RunningService;
+import dev.crawler.committer.CommitterApp;
+import dev.crawler.embedded.EmbeddedCluster;
+import dev.crawler.embedded.TopicInstaller;
+import dev.crawler.events.DiscoveredUrl;
+import dev.crawler.events.Outcome;
+import dev.crawler.events.UrlKind;
+import dev.crawler.fetcher.FetcherApp;
+import dev.crawler.frontier.FrontierApp;
+import dev.crawler.frontier.FrontierConfig;
+import dev.crawler.frontier.FrontierProgress;
+import dev.crawler.parser.ParserApp;
+import dev.crawler.schemas.Origin;
+import dev.crawler.schemas.Topics;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of {@code crawler crawl}: starts the cluster (or connects to one), creates the topics, starts
+ * the four services, injects the seeds, reports progress, and stops everything when the crawl is idle.
+ */
+final class Crawl {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Crawl.class);
+
+  /** How often progress and idleness are checked. */
+  static final Duration CHECK_INTERVAL = Duration.ofMillis(250);
+
+  /** Consecutive idle checks before the crawl is over: the frontier must stay idle, not just pass through zero. */
+  static final int IDLE_CHECKS = 3;
+
+  /** How often a progress line is printed when the output is not a terminal. */
+  static final Duration PLAIN_PROGRESS_INTERVAL = Duration.ofSeconds(5);
+
+  /** Everything the command was asked to do, checked. */
+  record Plan(
+      List<String> seeds,
+      CrawlSettings settings,
+      Path dataDir,
+      int partitions,
+      Optional<String> bootstrapServers,
+      Optional<String> schemaRegistry,
+      Optional<Path> out,
+      Optional<Path> crawlLog) {}
+
+  private final Plan plan;
+  private final PrintStream console = System.out;
+  private final boolean isTerminal = System.console() != null;
+  private final List<RunningService> services = new ArrayList<>();
+  private @Nullable EmbeddedCluster cluster;
+  private @Nullable CrawlEvents events;
+  private @Nullable Thread eventsThread;
+  private @Nullable FrontierApp frontier;
+  private boolean stopped;
+
+  private Crawl(Plan plan) {
+    this.plan = plan;
+  }
+
+  /** Runs the crawl to its end; returns the exit code. */
+  static int run(Plan plan) {
+    Crawl crawl = new Crawl(plan);
+    Thread hook = new Thread(crawl::stop, "crawl-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      return crawl.execute();
+    } catch (IOException | RuntimeException e) {
+      LOG.error("the crawl failed", e);
+      System.err.println("crawler: the crawl failed: " + e.getMessage());
+      return 1;
+    } finally {
+      crawl.stop();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // the JVM is exiting: the hook runs, or ran, stop() itself
+      }
+    }
+  }
+
+  private int execute() throws IOException {
+    Instant started = Instant.now();
+    Files.createDirectories(plan.dataDir());
+    String bootstrapServers;
+    String registryUrl;
+    short replicationFactor;
+    if (plan.bootstrapServers().isPresent()) {
+      bootstrapServers = plan.bootstrapServers().get();
+      registryUrl = plan.schemaRegistry().orElseThrow();
+      replicationFactor = -1; // the cluster's default
+    } else {
+      console.println("Starting the embedded Kafka broker and schema registry in " + plan.dataDir() + " ...");
+      cluster = EmbeddedCluster.start(plan.dataDir(), plan.partitions());
+      bootstrapServers = cluster.bootstrapServers();
+      registryUrl = cluster.schemaRegistryUrl();
+      replicationFactor = 1;
+    }
+    FrontierConfig frontierConfig = plan.settings().frontier(bootstrapServers, registryUrl);
+    Topics topics = frontierConfig.topics();
+    Map<String, Object> kafka = frontierConfig.kafkaProperties();
+    try (Admin admin = Admin.create(kafka)) {
+      new TopicInstaller(admin, Duration.ofSeconds(60)).install(topics.all(), plan.partitions(), replicationFactor);
+
+      events = new CrawlEvents(kafka, topics, plan.crawlLog(), plan.out());
+      eventsThread = new Thread(events, "crawl-events");
+      eventsThread.start();
+
+      frontier = FrontierApp.start(frontierConfig);
+      services.add(frontier);
+      services.add(FetcherApp.start(plan.settings().fetcher(bootstrapServers, registryUrl)));
+      services.add(ParserApp.start(plan.settings().parser(bootstrapServers, registryUrl)));
+      services.add(CommitterApp.start(plan.settings().committer(bootstrapServers, registryUrl)));
+
+      Instant crawling = Instant.now();
+      seed(kafka, topics, crawling);
+      console.println("Crawling from " + plan.seeds().size() + " seed(s), started in " + Duration.between(started, crawling).toMillis() + " ms.");
+      boolean finished = awaitIdle(new FrontierLag(admin, frontierConfig.getString(FrontierConfig.APPLICATION_ID_CONFIG), List.of(topics.discovered(), topics.outcomes())), crawling);
+      Instant ended = Instant.now();
+      awaitEvents(admin);
+      stop();
+      if (!finished) {
+        System.err.println("crawler: a service stopped unexpectedly; see the log above");
+        return 1;
+      }
+      printSummary(Duration.between(crawling, ended), Duration.between(started, Instant.now()));
+      return 0;
+    }
+  }
+
+  private void seed(Map<String, Object> kafka, Topics topics, Instant now) {
+    Map<String, Object> properties = new java.util.HashMap<>(kafka);
+    properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    properties.put(ProducerConfig.ACKS_CONFIG, "all");
+    try (KafkaProducer<String, DiscoveredUrl> producer =
+        new KafkaProducer<>(properties, topics.discovered().keySerde().serializer(), topics.discovered().valueSerde().serializer())) {
+      for (String seed : plan.seeds()) {
+        DiscoveredUrl discovered = DiscoveredUrl.newBuilder().setUrl(seed).setDepth(0).setKind(UrlKind.SEED).setDiscoveredAt(now).build();
+        producer.send(new ProducerRecord<>(topics.discovered().name(), Origin.keyOf(seed), discovered));
+      }
+      producer.flush();
+    }
+  }
+
+  /**
+   * Waits until the frontier has nothing in flight and nothing it will release, and has read all its
+   * input, for {@value #IDLE_CHECKS} checks in a row; prints progress meanwhile.
+   *
+   * @return false when a service stopped before the crawl was over
+   */
+  private boolean awaitIdle(FrontierLag lag, Instant crawling) {
+    CountDownLatch over = new CountDownLatch(1);
+    AtomicInteger idleChecks = new AtomicInteger();
+    boolean[] failed = {false};
+    long[] lastPlainLine = {System.nanoTime()};
+    ScheduledExecutorService checker = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "crawl-progress"));
+    checker.scheduleWithFixedDelay(
+        () -> {
+          try {
+            Optional<FrontierProgress> progress = frontier.progress();
+            progress.ifPresent(p -> printProgress(p, crawling, lastPlainLine));
+            boolean isIdle = progress.isPresent() && progress.get().isIdle() && lag.isCaughtUp();
+            if (isIdle && progress.get().equals(frontier.progress().orElse(null))) {
+              if (idleChecks.incrementAndGet() >= IDLE_CHECKS) {
+                over.countDown();
+              }
+            } else {
+              idleChecks.set(0);
+            }
+            if (services.stream().anyMatch(service -> !service.isRunning()) && hasBeenRunningFor(crawling)) {
+              failed[0] = true;
+              over.countDown();
+            }
+          } catch (RuntimeException e) {
+            LOG.warn("progress check failed: {}", e.toString());
+          }
+        },
+        CHECK_INTERVAL.toMillis(),
+        CHECK_INTERVAL.toMillis(),
+        TimeUnit.MILLISECONDS);
+    try {
+      over.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      checker.shutdownNow();
+      if (isTerminal) {
+        console.println();
+      }
+    }
+    return !failed[0];
+  }
+
+  /** Streams services pass through states that are not running while they start; give them time. */
+  private static boolean hasBeenRunningFor(Instant crawling) {
+    return Duration.between(crawling, Instant.now()).compareTo(Duration.ofSeconds(60)) > 0;
+  }
+
+  /** Waits until every log entry and document event written so far has been read and written out. */
+  private void awaitEvents(Admin admin) {
+    try {
+      Map<TopicPartition, Long> ends = FrontierLag.endOffsets(admin, events.partitions().stream().map(TopicPartition::topic).distinct().toList());
+      if (!events.awaitReached(ends, Duration.ofSeconds(30))) {
+        LOG.warn("the last crawl-log entries and document events were not all read within 30 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      LOG.warn("could not wait for the last events: {}", e.toString());
+    }
+  }
+
+  private void printProgress(FrontierProgress progress, Instant crawling, long[] lastPlainLine) {
+    double seconds = Math.max(0.001, Duration.between(crawling, Instant.now()).toMillis() / 1000.0);
+    String line =
+        String.format(
+            java.util.Locale.ROOT,
+            "fetched %d | queued %d | in flight %d | %.1f pages/s | errors %d | documents %d",
+            events.fetched(),
+            progress.queued(),
+            progress.inFlight(),
+            events.fetched() / seconds,
+            events.errors(),
+            events.upserts());
+    if (isTerminal) {
+      console.print("\r" + line + "   ");
+      console.flush();
+    } else if (System.nanoTime() - lastPlainLine[0] >= PLAIN_PROGRESS_INTERVAL.toNanos()) {
+      lastPlainLine[0] = System.nanoTime();
+      console.println(line);
+    }
+  }
+
+  private void printSummary(Duration crawling, Duration total) {
+    long fetched = events.fetched();
+    double seconds = Math.max(0.001, crawling.toMillis() / 1000.0);
+    console.println();
+    console.println("Outcome                  URLs");
+    events.outcomeCounts().entrySet().stream()
+        .filter(entry -> entry.getValue() > 0)
+        .sorted(Map.Entry.<Outcome, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
+        .forEach(entry -> console.printf(java.util.Locale.ROOT, "%-22s %6d%n", entry.getKey(), entry.getValue()));
+    console.println("-----------------------------");
+    console.printf(java.util.Locale.ROOT, "%-22s %6d%n", "pages fetched", fetched);
+    console.printf(java.util.Locale.ROOT, "%-22s %6d upserts, %d deletes%n", "documents", events.upserts(), events.deletes());
+    console.printf(java.util.Locale.ROOT, "%-22s %6.1f s (%.1f s with start-up)%n", "elapsed", seconds, total.toMillis() / 1000.0);
+    console.printf(java.util.Locale.ROOT, "%-22s %6.1f%n", "pages/s", fetched / seconds);
+    console.printf(java.util.Locale.ROOT, "%-22s %6d MB peak resident (heap %d MB)%n", "memory", peakResidentMegabytes(), heapUsedMegabytes());
+    plan.out().ifPresent(path -> console.println("documents written to " + path));
+    plan.crawlLog().ifPresent(path -> console.println("crawl log written to " + path));
+  }
+
+  /** Stops the services, the event follower and the cluster; safe to call more than once. */
+  synchronized void stop() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    List<Thread> closing = new ArrayList<>();
+    for (RunningService service : services) {
+      Thread thread = new Thread(service::close, "close-" + service.name());
+      thread.start();
+      closing.add(thread);
+    }
+    for (Thread thread : closing) {
+      join(thread);
+    }
+    if (events != null) {
+      events.close();
+      join(eventsThread);
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static void join(@Nullable Thread thread) {
+    if (thread == null) {
+      return;
+    }
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static long heapUsedMegabytes() {
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() >> 20;
+  }
+
+  /** The peak resident set size of this JVM (Linux), or 0 where the system does not say. */
+  private static long peakResidentMegabytes() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("VmHWM:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) >> 10;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,140 @@
+package dev.crawler.cli.crawl;
+
+import dev.crawler.cli.CrawlerCli;
+import dev.crawler.common.url.UrlNormalizer;
+import dev.crawler.fetcher.FetcherConfig;
+import dev.crawler.frontier.FrontierConfig;
+import dev.crawler.schemas.InvalidUrlException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.apache.kafka.common.config.ConfigException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code crawler crawl SEED_URL...}: crawls from the seeds with all four services in this JVM, against
+ * the embedded broker and registry unless others are given, until nothing is due or in flight.
+ */
+@Command(
+    name = "crawl",
+    mixinStandardHelpOptions = true,
+    description = "Crawl from the seed URLs with all four services in this JVM; ends when the crawl is idle or --max-pages pages were fetched.")
+public final class CrawlCommand implements Callable<Integer> {
+
+  @Parameters(arity = "1..*", paramLabel = "SEED_URL", description = "Where the crawl starts; only the seeds' origins are crawled.")
+  List<String> seeds = new ArrayList<>();
+
+  @Option(names = "--config", paramLabel = "FILE", description = "A properties file of service settings (see the README's settings reference).")
+  Path config;
+
+  @Option(names = "--max-pages", paramLabel = "N", description = "Stop after N fetch requests (default: no limit).")
+  Long maxPages;
+
+  @Option(names = "--max-depth", paramLabel = "N", description = "Follow links at most N hops from a seed (default: no limit).")
+  Integer maxDepth;
+
+  @Option(names = "--delay-ms", paramLabel = "N", description = "Milliseconds between the end of one request to an origin and the start of the next (default: 1000).")
+  Long delayMs;
+
+  @Option(names = "--user-agent", paramLabel = "UA", description = "The User-Agent header; robots.txt is matched on its product token.")
+  String userAgent;
+
+  @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "./crawl-data", description = "The broker's log and the state stores; a second run resumes from here (default: ${DEFAULT-VALUE}).")
+  Path dataDir;
+
+  @Option(names = "--out", paramLabel = "FILE", description = "Write every document event as one JSON object per line.")
+  Path out;
+
+  @Option(names = "--crawl-log", paramLabel = "FILE", description = "Write every crawl-log entry as one JSON object per line.")
+  Path crawlLog;
+
+  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", description = "Use this Kafka cluster instead of the embedded broker.")
+  String bootstrapServers;
+
+  @Option(names = "--schema-registry", paramLabel = "URL", description = "Use this schema registry (Confluent REST API) instead of the embedded one; required with --bootstrap-servers.")
+  String schemaRegistry;
+
+  @Option(names = "--partitions", paramLabel = "N", defaultValue = "4", description = "Partitions of the topics this command creates (default: ${DEFAULT-VALUE}).")
+  int partitions;
+
+  @Override
+  public Integer call() {
+    Crawl.Plan plan;
+    try {
+      plan = plan();
+    } catch (ConfigException | IllegalArgumentException e) {
+      System.err.println("crawler: " + e.getMessage());
+      return CrawlerCli.USAGE_ERROR;
+    }
+    return Crawl.run(plan);
+  }
+
+  /** Checks every argument and setting; nothing is started. */
+  Crawl.Plan plan() {
+    List<String> normalized = new ArrayList<>();
+    for (String seed : seeds) {
+      try {
+        normalized.add(UrlNormalizer.normalize(seed));
+      } catch (InvalidUrlException e) {
+        throw new IllegalArgumentException("seed " + e.getMessage());
+      }
+    }
+    requireAtLeast("--max-pages", maxPages, 1);
+    requireAtLeast("--max-depth", maxDepth == null ? null : maxDepth.longValue(), 0);
+    requireAtLeast("--delay-ms", delayMs, 0);
+    if (partitions < 1) {
+      throw new IllegalArgumentException("--partitions must be at least 1, got " + partitions);
+    }
+    if (config != null && !Files.isReadable(config)) {
+      throw new IllegalArgumentException("--config " + config + ": no such readable file");
+    }
+    if ((bootstrapServers == null) != (schemaRegistry == null)) {
+      throw new IllegalArgumentException("--bootstrap-servers and --schema-registry go together: give both, or neither for the embedded ones");
+    }
+    if (userAgent != null && userAgent.isBlank()) {
+      throw new IllegalArgumentException("--user-agent must not be blank");
+    }
+    for (Path file : new Path[] {out, crawlLog}) {
+      if (file != null && Files.isDirectory(file)) {
+        throw new IllegalArgumentException(file + " is a directory, not a file");
+      }
+    }
+    Map<String, String> overrides = new LinkedHashMap<>();
+    if (maxPages != null) {
+      overrides.put(FrontierConfig.MAX_PAGES_CONFIG, maxPages.toString());
+    }
+    if (maxDepth != null) {
+      overrides.put(FrontierConfig.MAX_DEPTH_CONFIG, maxDepth.toString());
+    }
+    if (delayMs != null) {
+      overrides.put(FrontierConfig.DELAY_MS_CONFIG, delayMs.toString());
+      overrides.put(FetcherConfig.DELAY_MS_CONFIG, delayMs.toString());
+    }
+    if (userAgent != null) {
+      overrides.put(FetcherConfig.USER_AGENT_CONFIG, userAgent);
+    }
+    CrawlSettings settings = CrawlSettings.load(Optional.ofNullable(config), System.getenv(), overrides, dataDir);
+    return new Crawl.Plan(
+        List.copyOf(normalized),
+        settings,
+        dataDir,
+        partitions,
+        Optional.ofNullable(bootstrapServers),
+        Optional.ofNullable(schemaRegistry),
+        Optional.ofNullable(out),
+        Optional.ofNullable(crawlLog));
+  }
+
+  private static void requireAtLeast(String option, Long value, long minimum) {
+    if (value != null && value < minimum) {
+      throw new IllegalArgumentException(option + " must be at least " + minimum + ", got " + value);
+    }
+  }
+}

@@ -1,0 +1,269 @@
+package dev.crawler.cli.crawl;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawler.events.CrawlLogEntry;
+import dev.crawler.events.DocumentEvent;
+import dev.crawler.events.Outcome;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.RecordDecoder;
+import dev.crawler.schemas.serde.UndecodableRecordException;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows {@code crawl.log} and {@code crawl.documents} from the offsets they had when the crawl
+ * started: counts outcomes and fetched pages for the progress line and the summary, and writes each
+ * event as one JSON line to the {@code --crawl-log} and {@code --out} files. Runs on a thread of its own.
+ */
+final class CrawlEvents implements Runnable, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CrawlEvents.class);
+  private static final ObjectMapper JSON = new ObjectMapper().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+
+  /** Outcomes that say nothing was requested from the site, or that restate another service's. */
+  private static final List<Outcome> NOT_FETCHED = List.of(Outcome.BLOCKED_BY_ROBOTS_TXT, Outcome.OUT_OF_SCOPE, Outcome.TOO_DEEP, Outcome.FILTERED, Outcome.PREMATURE, Outcome.BLACKLISTED);
+
+  private final KafkaConsumer<byte[], byte[]> consumer;
+  private final Topics topics;
+  private final RecordDecoder<String, CrawlLogEntry> logDecoder;
+  private final RecordDecoder<String, DocumentEvent> documentDecoder;
+  private final @Nullable Writer logFile;
+  private final @Nullable Writer documentFile;
+  private final Map<Outcome, AtomicLong> outcomes = new EnumMap<>(Outcome.class);
+  private final AtomicLong fetched = new AtomicLong();
+  private final AtomicLong upserts = new AtomicLong();
+  private final AtomicLong deletes = new AtomicLong();
+  private final Map<TopicPartition, Long> positions = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
+  private volatile boolean stopped;
+
+  CrawlEvents(Map<String, Object> kafka, Topics topics, Optional<Path> logPath, Optional<Path> documentPath) throws IOException {
+    Map<String, Object> properties = new LinkedHashMap<>(kafka);
+    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    this.consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    this.topics = topics;
+    this.logDecoder = new RecordDecoder<>(topics.log());
+    this.documentDecoder = new RecordDecoder<>(topics.documents());
+    this.logFile = logPath.isPresent() ? open(logPath.get()) : null;
+    this.documentFile = documentPath.isPresent() ? open(documentPath.get()) : null;
+    for (Outcome outcome : Outcome.values()) {
+      outcomes.put(outcome, new AtomicLong());
+    }
+    List<TopicPartition> partitions = new java.util.ArrayList<>();
+    for (String topic : List.of(topics.log().name(), topics.documents().name())) {
+      consumer.partitionsFor(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
+    }
+    consumer.assign(partitions);
+    // this run's events only: a resumed crawl's earlier events are not counted again
+    consumer.seekToEnd(partitions);
+    partitions.forEach(partition -> positions.put(partition, consumer.position(partition)));
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (!stopped) {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+          accept(record);
+        }
+        consumer.assignment().forEach(partition -> positions.put(partition, consumer.position(partition)));
+        flush();
+        synchronized (positions) {
+          positions.notifyAll();
+        }
+      }
+    } catch (WakeupException e) {
+      // closing
+    } catch (RuntimeException e) {
+      LOG.error("stopped following the crawl's events", e);
+    } finally {
+      consumer.close();
+      closeFiles();
+      finished.countDown();
+    }
+  }
+
+  private void accept(ConsumerRecord<byte[], byte[]> raw) {
+    try {
+      if (raw.topic().equals(topics.log().name())) {
+        CrawlLogEntry entry = logDecoder.decode(raw).value();
+        if (entry != null) {
+          onLogEntry(entry);
+        }
+      } else {
+        DocumentEvent event = documentDecoder.decode(raw).value();
+        if (event != null) {
+          onDocument(event);
+        }
+      }
+    } catch (UndecodableRecordException e) {
+      LOG.warn("skipping an event: {}", e.getMessage());
+    }
+  }
+
+  private void onLogEntry(CrawlLogEntry entry) {
+    boolean isDeletion = "committer".equals(entry.getService()) && (entry.getOutcome() == Outcome.NOT_FOUND || entry.getOutcome() == Outcome.GONE);
+    if (!isDeletion) {
+      outcomes.get(entry.getOutcome()).incrementAndGet();
+      if (!NOT_FETCHED.contains(entry.getOutcome())) {
+        fetched.incrementAndGet();
+      }
+    }
+    if (logFile != null) {
+      Map<String, Object> line = new LinkedHashMap<>();
+      line.put("url", entry.getUrl());
+      line.put("outcome", entry.getOutcome().name());
+      line.put("detail", entry.getDetail());
+      line.put("time", entry.getTime().toString());
+      line.put("service", entry.getService());
+      line.put("depth", entry.getDepth());
+      line.put("status", entry.getStatus());
+      line.put("rule", entry.getRule());
+      line.put("sourceUrl", entry.getSourceUrl());
+      write(logFile, line);
+    }
+  }
+
+  private void onDocument(DocumentEvent event) {
+    boolean isUpsert = event.getDocument() != null;
+    (isUpsert ? upserts : deletes).incrementAndGet();
+    if (documentFile != null) {
+      Map<String, Object> line = new LinkedHashMap<>();
+      line.put("type", event.getType().name());
+      line.put("url", event.getUrl());
+      line.put("canonicalUrl", isUpsert ? event.getDocument().getCanonicalUrl() : null);
+      line.put("title", isUpsert ? event.getDocument().getTitle() : null);
+      line.put("checksum", isUpsert ? event.getDocument().getContentChecksum() : null);
+      line.put("reason", event.getDeleteReason() == null ? null : event.getDeleteReason().name());
+      line.put("version", isUpsert ? event.getDocument().getVersion() : null);
+      write(documentFile, line);
+    }
+  }
+
+  /** How many log entries of each outcome this run saw. */
+  Map<Outcome, Long> outcomeCounts() {
+    Map<Outcome, Long> counts = new EnumMap<>(Outcome.class);
+    outcomes.forEach((outcome, count) -> counts.put(outcome, count.get()));
+    return counts;
+  }
+
+  /** Pages requested from the sites (every outcome of a request; not robots.txt blocks, filters, scope). */
+  long fetched() {
+    return fetched.get();
+  }
+
+  long upserts() {
+    return upserts.get();
+  }
+
+  long deletes() {
+    return deletes.get();
+  }
+
+  long errors() {
+    Map<Outcome, Long> counts = outcomeCounts();
+    return counts.get(Outcome.NETWORK_ERROR) + counts.get(Outcome.BAD_STATUS) + counts.get(Outcome.ERROR) + counts.get(Outcome.RATE_LIMITED);
+  }
+
+  /** Waits until every event up to these end offsets has been read and written out, or the timeout passed. */
+  boolean awaitReached(Map<TopicPartition, Long> endOffsets, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (positions) {
+      while (!hasReached(endOffsets)) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || finished.getCount() == 0) {
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(positions, left);
+      }
+    }
+    return true;
+  }
+
+  private boolean hasReached(Map<TopicPartition, Long> endOffsets) {
+    return endOffsets.entrySet().stream().allMatch(end -> positions.getOrDefault(end.getKey(), 0L) >= end.getValue());
+  }
+
+  /** The partitions followed. */
+  List<TopicPartition> partitions() {
+    return List.copyOf(positions.keySet());
+  }
+
+  /** Stops following and closes the files; returns when the last event read is written. */
+  @Override
+  public void close() {
+    stopped = true;
+    try {
+      finished.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private synchronized void closeFiles() {
+    try {
+      if (logFile != null) {
+        logFile.close();
+      }
+      if (documentFile != null) {
+        documentFile.close();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private synchronized void write(Writer writer, Map<String, Object> line) {
+    try {
+      JSON.writeValue(writer, line);
+      writer.write('\n');
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private synchronized void flush() {
+    try {
+      if (logFile != null) {
+        logFile.flush();
+      }
+      if (documentFile != null) {
+        documentFile.flush();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static BufferedWriter open(Path path) throws IOException {
+    Path parent = path.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    return Files.newBufferedWriter(path, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,94 @@
+package dev.crawler.cli.crawl;
+
+import dev.crawler.committer.CommitterConfig;
+import dev.crawler.common.config.ServiceConfig;
+import dev.crawler.common.config.SettingsSource;
+import dev.crawler.common.streams.StreamsServiceConfig;
+import dev.crawler.fetcher.FetcherConfig;
+import dev.crawler.frontier.FrontierConfig;
+import dev.crawler.parser.ParserConfig;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The four services' settings for one {@code crawler crawl}: the settings file, then {@code CRAWLER_*}
+ * variables, then the command's options; each service keeps its state under the data directory.
+ * Building them validates every value, so a bad one stops the command before anything starts.
+ */
+record CrawlSettings(Map<String, String> shared, Path dataDir) {
+
+  /**
+   * Reads and checks the settings.
+   *
+   * @param file the {@code --config} file, if given
+   * @param overrides settings given by the command's options, which win
+   * @throws ConfigException naming the setting (and the file) when one is unknown or bad
+   */
+  static CrawlSettings load(Optional<Path> file, Map<String, String> environment, Map<String, String> overrides, Path dataDir) {
+    Map<String, String> settings = new HashMap<>(SettingsSource.load(file, environment));
+    Set<String> known = knownKeys();
+    for (String key : new TreeSet<>(settings.keySet())) {
+      if (!known.contains(key) && !key.startsWith(ServiceConfig.KAFKA_PREFIX)) {
+        throw new ConfigException("unknown setting '" + key + "'" + file.map(f -> " in " + f).orElse(" in the environment (" + SettingsSource.variableOf(key) + ")"));
+      }
+    }
+    settings.putAll(overrides);
+    CrawlSettings crawl = new CrawlSettings(Map.copyOf(settings), dataDir);
+    // every service reads its settings once here, as given, so a bad value stops the command now
+    String bootstrapServers = crawl.shared.getOrDefault(ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
+    String registryUrl = crawl.shared.getOrDefault(ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, "http://127.0.0.1:8081");
+    crawl.frontier(bootstrapServers, registryUrl);
+    crawl.fetcher(bootstrapServers, registryUrl);
+    crawl.parser(bootstrapServers, registryUrl);
+    crawl.committer(bootstrapServers, registryUrl);
+    return crawl;
+  }
+
+  FrontierConfig frontier(String bootstrapServers, String registryUrl) {
+    return new FrontierConfig(streams("frontier", bootstrapServers, registryUrl));
+  }
+
+  FetcherConfig fetcher(String bootstrapServers, String registryUrl) {
+    return new FetcherConfig(service(bootstrapServers, registryUrl));
+  }
+
+  ParserConfig parser(String bootstrapServers, String registryUrl) {
+    return new ParserConfig(streams("parser", bootstrapServers, registryUrl));
+  }
+
+  CommitterConfig committer(String bootstrapServers, String registryUrl) {
+    return new CommitterConfig(streams("committer", bootstrapServers, registryUrl));
+  }
+
+  private Map<String, String> service(String bootstrapServers, String registryUrl) {
+    Map<String, String> settings = new HashMap<>(shared);
+    settings.put(ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    settings.put(ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, registryUrl);
+    return settings;
+  }
+
+  private Map<String, String> streams(String service, String bootstrapServers, String registryUrl) {
+    Map<String, String> settings = service(bootstrapServers, registryUrl);
+    // one application per service; its stores live under the data directory, so a second run resumes
+    settings.put(StreamsServiceConfig.APPLICATION_ID_CONFIG, "crawler-" + service);
+    settings.put(StreamsServiceConfig.STATE_DIR_CONFIG, dataDir.resolve("state").resolve(service).toString());
+    return settings;
+  }
+
+  private static Set<String> knownKeys() {
+    Set<String> keys = new TreeSet<>();
+    keys.addAll(FrontierConfig.DEFINITION.names());
+    keys.addAll(FetcherConfig.DEFINITION.names());
+    keys.addAll(ParserConfig.DEFINITION.names());
+    keys.addAll(CommitterConfig.DEFINITION.names());
+    // set by the command for each service
+    keys.remove(StreamsServiceConfig.APPLICATION_ID_CONFIG);
+    keys.remove(StreamsServiceConfig.STATE_DIR_CONFIG);
+    return keys;
+  }
+}

@@ -1,0 +1,180 @@
+package dev.crawler.cli.crawl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawler.cli.CrawlerCli;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code crawler crawl} command end to end: the embedded broker and registry, all four services,
+ * a real HTTP site on three origins of 127.0.0.1.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CrawlIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long DELAY_MILLIS = 300;
+
+  @TempDir static Path work;
+
+  private static TestSite site;
+
+  @BeforeAll
+  static void startSite() throws Exception {
+    site = new TestSite();
+  }
+
+  @AfterAll
+  static void stopSite() throws Exception {
+    site.close();
+  }
+
+  @Test
+  @Order(1)
+  void crawlsTheSiteThroughAllFourServicesAndPublishesExactlyTheExpectedDocuments() throws IOException {
+    int exit = crawl("first");
+
+    assertThat(exit).isZero();
+    String a = site.a();
+    String b = site.b();
+    assertThat(documents("first"))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.ofEntries(
+                Map.entry(a + "/", "Home of A"),
+                Map.entry(a + "/about", "About A"),
+                Map.entry(a + "/new", "New A"),
+                Map.entry(a + "/canonical", "Canonical"),
+                Map.entry(a + "/from-noindex", "From noindex"),
+                Map.entry(a + "/nofollow", "Nofollow"),
+                Map.entry(a + "/frames", "Frames"),
+                Map.entry(a + "/frame-a", "Frame A"),
+                Map.entry(a + "/frame-b", "Frame B"),
+                Map.entry(a + "/frame-c", "Frame C"),
+                Map.entry(b + "/", "Home of B"),
+                Map.entry(b + "/b1", "B1")));
+    assertThat(outcomes("first"))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.ofEntries(
+                Map.entry(a + "/", List.of("COMMITTED")),
+                Map.entry(a + "/about", List.of("COMMITTED")),
+                Map.entry(a + "/private/secret", List.of("BLOCKED_BY_ROBOTS_TXT")),
+                Map.entry(a + "/old", List.of("REDIRECT")),
+                Map.entry(a + "/new", List.of("COMMITTED")),
+                Map.entry(a + "/missing", List.of("NOT_FOUND")),
+                Map.entry(a + "/dup", List.of("NONCANONICAL")),
+                Map.entry(a + "/canonical", List.of("COMMITTED")),
+                Map.entry(a + "/noindex", List.of("NOINDEX")),
+                Map.entry(a + "/from-noindex", List.of("COMMITTED")),
+                Map.entry(a + "/nofollow", List.of("COMMITTED")),
+                Map.entry(a + "/frames", List.of("COMMITTED")),
+                Map.entry(a + "/frame-a", List.of("COMMITTED")),
+                Map.entry(a + "/frame-b", List.of("COMMITTED")),
+                Map.entry(a + "/frame-c", List.of("COMMITTED")),
+                Map.entry(a + "/photo.png", List.of("IMPORT_REJECTED")),
+                Map.entry(site.c() + "/c-page", List.of("OUT_OF_SCOPE")),
+                Map.entry(b + "/", List.of("COMMITTED")),
+                Map.entry(b + "/b1", List.of("COMMITTED"))));
+    assertThat(logEntry("first", a + "/old").get("detail").asText()).isEqualTo("301 " + a + "/new");
+  }
+
+  @Test
+  @Order(2)
+  void requestsOnlyWhatItMayAndNeverTwoRequestsToOneOriginCloserThanTheDelay() {
+    List<TestSite.Hit> hits = site.hits();
+    Map<Integer, List<TestSite.Hit>> byOrigin = hits.stream().collect(Collectors.groupingBy(TestSite.Hit::port, TreeMap::new, Collectors.toList()));
+    int a = port(site.a());
+    int b = port(site.b());
+
+    assertThat(byOrigin.keySet()).containsExactlyInAnyOrder(a, b);
+    assertThat(byOrigin.get(a))
+        .extracting(TestSite.Hit::path)
+        .containsExactlyInAnyOrder(
+            "/robots.txt", "/", "/about", "/old", "/new", "/missing", "/dup", "/canonical", "/noindex", "/from-noindex", "/nofollow",
+            "/frames", "/frame-a", "/frame-b", "/frame-c", "/photo.png");
+    assertThat(byOrigin.get(a).get(0).path()).isEqualTo("/robots.txt");
+    assertThat(byOrigin.get(b)).extracting(TestSite.Hit::path).containsExactlyInAnyOrder("/robots.txt", "/", "/b1");
+    for (List<TestSite.Hit> origin : byOrigin.values()) {
+      for (int i = 1; i < origin.size(); i++) {
+        long gap = TimeUnit.NANOSECONDS.toMillis(origin.get(i).nanoTime() - origin.get(i - 1).nanoTime());
+        assertThat(gap).as("gap before %s", origin.get(i).path()).isGreaterThanOrEqualTo(DELAY_MILLIS);
+      }
+    }
+  }
+
+  @Test
+  @Order(3)
+  void runningTheSameCrawlAgainResumesAndFetchesNothingKnown() throws IOException {
+    int before = site.hits().size();
+
+    int exit = crawl("second");
+
+    assertThat(exit).isZero();
+    assertThat(site.hits()).hasSize(before);
+    assertThat(documents("second")).isEmpty();
+    assertThat(outcomes("second")).isEmpty();
+  }
+
+  private static int crawl(String run) {
+    return CrawlerCli.run(
+        "crawl",
+        site.a() + "/",
+        site.b() + "/",
+        "--delay-ms", Long.toString(DELAY_MILLIS),
+        "--data-dir", work.resolve("data").toString(),
+        "--out", work.resolve(run + "-documents.jsonl").toString(),
+        "--crawl-log", work.resolve(run + "-log.jsonl").toString());
+  }
+
+  /** URL to title of every upsert. */
+  private static Map<String, String> documents(String run) throws IOException {
+    Map<String, String> documents = new TreeMap<>();
+    for (JsonNode line : lines(work.resolve(run + "-documents.jsonl"))) {
+      assertThat(line.get("type").asText()).isEqualTo("UPSERT");
+      assertThat(documents.put(line.get("url").asText(), line.get("title").asText())).as("one upsert per URL").isNull();
+      assertThat(line.get("checksum").asText()).hasSize(64);
+    }
+    return documents;
+  }
+
+  /** URL to the outcomes logged for it, in order. */
+  private static Map<String, List<String>> outcomes(String run) throws IOException {
+    Map<String, List<String>> outcomes = new TreeMap<>();
+    for (JsonNode line : lines(work.resolve(run + "-log.jsonl"))) {
+      outcomes.computeIfAbsent(line.get("url").asText(), url -> new ArrayList<>()).add(line.get("outcome").asText());
+    }
+    return outcomes;
+  }
+
+  private static JsonNode logEntry(String run, String url) throws IOException {
+    return lines(work.resolve(run + "-log.jsonl")).stream().filter(line -> line.get("url").asText().equals(url)).findFirst().orElseThrow();
+  }
+
+  private static List<JsonNode> lines(Path file) throws IOException {
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : Files.readAllLines(file)) {
+      lines.add(JSON.readTree(line));
+    }
+    return lines;
+  }
+
+  private static int port(String origin) {
+    return Integer.parseInt(origin.substring(origin.lastIndexOf(':') + 1));
+  }
+}

@@ -1,0 +1,120 @@
+package dev.crawler.fetcher;
+
+import dev.crawler.common.RunningService;
+import dev.crawler.common.config.SettingsSource;
+import dev.crawler.fetcher.domain.RobotsPolicy;
+import dev.crawler.fetcher.http.JettyPageFetcher;
+import dev.crawler.fetcher.kafka.FetchLoop;
+import dev.crawler.schemas.TopicSpec;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The fetcher service: settings, clients, the fetch loop on its thread, shutdown hook. */
+public final class FetcherApp implements RunningService {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FetcherApp.class);
+
+  private final FetchLoop loop;
+  private final Thread thread;
+
+  private FetcherApp(FetchLoop loop) {
+    this.loop = loop;
+    this.thread = new Thread(loop, "fetch-loop");
+  }
+
+  /** Starts the fetcher; returns at once. */
+  public static FetcherApp start(FetcherConfig config) {
+    if (!config.getBoolean(FetcherConfig.OBEY_ROBOTS_CONFIG)) {
+      LOG.warn("fetcher.obey.robots=false: robots.txt is NOT fetched and NOT obeyed; every site's rules are ignored");
+    }
+    Map<String, Object> consumerProperties = new HashMap<>(config.kafkaProperties());
+    consumerProperties.put(ConsumerConfig.GROUP_ID_CONFIG, config.getString(FetcherConfig.GROUP_ID_CONFIG));
+    consumerProperties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    consumerProperties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    consumerProperties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    consumerProperties.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+    Map<String, Object> producerProperties = new HashMap<>(config.kafkaProperties());
+    producerProperties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    producerProperties.put(ProducerConfig.ACKS_CONFIG, "all");
+    producerProperties.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+    producerProperties.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    producerProperties.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSpec.MAX_MESSAGE_BYTES);
+    JettyPageFetcher fetcher =
+        new JettyPageFetcher(
+            config.userAgent(),
+            config.getLong(FetcherConfig.MAX_BODY_BYTES_CONFIG),
+            config.duration(FetcherConfig.CONNECT_TIMEOUT_MS_CONFIG),
+            config.duration(FetcherConfig.REQUEST_TIMEOUT_MS_CONFIG),
+            config.getInt(FetcherConfig.MAX_CONNECTIONS_CONFIG),
+            config.getBoolean(FetcherConfig.VERIFY_TLS_CONFIG));
+    FetchLoop loop =
+        new FetchLoop(
+            new KafkaConsumer<>(consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+            new KafkaProducer<>(producerProperties, new ByteArraySerializer(), new ByteArraySerializer()),
+            config.topics(),
+            fetcher,
+            new RobotsPolicy(config.userAgent(), config.duration(FetcherConfig.ROBOTS_TTL_MS_CONFIG)),
+            new FetchLoop.Settings(
+                config.delayMillis(),
+                config.getBoolean(FetcherConfig.OBEY_ROBOTS_CONFIG),
+                config.getInt(FetcherConfig.MAX_CONNECTIONS_CONFIG),
+                config.getInt(FetcherConfig.MAX_PENDING_REQUESTS_CONFIG),
+                config.duration(FetcherConfig.COMMIT_INTERVAL_MS_CONFIG)));
+    FetcherApp app = new FetcherApp(loop);
+    app.thread.start();
+    LOG.info("fetcher started as {} (delay {} ms)", config.userAgent(), config.delayMillis());
+    return app;
+  }
+
+  /**
+   * Runs the fetcher until the process is stopped.
+   *
+   * @param args an optional properties file; {@code CRAWLER_*} environment variables override it
+   */
+  public static void main(String[] args) {
+    FetcherConfig config;
+    try {
+      config = new FetcherConfig(SettingsSource.load(Optional.ofNullable(args.length > 0 ? Path.of(args[0]) : null), System.getenv()));
+    } catch (ConfigException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    FetcherApp app = start(config);
+    Runtime.getRuntime().addShutdownHook(new Thread(app::close, "fetcher-shutdown"));
+  }
+
+  @Override
+  public String name() {
+    return "fetcher";
+  }
+
+  @Override
+  public boolean isRunning() {
+    return loop.isRunning();
+  }
+
+  @Override
+  public void close() {
+    loop.stop();
+    try {
+      loop.awaitStopped(Duration.ofSeconds(60));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    LOG.info("fetcher stopped");
+  }
+}

@@ -1,0 +1,81 @@
+package dev.crawler.fetcher;
+
+import dev.crawler.common.config.ServiceConfig;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+/** The fetcher's settings. */
+public final class FetcherConfig extends ServiceConfig {
+
+  public static final String GROUP_ID_CONFIG = "fetcher.group.id";
+  private static final String GROUP_ID_DOC = "The consumer group of the fetchers; fetchers in one group share the origins.";
+
+  public static final String USER_AGENT_CONFIG = "fetcher.user.agent";
+  private static final String USER_AGENT_DOC = "The User-Agent header; robots.txt rules are matched on its product token (the part before '/').";
+
+  public static final String DELAY_MS_CONFIG = "fetcher.delay.ms";
+  private static final String DELAY_MS_DOC =
+      "Milliseconds between the end of one request to an origin and the start of the next, unless the request's delay-ms option says otherwise.";
+
+  public static final String MAX_BODY_BYTES_CONFIG = "fetcher.max.body.bytes";
+  private static final String MAX_BODY_BYTES_DOC = "The largest body read; a larger one is TOO_LARGE.";
+
+  public static final String CONNECT_TIMEOUT_MS_CONFIG = "fetcher.connect.timeout.ms";
+  private static final String CONNECT_TIMEOUT_MS_DOC = "How long connecting may take, in milliseconds.";
+
+  public static final String REQUEST_TIMEOUT_MS_CONFIG = "fetcher.request.timeout.ms";
+  private static final String REQUEST_TIMEOUT_MS_DOC = "How long a whole request may take, in milliseconds; beyond it the outcome is NETWORK_ERROR (timeout).";
+
+  public static final String MAX_CONNECTIONS_CONFIG = "fetcher.max.connections";
+  private static final String MAX_CONNECTIONS_DOC = "Requests in flight at most, over all origins.";
+
+  public static final String MAX_PENDING_REQUESTS_CONFIG = "fetcher.max.pending.requests";
+  private static final String MAX_PENDING_REQUESTS_DOC = "Requests held in memory at most; above it the fetcher stops reading until some are done.";
+
+  public static final String ROBOTS_TTL_MS_CONFIG = "fetcher.robots.ttl.ms";
+  private static final String ROBOTS_TTL_MS_DOC = "How long an origin's robots.txt is used before it is fetched again, in milliseconds.";
+
+  public static final String OBEY_ROBOTS_CONFIG = "fetcher.obey.robots";
+  private static final String OBEY_ROBOTS_DOC = "Whether robots.txt is fetched and obeyed. Turning it off is logged loudly.";
+
+  public static final String VERIFY_TLS_CONFIG = "fetcher.verify.tls";
+  private static final String VERIFY_TLS_DOC = "Whether TLS certificates are verified; off by default so sites with bad certificates are still crawled.";
+
+  public static final String COMMIT_INTERVAL_MS_CONFIG = "fetcher.commit.interval.ms";
+  private static final String COMMIT_INTERVAL_MS_DOC = "How often the offsets of done requests are committed, in milliseconds.";
+
+  public static final ConfigDef DEFINITION =
+      baseDefinition()
+          .define(GROUP_ID_CONFIG, Type.STRING, "crawler-fetcher", new ConfigDef.NonEmptyString(), Importance.HIGH, GROUP_ID_DOC)
+          .define(USER_AGENT_CONFIG, Type.STRING, "kafka-crawler/0.1", new ConfigDef.NonEmptyString(), Importance.HIGH, USER_AGENT_DOC)
+          .define(DELAY_MS_CONFIG, Type.LONG, 1000L, Range.between(0, 3_600_000), Importance.HIGH, DELAY_MS_DOC)
+          .define(MAX_BODY_BYTES_CONFIG, Type.LONG, 10L * 1024 * 1024, Range.between(1024, 1L << 30), Importance.MEDIUM, MAX_BODY_BYTES_DOC)
+          .define(CONNECT_TIMEOUT_MS_CONFIG, Type.LONG, 10_000L, Range.between(100, 600_000), Importance.MEDIUM, CONNECT_TIMEOUT_MS_DOC)
+          .define(REQUEST_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, Range.between(100, 3_600_000), Importance.MEDIUM, REQUEST_TIMEOUT_MS_DOC)
+          .define(MAX_CONNECTIONS_CONFIG, Type.INT, 256, Range.between(1, 100_000), Importance.MEDIUM, MAX_CONNECTIONS_DOC)
+          .define(MAX_PENDING_REQUESTS_CONFIG, Type.INT, 10_000, Range.between(1, 10_000_000), Importance.LOW, MAX_PENDING_REQUESTS_DOC)
+          .define(ROBOTS_TTL_MS_CONFIG, Type.LONG, 30L * 60 * 1000, Range.between(1_000, 7L * 24 * 3600 * 1000), Importance.MEDIUM, ROBOTS_TTL_MS_DOC)
+          .define(OBEY_ROBOTS_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, OBEY_ROBOTS_DOC)
+          .define(VERIFY_TLS_CONFIG, Type.BOOLEAN, false, Importance.LOW, VERIFY_TLS_DOC)
+          .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, 1000L, Range.between(10, 600_000), Importance.LOW, COMMIT_INTERVAL_MS_DOC);
+
+  public FetcherConfig(Map<String, String> settings) {
+    super(DEFINITION, settings);
+  }
+
+  public String userAgent() {
+    return getString(USER_AGENT_CONFIG);
+  }
+
+  public long delayMillis() {
+    return getLong(DELAY_MS_CONFIG);
+  }
+
+  public Duration duration(String key) {
+    return Duration.ofMillis(getLong(key));
+  }
+}

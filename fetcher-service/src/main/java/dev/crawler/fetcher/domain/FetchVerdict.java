@@ -1,0 +1,70 @@
+package dev.crawler.fetcher.domain;
+
+import dev.crawler.common.url.UrlNormalizer;
+import dev.crawler.events.Outcome;
+import java.util.Optional;
+
+/**
+ * What a fetch attempt means for the crawl (DESIGN.md section 5a; StormCrawler's {@code
+ * Status.fromHTTPCode}): the page was fetched and goes on to the parser, or the fetch decided the
+ * URL's outcome. One pure function of the attempt.
+ *
+ * @param outcome empty when the page was fetched (2xx) and the parser decides next
+ * @param detail why, e.g. {@code 301 http://a.example/new}, {@code 503}, {@code connect failed: ...}
+ * @param redirectTarget the normalized target of a redirect, to be discovered
+ */
+public record FetchVerdict(Optional<Outcome> outcome, Optional<String> detail, Optional<String> redirectTarget) {
+
+  /** Whether the page goes on to the parser. */
+  public boolean isFetched() {
+    return outcome.isEmpty();
+  }
+
+  /** The verdict on an attempt to fetch {@code url}. */
+  public static FetchVerdict of(String url, FetchAttempt attempt) {
+    if (attempt instanceof FetchAttempt.Failure failure) {
+      Outcome outcome = failure.kind() == FetchAttempt.FailureKind.TOO_LARGE ? Outcome.TOO_LARGE : Outcome.NETWORK_ERROR;
+      return decided(outcome, describe(failure));
+    }
+    FetchAttempt.Response response = (FetchAttempt.Response) attempt;
+    int status = response.status();
+    if (status >= 200 && status < 300) {
+      return new FetchVerdict(Optional.empty(), Optional.empty(), Optional.empty());
+    }
+    if (status == 304) {
+      return decided(Outcome.UNMODIFIED, "304");
+    }
+    if (status >= 300 && status < 400) {
+      Optional<String> target = response.header("Location").flatMap(location -> UrlNormalizer.resolve(url, location)).flatMap(UrlNormalizer::tryNormalize);
+      if (target.isEmpty()) {
+        return decided(Outcome.BAD_STATUS, status + " without a usable Location");
+      }
+      return new FetchVerdict(Optional.of(Outcome.REDIRECT), Optional.of(status + " " + target.get()), target);
+    }
+    if (status == 404) {
+      return decided(Outcome.NOT_FOUND, "404");
+    }
+    if (status == 410) {
+      return decided(Outcome.GONE, "410");
+    }
+    if (status == 429 || (status == 503 && response.header("Retry-After").isPresent())) {
+      return decided(Outcome.RATE_LIMITED, status + response.header("Retry-After").map(after -> " retry after " + after).orElse(""));
+    }
+    return decided(Outcome.BAD_STATUS, Integer.toString(status));
+  }
+
+  private static String describe(FetchAttempt.Failure failure) {
+    String kind =
+        switch (failure.kind()) {
+          case CONNECT_FAILED -> "connect failed";
+          case TIMEOUT -> "timeout";
+          case BROKEN_RESPONSE -> "broken response";
+          case TOO_LARGE -> "too large";
+        };
+    return failure.detail().isEmpty() ? kind : kind + ": " + failure.detail();
+  }
+
+  private static FetchVerdict decided(Outcome outcome, String detail) {
+    return new FetchVerdict(Optional.of(outcome), Optional.of(detail), Optional.empty());
+  }
+}

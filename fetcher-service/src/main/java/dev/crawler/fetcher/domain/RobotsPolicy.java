@@ -1,0 +1,79 @@
+package dev.crawler.fetcher.domain;
+
+import crawlercommons.robots.BaseRobotRules;
+import crawlercommons.robots.SimpleRobotRules;
+import crawlercommons.robots.SimpleRobotRulesParser;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What robots.txt allows (RFC 9309, parsed by crawler-commons' {@link SimpleRobotRulesParser}): a 2xx
+ * robots.txt is parsed (at most {@value #MAX_BYTES} bytes) and matched on the user agent's product
+ * token; a 4xx means no rules (allow all); a 5xx or no response means disallow all until robots.txt
+ * is fetched again, sooner than a parsed one expires. Thread-safe.
+ */
+public final class RobotsPolicy {
+
+  /** The most of a robots.txt that is parsed (RFC 9309 section 2.5 requires at least 500 KiB). */
+  public static final int MAX_BYTES = 500 * 1024;
+
+  /** Redirects followed to reach robots.txt (RFC 9309 section 2.3.1.2: at least five). */
+  public static final int MAX_REDIRECTS = 5;
+
+  /** How soon robots.txt is fetched again after it could not be fetched. */
+  public static final Duration RETRY_AFTER_FAILURE = Duration.ofMinutes(1);
+
+  private final String productToken;
+  private final Duration ttl;
+
+  /**
+   * @param userAgent the User-Agent header; rules are matched on its product token
+   * @param ttl how long parsed rules are used before robots.txt is fetched again
+   */
+  public RobotsPolicy(String userAgent, Duration ttl) {
+    this.productToken = productToken(userAgent);
+    this.ttl = ttl;
+  }
+
+  /** The robots.txt URL of an origin. */
+  public static String robotsUrl(String origin) {
+    return origin + "/robots.txt";
+  }
+
+  /**
+   * The product token of a User-Agent (RFC 9309 section 2.2.1): its first word up to a slash,
+   * lower-cased; {@code MyBot/1.0 (+https://...)} is {@code mybot}.
+   */
+  public static String productToken(String userAgent) {
+    String first = userAgent.strip().split("[\\s/]", 2)[0];
+    return first.toLowerCase(Locale.ROOT);
+  }
+
+  /** The rules a robots.txt fetch attempt gives. */
+  public BaseRobotRules rulesFrom(String robotsUrl, FetchAttempt attempt) {
+    if (attempt instanceof FetchAttempt.Response response) {
+      int status = response.status();
+      if (status >= 200 && status < 300) {
+        byte[] body = response.body().length > MAX_BYTES ? Arrays.copyOf(response.body(), MAX_BYTES) : response.body();
+        return new SimpleRobotRulesParser().parseContent(robotsUrl, body, response.contentType().orElse("text/plain"), List.of(productToken));
+      }
+      if (status >= 400 && status < 500) {
+        return new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
+      }
+    }
+    // 5xx, an unfollowed redirect, or no response: the origin may be in trouble; do not crawl it for now
+    return new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_NONE);
+  }
+
+  /** How long rules are good for: the TTL, or the retry delay when robots.txt could not be read. */
+  public Duration validity(BaseRobotRules rules) {
+    return rules.isAllowNone() ? RETRY_AFTER_FAILURE : ttl;
+  }
+
+  /** Whether the rules allow fetching the URL. */
+  public static boolean isAllowedByRobots(BaseRobotRules rules, String url) {
+    return rules.isAllowed(url);
+  }
+}
