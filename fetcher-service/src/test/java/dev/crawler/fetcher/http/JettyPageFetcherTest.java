@@ -1,0 +1,130 @@
+package dev.crawler.fetcher.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawler.fetcher.domain.FetchAttempt;
+import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
+import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The Jetty page fetcher against a real Jetty server on 127.0.0.1. */
+class JettyPageFetcherTest {
+
+  private static final CountDownLatch NEVER = new CountDownLatch(1);
+  private static Server server;
+  private static String base;
+  private static JettyPageFetcher fetcher;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = new Server();
+    ServerConnector connector = new ServerConnector(server);
+    connector.setHost("127.0.0.1");
+    server.addConnector(connector);
+    server.setHandler(
+        new Handler.Abstract() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback) throws Exception {
+            String path = request.getHttpURI().getPath();
+            switch (path) {
+              case "/page" -> {
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=ISO-8859-1");
+                response.getHeaders().add("X-Many", "a");
+                response.getHeaders().add("X-Many", "b");
+                response.getHeaders().put("User-Agent-Seen", request.getHeaders().get(HttpHeader.USER_AGENT));
+                response.write(true, ByteBuffer.wrap("<html>hello</html>".getBytes(StandardCharsets.ISO_8859_1)), callback);
+              }
+              case "/big" -> {
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
+                response.write(true, ByteBuffer.wrap(new byte[5000]), callback);
+              }
+              case "/slow" -> {
+                NEVER.await(2, TimeUnit.SECONDS);
+                response.write(true, ByteBuffer.wrap(new byte[1]), callback);
+              }
+              case "/moved" -> {
+                response.setStatus(301);
+                response.getHeaders().put(HttpHeader.LOCATION, "/page");
+                callback.succeeded();
+              }
+              default -> {
+                response.setStatus(404);
+                callback.succeeded();
+              }
+            }
+            return true;
+          }
+        });
+    server.start();
+    base = "http://127.0.0.1:" + connector.getLocalPort();
+    fetcher = new JettyPageFetcher("test-bot/1.0", 1024, Duration.ofSeconds(2), Duration.ofMillis(500), 16, false);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    fetcher.close();
+    server.stop();
+  }
+
+  @Test
+  void returnsStatusHeadersBodyAndContentType() throws Exception {
+    FetchAttempt.Response response = (FetchAttempt.Response) fetcher.get(base + "/page", Map.of(), 0).get(5, TimeUnit.SECONDS);
+
+    assertThat(response.status()).isEqualTo(200);
+    assertThat(new String(response.body(), StandardCharsets.ISO_8859_1)).isEqualTo("<html>hello</html>");
+    assertThat(response.contentType()).contains("text/html");
+    assertThat(response.charset()).contains("iso-8859-1");
+    assertThat(response.header("x-many")).contains("a, b");
+    assertThat(response.header("User-Agent-Seen")).contains("test-bot/1.0");
+  }
+
+  @Test
+  void doesNotFollowRedirectsUnlessAsked() throws Exception {
+    FetchAttempt.Response notFollowed = (FetchAttempt.Response) fetcher.get(base + "/moved", Map.of(), 0).get(5, TimeUnit.SECONDS);
+    FetchAttempt.Response followed = (FetchAttempt.Response) fetcher.get(base + "/moved", Map.of(), 5).get(5, TimeUnit.SECONDS);
+
+    assertThat(notFollowed.status()).isEqualTo(301);
+    assertThat(notFollowed.header("Location")).contains("/page");
+    assertThat(followed.status()).isEqualTo(200);
+  }
+
+  @Test
+  void abortsABodyOverTheLimit() throws Exception {
+    FetchAttempt attempt = fetcher.get(base + "/big", Map.of(), 0).get(5, TimeUnit.SECONDS);
+
+    assertThat(attempt).isInstanceOfSatisfying(FetchAttempt.Failure.class, failure -> assertThat(failure.kind()).isEqualTo(FailureKind.TOO_LARGE));
+  }
+
+  @Test
+  void timesOutASlowResponse() throws Exception {
+    FetchAttempt attempt = fetcher.get(base + "/slow", Map.of(), 0).get(5, TimeUnit.SECONDS);
+
+    assertThat(attempt).isInstanceOfSatisfying(FetchAttempt.Failure.class, failure -> assertThat(failure.kind()).isEqualTo(FailureKind.TIMEOUT));
+  }
+
+  @Test
+  void reportsARefusedConnection() throws Exception {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closedPort = socket.getLocalPort();
+    }
+    FetchAttempt attempt = fetcher.get("http://127.0.0.1:" + closedPort + "/", Map.of(), 0).get(5, TimeUnit.SECONDS);
+
+    assertThat(attempt).isInstanceOfSatisfying(FetchAttempt.Failure.class, failure -> assertThat(failure.kind()).isEqualTo(FailureKind.CONNECT_FAILED));
+  }
+}
