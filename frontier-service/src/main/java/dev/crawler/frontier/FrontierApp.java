@@ -69,7 +69,7 @@ public final class FrontierApp implements RunningService {
           KeyValue<String, OriginState> entry = all.next();
           count++;
           queued += entry.value.getTail() - entry.value.getHead();
-          inFlight += entry.value.getLeases().size();
+          inFlight += entry.value.getInFlight();
         }
       }
       return Optional.of(new FrontierProgress(count, queued, inFlight, budget.released(), budget.isSpent()));

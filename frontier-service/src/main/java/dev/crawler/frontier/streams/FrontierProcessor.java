@@ -62,6 +62,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private @Nullable KeyValueStore<String, UrlState> urls;
   private @Nullable KeyValueStore<String, OriginState> origins;
   private @Nullable KeyValueStore<String, String> queue;
+  private @Nullable KeyValueStore<String, Lease> leases;
 
   FrontierProcessor(FrontierSettings settings, ReleaseBudget budget) {
     this.settings = settings;
@@ -76,6 +77,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     this.urls = context.getStateStore(FrontierTopology.URLS_STORE);
     this.origins = context.getStateStore(FrontierTopology.ORIGINS_STORE);
     this.queue = context.getStateStore(FrontierTopology.QUEUE_STORE);
+    this.leases = context.getStateStore(FrontierTopology.LEASES_STORE);
     Duration interval = settings.leaseTimeout().dividedBy(4);
     if (interval.compareTo(MAX_LEASE_CHECK_INTERVAL) > 0) {
       interval = MAX_LEASE_CHECK_INTERVAL;
@@ -112,7 +114,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       return;
     }
     OriginState originState = originState(origin);
-    if (discovered.getKind() == UrlKind.SEED) {
+    boolean isNewlyInScope = discovered.getKind() == UrlKind.SEED && !originState.getInScope();
+    if (isNewlyInScope) {
       originState.setInScope(true);
     }
     Admission admission =
@@ -124,8 +127,11 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       urls().put(url, newState(discovered, now).setStatus(UrlStatus.QUEUED).build());
       enqueue(origin, originState, url);
     }
-    release(origin, originState, now);
-    origins().put(origin, originState);
+    // most discovered URLs are known already: then nothing changed and nothing is written
+    if (isNewlyInScope || admission instanceof Admission.Queue) {
+      release(origin, originState, now);
+      origins().put(origin, originState);
+    }
   }
 
   private void onOutcome(CrawlOutcome outcome) {
@@ -141,7 +147,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     Instant now = now();
     String origin = Origin.keyOf(outcome.getUrl());
     OriginState originState = originState(origin);
-    originState.getLeases().remove(outcome.getRequestId());
+    leases().delete(leaseKey(origin, outcome.getRequestId()));
+    originState.setInFlight(originState.getInFlight() - 1);
     if (settings.isRetried(outcome.getOutcome(), state.getAttempt())) {
       state.setStatus(UrlStatus.QUEUED);
       enqueue(origin, originState, outcome.getUrl());
@@ -158,7 +165,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   /** Releases the origin's queue head while its window and the budget allow. */
   private void release(String origin, OriginState originState, Instant now) {
-    while (originState.getLeases().size() < window && originState.getHead() < originState.getTail() && budget.tryAcquire()) {
+    while (originState.getInFlight() < window && originState.getHead() < originState.getTail() && budget.tryAcquire()) {
       String queueKey = queueKey(origin, originState.getHead());
       String url = queue().get(queueKey);
       queue().delete(queueKey);
@@ -175,7 +182,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       state.setRequestId(requestId);
       state.setReleasedAt(now);
       urls().put(url, state);
-      originState.getLeases().put(requestId, new Lease(url, now));
+      leases().put(leaseKey(origin, requestId), new Lease(url, now));
+      originState.setInFlight(originState.getInFlight() + 1);
       originState.setReleased(originState.getReleased() + 1);
       FetchRequest request =
           FetchRequest.newBuilder()
@@ -194,37 +202,52 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private void expireLeases(long wallClockMillis) {
     Instant now = Instant.ofEpochMilli(wallClockMillis);
     Instant expiredBefore = now.minus(settings.leaseTimeout());
-    List<KeyValue<String, OriginState>> changed = new ArrayList<>();
-    try (KeyValueIterator<String, OriginState> all = origins().all()) {
+    List<KeyValue<String, Lease>> expired = new ArrayList<>();
+    try (KeyValueIterator<String, Lease> all = leases().all()) {
       while (all.hasNext()) {
-        KeyValue<String, OriginState> entry = all.next();
-        OriginState originState = entry.value;
-        boolean hasExpired = originState.getLeases().values().stream().anyMatch(lease -> lease.getReleasedAt().isBefore(expiredBefore));
-        boolean canRelease = originState.getHead() < originState.getTail() && originState.getLeases().size() < window && !budget.isSpent();
-        if (hasExpired || canRelease) {
-          changed.add(entry);
+        KeyValue<String, Lease> entry = all.next();
+        if (entry.value.getReleasedAt().isBefore(expiredBefore)) {
+          expired.add(entry);
         }
       }
     }
-    for (KeyValue<String, OriginState> entry : changed) {
-      OriginState originState = entry.value;
-      for (Map.Entry<String, Lease> lease : new HashMap<>(originState.getLeases()).entrySet()) {
-        if (!lease.getValue().getReleasedAt().isBefore(expiredBefore)) {
-          continue;
-        }
-        originState.getLeases().remove(lease.getKey());
-        String url = lease.getValue().getUrl();
-        UrlState state = urls().get(url);
-        if (state != null && state.getStatus() == UrlStatus.IN_FLIGHT && state.getRequestId().equals(lease.getKey())) {
-          LOG.warn("no outcome for {} (request {}) within {}: releasing it again", url, lease.getKey(), settings.leaseTimeout());
-          state.setStatus(UrlStatus.QUEUED);
-          urls().put(url, state);
-          enqueue(entry.key, originState, url);
+    Map<String, OriginState> changed = new HashMap<>();
+    for (KeyValue<String, Lease> lease : expired) {
+      String origin = lease.key.substring(0, lease.key.indexOf(' '));
+      String requestId = lease.key.substring(origin.length() + 1);
+      OriginState originState = changed.computeIfAbsent(origin, this::originState);
+      leases().delete(lease.key);
+      originState.setInFlight(originState.getInFlight() - 1);
+      String url = lease.value.getUrl();
+      UrlState state = urls().get(url);
+      if (state != null && state.getStatus() == UrlStatus.IN_FLIGHT && state.getRequestId().equals(requestId)) {
+        LOG.warn("no outcome for {} (request {}) within {}: releasing it again", url, requestId, settings.leaseTimeout());
+        state.setStatus(UrlStatus.QUEUED);
+        urls().put(url, state);
+        enqueue(origin, originState, url);
+      }
+    }
+    if (!budget.isSpent()) {
+      // origins left with queued URLs and free credit, e.g. after the budget was given back
+      try (KeyValueIterator<String, OriginState> all = origins().all()) {
+        while (all.hasNext()) {
+          KeyValue<String, OriginState> entry = all.next();
+          if (entry.value.getHead() < entry.value.getTail() && entry.value.getInFlight() < window) {
+            changed.putIfAbsent(entry.key, entry.value);
+          }
         }
       }
-      release(entry.key, originState, now);
-      origins().put(entry.key, originState);
     }
+    changed.forEach(
+        (origin, originState) -> {
+          release(origin, originState, now);
+          origins().put(origin, originState);
+        });
+  }
+
+  /** The lease entry key: the origin, a space, the request id. */
+  static String leaseKey(String origin, String requestId) {
+    return origin + ' ' + requestId;
   }
 
   private void enqueue(String origin, OriginState originState, String url) {
@@ -234,7 +257,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   private OriginState originState(String origin) {
     OriginState state = origins().get(origin);
-    return state != null ? state : OriginState.newBuilder().setLeases(new HashMap<>()).build();
+    return state != null ? state : OriginState.newBuilder().build();
   }
 
   private static UrlState.Builder newState(DiscoveredUrl discovered, Instant now) {
@@ -278,5 +301,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   private KeyValueStore<String, String> queue() {
     return java.util.Objects.requireNonNull(queue, "not initialized");
+  }
+
+  private KeyValueStore<String, Lease> leases() {
+    return java.util.Objects.requireNonNull(leases, "not initialized");
   }
 }

@@ -2,6 +2,7 @@ package dev.crawler.frontier.streams;
 
 import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.ReleaseBudget;
+import dev.crawler.frontier.state.Lease;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.state.UrlState;
 import dev.crawler.schemas.TopicSpec;
@@ -21,7 +22,8 @@ import org.apache.kafka.streams.state.Stores;
  * <ul>
  *   <li>{@value #URLS_STORE}: URL to {@link UrlState} (queued, in flight, done with its outcome);
  *   <li>{@value #ORIGINS_STORE}: origin to {@link OriginState} (in scope, queue bounds, leases);
- *   <li>{@value #QUEUE_STORE}: origin + sequence number to URL, each origin's queue.
+ *   <li>{@value #QUEUE_STORE}: origin + sequence number to URL, each origin's queue;
+ *   <li>{@value #LEASES_STORE}: origin + request id to {@link Lease}, the requests in flight.
  * </ul>
  */
 public final class FrontierTopology {
@@ -29,6 +31,7 @@ public final class FrontierTopology {
   public static final String URLS_STORE = "frontier-urls";
   public static final String ORIGINS_STORE = "frontier-origins";
   public static final String QUEUE_STORE = "frontier-queue";
+  public static final String LEASES_STORE = "frontier-leases";
 
   static final String DISCOVERED_SOURCE = "discovered";
   static final String OUTCOMES_SOURCE = "outcomes";
@@ -41,6 +44,8 @@ public final class FrontierTopology {
   public static final Serde<OriginState> ORIGIN_STATE_SERDE = StateSerde.of(OriginState.class);
 
   static final Serde<UrlState> URL_STATE_SERDE = StateSerde.of(UrlState.class);
+
+  static final Serde<Lease> LEASE_SERDE = StateSerde.of(Lease.class);
 
   private FrontierTopology() {}
 
@@ -73,6 +78,8 @@ public final class FrontierTopology {
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ORIGINS_STORE), Serdes.String(), ORIGIN_STATE_SERDE), PROCESSOR);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QUEUE_STORE), Serdes.String(), Serdes.String()), PROCESSOR);
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LEASES_STORE), Serdes.String(), LEASE_SERDE), PROCESSOR);
     addSink(topology, FETCH_REQUESTS_SINK, topics.fetchRequests());
     addSink(topology, LOG_SINK, topics.log());
     addSink(topology, DISCOVERED_SINK, topics.discovered());
