@@ -131,15 +131,36 @@ class CrawlIT {
     assertThat(outcomes("second")).isEmpty();
   }
 
+  @Test
+  @Order(4)
+  void stopsAfterTheMaximumPages() throws IOException {
+    int before = site.hits().size();
+
+    int exit = crawl("limited", "limited-data", site.a() + "/", "--max-pages", "3");
+
+    assertThat(exit).isZero();
+    List<TestSite.Hit> hits = site.hits().subList(before, site.hits().size());
+    // three requests released: each ends in exactly one outcome (a robots.txt block is one, without a hit)
+    List<JsonNode> ended = lines(work.resolve("limited-log.jsonl")).stream().filter(line -> !line.get("service").asText().equals("frontier")).toList();
+    assertThat(ended).hasSize(3);
+    long blocked = ended.stream().filter(line -> line.get("outcome").asText().equals("BLOCKED_BY_ROBOTS_TXT")).count();
+    assertThat(hits).extracting(TestSite.Hit::path).filteredOn(path -> !path.equals("/robots.txt")).hasSize(3 - (int) blocked);
+  }
+
   private static int crawl(String run) {
-    return CrawlerCli.run(
-        "crawl",
-        site.a() + "/",
-        site.b() + "/",
-        "--delay-ms", Long.toString(DELAY_MILLIS),
-        "--data-dir", work.resolve("data").toString(),
-        "--out", work.resolve(run + "-documents.jsonl").toString(),
-        "--crawl-log", work.resolve(run + "-log.jsonl").toString());
+    return crawl(run, "data", site.a() + "/", site.b() + "/");
+  }
+
+  private static int crawl(String run, String dataDir, String... seedsAndOptions) {
+    List<String> args = new ArrayList<>(List.of("crawl"));
+    args.addAll(List.of(seedsAndOptions));
+    args.addAll(
+        List.of(
+            "--delay-ms", Long.toString(DELAY_MILLIS),
+            "--data-dir", work.resolve(dataDir).toString(),
+            "--out", work.resolve(run + "-documents.jsonl").toString(),
+            "--crawl-log", work.resolve(run + "-log.jsonl").toString()));
+    return CrawlerCli.run(args.toArray(String[]::new));
   }
 
   /** URL to title of every upsert. */
