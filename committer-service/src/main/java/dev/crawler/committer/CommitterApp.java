@@ -2,11 +2,8 @@ package dev.crawler.committer;
 
 import dev.crawler.committer.streams.CommitterTopology;
 import dev.crawler.common.RunningService;
-import dev.crawler.common.config.SettingsSource;
+import dev.crawler.common.ServiceLauncher;
 import dev.crawler.common.streams.StreamsService;
-import java.nio.file.Path;
-import java.util.Optional;
-import org.apache.kafka.common.config.ConfigException;
 
 /** The committer service: settings, topology, Kafka Streams, shutdown hook. */
 public final class CommitterApp {
@@ -24,15 +21,7 @@ public final class CommitterApp {
    * @param args an optional properties file; {@code CRAWLER_*} environment variables override it
    */
   public static void main(String[] args) {
-    CommitterConfig config;
-    try {
-      config = new CommitterConfig(SettingsSource.load(Optional.ofNullable(args.length > 0 ? Path.of(args[0]) : null), System.getenv()));
-    } catch (ConfigException e) {
-      System.err.println("error: " + e.getMessage());
-      System.exit(2);
-      return;
-    }
-    RunningService service = start(config);
-    Runtime.getRuntime().addShutdownHook(new Thread(service::close, "committer-shutdown"));
+    ServiceLauncher.launch(args, CommitterConfig::new, CommitterApp::start);
   }
+
 }

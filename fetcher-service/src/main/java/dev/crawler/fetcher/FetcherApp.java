@@ -1,22 +1,19 @@
 package dev.crawler.fetcher;
 
 import dev.crawler.common.RunningService;
-import dev.crawler.common.config.SettingsSource;
+import dev.crawler.common.ServiceLauncher;
 import dev.crawler.fetcher.domain.RobotsPolicy;
 import dev.crawler.fetcher.http.JettyPageFetcher;
 import dev.crawler.fetcher.kafka.FetchLoop;
 import dev.crawler.schemas.TopicSpec;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -85,17 +82,9 @@ public final class FetcherApp implements RunningService {
    * @param args an optional properties file; {@code CRAWLER_*} environment variables override it
    */
   public static void main(String[] args) {
-    FetcherConfig config;
-    try {
-      config = new FetcherConfig(SettingsSource.load(Optional.ofNullable(args.length > 0 ? Path.of(args[0]) : null), System.getenv()));
-    } catch (ConfigException e) {
-      System.err.println("error: " + e.getMessage());
-      System.exit(2);
-      return;
-    }
-    FetcherApp app = start(config);
-    Runtime.getRuntime().addShutdownHook(new Thread(app::close, "fetcher-shutdown"));
+    ServiceLauncher.launch(args, FetcherConfig::new, FetcherApp::start);
   }
+
 
   @Override
   public String name() {

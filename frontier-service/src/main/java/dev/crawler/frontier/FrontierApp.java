@@ -1,14 +1,12 @@
 package dev.crawler.frontier;
 
 import dev.crawler.common.RunningService;
-import dev.crawler.common.config.SettingsSource;
+import dev.crawler.common.ServiceLauncher;
 import dev.crawler.common.streams.StreamsService;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.streams.FrontierTopology;
-import java.nio.file.Path;
 import java.util.Optional;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -40,17 +38,9 @@ public final class FrontierApp implements RunningService {
    * @param args an optional properties file; {@code CRAWLER_*} environment variables override it
    */
   public static void main(String[] args) {
-    FrontierConfig config;
-    try {
-      config = new FrontierConfig(SettingsSource.load(Optional.ofNullable(args.length > 0 ? Path.of(args[0]) : null), System.getenv()));
-    } catch (ConfigException e) {
-      System.err.println("error: " + e.getMessage());
-      System.exit(2);
-      return;
-    }
-    FrontierApp app = start(config);
-    Runtime.getRuntime().addShutdownHook(new Thread(app::close, "frontier-shutdown"));
+    ServiceLauncher.launch(args, FrontierConfig::new, FrontierApp::start);
   }
+
 
   /**
    * The crawl's progress from this instance's stores (its own partitions only).

@@ -1,11 +1,10 @@
 package dev.crawler.committer.streams;
 
 import dev.crawler.committer.state.DocumentState;
-import dev.crawler.schemas.TopicSpec;
+import dev.crawler.common.streams.Sinks;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.StateSerde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
@@ -35,14 +34,10 @@ public final class CommitterTopology {
     topology.addProcessor(PROCESSOR, CommitterProcessor::new, PARSED_SOURCE, OUTCOMES_SOURCE);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS_STORE), Serdes.String(), StateSerde.of(DocumentState.class)), PROCESSOR);
-    addSink(topology, DOCUMENTS_SINK, topics.documents());
-    addSink(topology, OUTCOMES_SINK, topics.outcomes());
-    addSink(topology, LOG_SINK, topics.log());
+    Sinks.add(topology, DOCUMENTS_SINK, topics.documents(), PROCESSOR);
+    Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
+    Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
     return topology;
   }
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static void addSink(Topology topology, String name, TopicSpec<String, ?> topic) {
-    topology.addSink(name, topic.name(), topic.keySerde().serializer(), (Serializer) topic.valueSerde().serializer(), PROCESSOR);
-  }
 }

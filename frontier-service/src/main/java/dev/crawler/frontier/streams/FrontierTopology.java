@@ -1,16 +1,15 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.streams.Sinks;
 import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.state.Lease;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.state.UrlState;
-import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.StateSerde;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
@@ -80,14 +79,10 @@ public final class FrontierTopology {
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QUEUE_STORE), Serdes.String(), Serdes.String()), PROCESSOR);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LEASES_STORE), Serdes.String(), LEASE_SERDE), PROCESSOR);
-    addSink(topology, FETCH_REQUESTS_SINK, topics.fetchRequests());
-    addSink(topology, LOG_SINK, topics.log());
-    addSink(topology, DISCOVERED_SINK, topics.discovered());
+    Sinks.add(topology, FETCH_REQUESTS_SINK, topics.fetchRequests(), PROCESSOR);
+    Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
+    Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
     return topology;
   }
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static void addSink(Topology topology, String name, TopicSpec<String, ?> topic) {
-    topology.addSink(name, topic.name(), topic.keySerde().serializer(), (Serializer) topic.valueSerde().serializer(), PROCESSOR);
-  }
 }

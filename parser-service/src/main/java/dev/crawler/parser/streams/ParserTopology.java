@@ -1,9 +1,8 @@
 package dev.crawler.parser.streams;
 
+import dev.crawler.common.streams.Sinks;
 import dev.crawler.parser.domain.PageParser;
-import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
 
 /**
@@ -26,15 +25,11 @@ public final class ParserTopology {
     Topology topology = new Topology();
     topology.addSource(SOURCE, topics.fetchResults().keySerde().deserializer(), topics.fetchResults().valueSerde().deserializer(), topics.fetchResults().name());
     topology.addProcessor(PROCESSOR, () -> new ParserProcessor(parser), SOURCE);
-    addSink(topology, PARSED_SINK, topics.parsed());
-    addSink(topology, DISCOVERED_SINK, topics.discovered());
-    addSink(topology, OUTCOMES_SINK, topics.outcomes());
-    addSink(topology, LOG_SINK, topics.log());
+    Sinks.add(topology, PARSED_SINK, topics.parsed(), PROCESSOR);
+    Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
+    Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
+    Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
     return topology;
   }
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static void addSink(Topology topology, String name, TopicSpec<String, ?> topic) {
-    topology.addSink(name, topic.name(), topic.keySerde().serializer(), (Serializer) topic.valueSerde().serializer(), PROCESSOR);
-  }
 }
