@@ -12,7 +12,7 @@ public final class ParserApp {
 
   /** Starts the parser; returns at once. */
   public static RunningService start(ParserConfig config) {
-    return StreamsService.start(config.serviceName(), ParserTopology.build(config.topics(), config.pageParser()), config.streamsProperties());
+    return StreamsService.start(config.serviceName(), ParserTopology.build(config.topics(), config.pageParser(), config.getInt(ParserConfig.RECENT_LINKS_CONFIG)), config.streamsProperties());
   }
 
   /**

@@ -19,9 +19,14 @@ public final class ParserConfig extends StreamsServiceConfig {
   public static final String IMPORTED_CONTENT_TYPES_CONFIG = "parser.imported.content.types";
   private static final String IMPORTED_CONTENT_TYPES_DOC = "Media types imported; responses of other types are IMPORT_REJECTED.";
 
+  public static final String RECENT_LINKS_CONFIG = "parser.recent.links";
+  private static final String RECENT_LINKS_DOC =
+      "Links each task remembers having sent to the frontier, so a link on many pages (menus, footers) is sent once; 0 sends every link. The frontier deduplicates regardless.";
+
   public static final ConfigDef DEFINITION =
       streamsDefinition("crawler-parser")
           .define(MAX_TEXT_CHARS_CONFIG, Type.INT, 1_000_000, Range.atLeast(0), Importance.MEDIUM, MAX_TEXT_CHARS_DOC)
+          .define(RECENT_LINKS_CONFIG, Type.INT, 100_000, Range.between(0, 10_000_000), Importance.LOW, RECENT_LINKS_DOC)
           .define(IMPORTED_CONTENT_TYPES_CONFIG, Type.LIST, String.join(",", PageParser.DEFAULT_IMPORTED_TYPES), new ConfigDef.NonNullValidator(), Importance.MEDIUM, IMPORTED_CONTENT_TYPES_DOC);
 
   public ParserConfig(Map<String, String> settings) {

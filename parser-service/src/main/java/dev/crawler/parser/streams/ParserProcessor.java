@@ -10,6 +10,7 @@ import dev.crawler.parser.domain.Link;
 import dev.crawler.parser.domain.Page;
 import dev.crawler.parser.domain.PageParser;
 import dev.crawler.parser.domain.ParseResult;
+import dev.crawler.parser.domain.RecentLinks;
 import dev.crawler.schemas.Origin;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -27,15 +28,19 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   static final String SERVICE = "parser";
 
   private final PageParser parser;
+  private final RecentLinks recentLinks;
   private @Nullable ProcessorContext<String, SpecificRecord> context;
 
-  ParserProcessor(PageParser parser) {
+  ParserProcessor(PageParser parser, int recentLinksCapacity) {
     this.parser = parser;
+    this.recentLinks = new RecentLinks(recentLinksCapacity);
   }
 
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
+    // (re-)initialized, possibly after an aborted transaction: what it remembers may not have been written
+    recentLinks.clear();
   }
 
   @Override
@@ -63,7 +68,9 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       discover(document.canonicalUrl().get(), UrlKind.CANONICAL, result.getDepth(), Optional.empty(), result, now);
     } else {
       for (Link link : document.links()) {
-        discover(link.url(), link.kind(), result.getDepth() + 1, link.anchor(), result, now);
+        if (recentLinks.isNew(link.url())) {
+          discover(link.url(), link.kind(), result.getDepth() + 1, link.anchor(), result, now);
+        }
       }
     }
     forward(ParserTopology.PARSED_SINK, origin, parsedDocument(result, document), now);

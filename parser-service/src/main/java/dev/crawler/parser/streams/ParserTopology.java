@@ -21,10 +21,20 @@ public final class ParserTopology {
 
   private ParserTopology() {}
 
+  /** The topology without the recent-links optimization: every link of every page is sent. */
   public static Topology build(Topics topics, PageParser parser) {
+    return build(topics, parser, 0);
+  }
+
+  /**
+   * The topology.
+   *
+   * @param recentLinks links each task remembers having sent, to send a link found on many pages once
+   */
+  public static Topology build(Topics topics, PageParser parser, int recentLinks) {
     Topology topology = new Topology();
     topology.addSource(SOURCE, topics.fetchResults().keySerde().deserializer(), topics.fetchResults().valueSerde().deserializer(), topics.fetchResults().name());
-    topology.addProcessor(PROCESSOR, () -> new ParserProcessor(parser), SOURCE);
+    topology.addProcessor(PROCESSOR, () -> new ParserProcessor(parser, recentLinks), SOURCE);
     Sinks.add(topology, PARSED_SINK, topics.parsed(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);

@@ -53,7 +53,7 @@ class ParserTopologyTest {
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
     properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     DeadLetterHandler.install(properties, topics.deadLetters(), "parser");
-    driver = new TopologyTestDriver(ParserTopology.build(topics, PageParser.withDefaults()), properties, FETCHED);
+    driver = new TopologyTestDriver(ParserTopology.build(topics, PageParser.withDefaults(), 1000), properties, FETCHED);
     results = driver.createInputTopic(topics.fetchResults().name(), topics.fetchResults().keySerde().serializer(), topics.fetchResults().valueSerde().serializer());
     parsed = driver.createOutputTopic(topics.parsed().name(), topics.parsed().keySerde().deserializer(), topics.parsed().valueSerde().deserializer());
     discovered = driver.createOutputTopic(topics.discovered().name(), topics.discovered().keySerde().deserializer(), topics.discovered().valueSerde().deserializer());
@@ -86,6 +86,15 @@ class ParserTopologyTest {
             tuple(A, A + "/f", UrlKind.FRAME, 2, A + "/"));
     assertThat(outcomes.isEmpty()).isTrue();
     assertThat(log.isEmpty()).isTrue();
+  }
+
+  @Test
+  void sendsALinkFoundOnManyPagesOnce() {
+    results.pipeInput(A, result(A + "/1", "text/html", "<a href=\"/menu\">Menu</a><a href=\"/one\">1</a>", Map.of()));
+    results.pipeInput(A, result(A + "/2", "text/html", "<a href=\"/menu\">Menu</a><a href=\"/two\">2</a>", Map.of()));
+
+    assertThat(discovered.readValuesToList()).extracting(DiscoveredUrl::getUrl).containsExactly(A + "/menu", A + "/one", A + "/two");
+    assertThat(parsed.readValuesToList()).extracting(ParsedDocument::getOutlinkCount).containsExactly(2, 2);
   }
 
   @Test
