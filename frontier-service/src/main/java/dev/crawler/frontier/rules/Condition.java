@@ -1,0 +1,142 @@
+package dev.crawler.frontier.rules;
+
+import crawlercommons.domains.EffectiveTldFinder;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A test on a URL that a rule applies for, or that URLs may not or must have (seed 004). Conditions are
+ * immutable, thread-safe, and compiled once when the configuration is loaded.
+ */
+public sealed interface Condition {
+
+  /** Whether the URL matches. */
+  boolean matches(CandidateUrl url);
+
+  /** The regular expression is found anywhere in the URL. */
+  record UrlRegex(Pattern pattern) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      return pattern.matcher(url.url()).find();
+    }
+  }
+
+  /** The host is exactly this one, or with {@code *.suffix} the suffix domain or any host under it. */
+  record Host(String host) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      if (host.startsWith("*.")) {
+        String suffix = host.substring(2);
+        return url.host().equals(suffix) || url.host().endsWith("." + suffix);
+      }
+      return url.host().equals(host);
+    }
+  }
+
+  /** The registered domain (public suffix + one label, crawler-commons' {@link EffectiveTldFinder}) is this one. */
+  record Domain(String domain) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      return domain.equals(registeredDomain(url.host()));
+    }
+  }
+
+  /** The path starts with this prefix. */
+  record PathPrefix(String prefix) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      return url.path().startsWith(prefix);
+    }
+  }
+
+  /** The regular expression is found in the path. */
+  record PathRegex(Pattern pattern) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      return pattern.matcher(url.path()).find();
+    }
+  }
+
+  /** The file extension is one of these (lower-case). */
+  record Extension(Set<String> extensions) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      return url.extension().isPresent() && extensions.contains(url.extension().get());
+    }
+  }
+
+  /** The query has a parameter of this name. */
+  record QueryParameter(String name) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      return url.parameters().contains(name);
+    }
+  }
+
+  /** The query has no parameter other than these (seed 003's url_query_parameters). */
+  record QueryParametersOnly(Set<String> allowed) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      return allowed.containsAll(url.parameters());
+    }
+  }
+
+  /** The depth compares with a number: {@code <, <=, ==, !=, >=, >}. */
+  record Depth(String operator, int value) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      int depth = url.depth();
+      return switch (operator) {
+        case "<" -> depth < value;
+        case "<=" -> depth <= value;
+        case "==" -> depth == value;
+        case "!=" -> depth != value;
+        case ">=" -> depth >= value;
+        case ">" -> depth > value;
+        default -> throw new IllegalStateException("unknown operator " + operator);
+      };
+    }
+  }
+
+  /** Every condition matches. */
+  record All(List<Condition> conditions) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      for (Condition condition : conditions) {
+        if (!condition.matches(url)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /** At least one condition matches. */
+  record Any(List<Condition> conditions) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      for (Condition condition : conditions) {
+        if (condition.matches(url)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** The condition does not match. */
+  record Not(Condition condition) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      return !condition.matches(url);
+    }
+  }
+
+  /** The registered domain of a host, or the host itself when it has none (an IP address, localhost). */
+  static String registeredDomain(String host) {
+    String domain = EffectiveTldFinder.getAssignedDomain(host.toLowerCase(Locale.ROOT), true, false);
+    return domain == null ? host : domain;
+  }
+}

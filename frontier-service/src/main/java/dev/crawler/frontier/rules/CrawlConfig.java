@@ -1,0 +1,50 @@
+package dev.crawler.frontier.rules;
+
+import dev.crawler.schemas.InvalidUrlException;
+import dev.crawler.schemas.Origin;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The crawl configuration ({@code crawl.yaml}): global options, sites, and the ordered rules, with the
+ * policies of seed 003 already turned into rules. Immutable and thread-safe.
+ */
+public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, List<Rule> rules) {
+
+  /** No sites, no rules, every option at its default. */
+  public static final CrawlConfig DEFAULTS = new CrawlConfig(Map.of(), List.of(), List.of());
+
+  /** The same configuration with global options assigned on top (e.g. from command-line flags). */
+  public CrawlConfig withGlobal(Map<CrawlOption<?>, Object> overrides) {
+    Map<CrawlOption<?>, Object> merged = new java.util.LinkedHashMap<>(global);
+    merged.putAll(overrides);
+    return new CrawlConfig(Map.copyOf(merged), sites, rules);
+  }
+
+  /** The site a URL belongs to: the first whose seeds include the URL's origin. */
+  public Optional<Site> siteOf(String url) {
+    String origin;
+    try {
+      origin = Origin.keyOf(url);
+    } catch (InvalidUrlException e) {
+      return Optional.empty();
+    }
+    for (Site site : sites) {
+      for (String seed : site.seeds()) {
+        if (origin.equals(Origin.keyOf(seed))) {
+          return Optional.of(site);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Every site's seeds. */
+  public List<String> seeds() {
+    List<String> seeds = new ArrayList<>();
+    sites.forEach(site -> seeds.addAll(site.seeds()));
+    return seeds;
+  }
+}

@@ -1,0 +1,230 @@
+package dev.crawler.frontier.rules;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * One per-URL option that the crawl configuration's global section, sites and rules can assign (seed
+ * 004: "the majority of the options can be specified in the recursive rules"). Every option goes
+ * through this one mechanism: a name, a parser that turns a configuration value into a typed value (or
+ * says why it cannot), and a default.
+ *
+ * @param <T> the value type
+ */
+public final class CrawlOption<T> {
+
+  /** What happens to a URL no rule filtered (seed 004). */
+  public enum DefaultAllow {
+    /** It is crawled. */
+    ALLOW,
+    /** It is dropped and no record is kept. */
+    DISALLOW,
+    /** It is dropped and the reason is logged. */
+    DISALLOW_LOG
+  }
+
+  /** Which URLs a crawl stays within (seed 001's offsite and "index entire site", seed 003's origins). */
+  public enum Scope {
+    /** The origins of the seeds (seed 003). */
+    ORIGIN,
+    /** The hosts of the seeds, any scheme or port. */
+    HOST,
+    /** The registered domains of the seeds. */
+    DOMAIN,
+    /** The seed's directory and below (FDSE's "index entire site"). */
+    DIRECTORY,
+    /** Anywhere. */
+    ANY
+  }
+
+  /** How redirects are handled: recorded with the target queued (seed 003), or followed within the fetch. */
+  public record Redirects(boolean follow, int maxHops) {
+    public static final Redirects RECORD = new Redirects(false, 0);
+
+    @Override
+    public String toString() {
+      return follow ? "follow " + maxHops : "record";
+    }
+  }
+
+  /** FDSE's default "Ignore Links To" list, plus binary types of today. */
+  public static final List<String> DEFAULT_IGNORED_EXTENSIONS =
+      List.of(
+          "gif", "jpg", "jpe", "js", "css", "wav", "ram", "ra", "mpeg", "mpg", "avi", "zip", "exe", "doc", "xls", "pdf", "gz",
+          "jpeg", "png", "webp", "svg", "ico", "bmp", "tif", "tiff", "mp3", "mp4", "m4a", "m4v", "mov", "webm", "ogg", "flac",
+          "woff", "woff2", "ttf", "otf", "eot", "tar", "tgz", "bz2", "xz", "7z", "rar", "dmg", "iso", "bin", "msi", "apk",
+          "docx", "xlsx", "ppt", "pptx");
+
+  private static final Map<String, CrawlOption<?>> ALL = new LinkedHashMap<>();
+
+  public static final CrawlOption<DefaultAllow> DEFAULT_ALLOW =
+      define("default-allow", DefaultAllow.ALLOW, value -> enumValue(DefaultAllow.class, value), "allow | disallow | disallow-log: the fate of a URL no rule filtered.");
+  public static final CrawlOption<Scope> SCOPE =
+      define("scope", Scope.ORIGIN, value -> enumValue(Scope.class, value), "origin | host | domain | directory | any: which URLs the crawl stays within.");
+  public static final CrawlOption<Integer> MAX_DEPTH =
+      define("max-depth", -1, value -> integer(value, -1), "The deepest link depth crawled (seeds are 0); -1 for no limit.");
+  public static final CrawlOption<Integer> MAX_URL_LENGTH =
+      define("max-url-length", 2048, value -> integer(value, 1), "The longest URL crawled, in characters (FDSE's default was 128).");
+  public static final CrawlOption<Boolean> FOLLOW_QUERY_STRINGS =
+      define("follow-query-strings", true, CrawlOption::bool, "Whether URLs with a query string are crawled.");
+  public static final CrawlOption<List<String>> ALLOWED_QUERY_PARAMETERS =
+      define("allowed-query-parameters", List.of(), CrawlOption::list, "When not empty, the only query parameters a crawled URL may have.");
+  public static final CrawlOption<List<String>> IGNORE_EXTENSIONS =
+      define("ignore-extensions", DEFAULT_IGNORED_EXTENSIONS, value -> lowerCase(list(value)), "File extensions not crawled (case-insensitive, at the end of the path).");
+  public static final CrawlOption<Long> DELAY_MS =
+      define("delay-ms", 1000L, value -> (long) integer(value, 0), "Milliseconds between the end of one request to an origin and the start of the next.");
+  public static final CrawlOption<Boolean> OBEY_ROBOTS_TXT =
+      define("obey-robots-txt", true, CrawlOption::bool, "Whether robots.txt is obeyed. Turning it off is logged loudly.");
+  public static final CrawlOption<Boolean> OBEY_ROBOTS_META =
+      define("obey-robots-meta", true, CrawlOption::bool, "Whether robots meta nofollow is obeyed (false is FDSE's \"rogue\" mode).");
+  public static final CrawlOption<Redirects> REDIRECTS =
+      define("redirects", Redirects.RECORD, CrawlOption::redirects, "record (the target is queued as a new URL) | follow N (N <= 10 hops within the fetch).");
+
+  private final String name;
+  private final T defaultValue;
+  private final Function<Object, T> parser;
+  private final String doc;
+
+  private CrawlOption(String name, T defaultValue, Function<Object, T> parser, String doc) {
+    this.name = name;
+    this.defaultValue = defaultValue;
+    this.parser = parser;
+    this.doc = doc;
+  }
+
+  private static <T> CrawlOption<T> define(String name, T defaultValue, Function<Object, T> parser, String doc) {
+    CrawlOption<T> option = new CrawlOption<>(name, defaultValue, parser, doc);
+    ALL.put(name, option);
+    return option;
+  }
+
+  /** Every option, in definition order. */
+  public static Map<String, CrawlOption<?>> all() {
+    return Collections.unmodifiableMap(ALL);
+  }
+
+  /** The option of that name. */
+  public static Optional<CrawlOption<?>> named(String name) {
+    return Optional.ofNullable(ALL.get(name));
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public T defaultValue() {
+    return defaultValue;
+  }
+
+  public String doc() {
+    return doc;
+  }
+
+  /**
+   * The typed value of a configuration value (a string, number, boolean or list as YAML gives it).
+   *
+   * @throws IllegalArgumentException saying what is wrong with it
+   */
+  public T parse(Object value) {
+    return parser.apply(value);
+  }
+
+  /** The value as the crawl configuration and the fetch request options write it. */
+  public static String format(Object value) {
+    if (value instanceof Enum<?> e) {
+      return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+    if (value instanceof List<?> list) {
+      return String.join(",", list.stream().map(String::valueOf).toList());
+    }
+    return String.valueOf(value);
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+
+  private static <E extends Enum<E>> E enumValue(Class<E> type, Object value) {
+    String text = String.valueOf(value).strip().toUpperCase(Locale.ROOT).replace('-', '_');
+    for (E constant : type.getEnumConstants()) {
+      if (constant.name().equals(text)) {
+        return constant;
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (E constant : type.getEnumConstants()) {
+      names.add(format(constant));
+    }
+    throw new IllegalArgumentException("'" + value + "' is not one of " + String.join(", ", names));
+  }
+
+  private static int integer(Object value, int minimum) {
+    int number;
+    if (value instanceof Number n && n.longValue() == n.intValue() && !(value instanceof Double) && !(value instanceof Float)) {
+      number = n.intValue();
+    } else {
+      try {
+        number = Integer.parseInt(String.valueOf(value).strip());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("'" + value + "' is not a whole number");
+      }
+    }
+    if (number < minimum) {
+      throw new IllegalArgumentException(number + " is less than " + minimum);
+    }
+    return number;
+  }
+
+  private static boolean bool(Object value) {
+    if (value instanceof Boolean b) {
+      return b;
+    }
+    String text = String.valueOf(value).strip().toLowerCase(Locale.ROOT);
+    if (text.equals("true") || text.equals("false")) {
+      return Boolean.parseBoolean(text);
+    }
+    throw new IllegalArgumentException("'" + value + "' is not true or false");
+  }
+
+  private static List<String> list(Object value) {
+    if (value instanceof List<?> items) {
+      List<String> strings = new ArrayList<>();
+      for (Object item : items) {
+        if (item instanceof Map || item instanceof List) {
+          throw new IllegalArgumentException("a list of words is expected, not " + value);
+        }
+        strings.add(String.valueOf(item).strip());
+      }
+      return List.copyOf(strings);
+    }
+    String text = String.valueOf(value).strip();
+    return text.isEmpty() ? List.of() : List.of(text.split("\\s*[,|\\s]\\s*"));
+  }
+
+  private static List<String> lowerCase(List<String> values) {
+    return values.stream().map(v -> v.toLowerCase(Locale.ROOT).replaceFirst("^\\.", "")).toList();
+  }
+
+  private static Redirects redirects(Object value) {
+    String text = String.valueOf(value).strip().toLowerCase(Locale.ROOT);
+    if (text.equals("record")) {
+      return Redirects.RECORD;
+    }
+    if (text.startsWith("follow")) {
+      String hops = text.substring("follow".length()).strip();
+      int max = hops.isEmpty() ? 5 : integer(hops, 1);
+      if (max > 10) {
+        throw new IllegalArgumentException("at most 10 redirects are followed, not " + max);
+      }
+      return new Redirects(true, max);
+    }
+    throw new IllegalArgumentException("'" + value + "' is not 'record' or 'follow N'");
+  }
+}
