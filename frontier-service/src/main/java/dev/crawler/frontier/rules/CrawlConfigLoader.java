@@ -146,7 +146,8 @@ public final class CrawlConfigLoader {
         throw error(rule.get("log"), where + ".log", "log is a flag of may-not-have and must-have rules");
       }
       Map<CrawlOption<?>, Object> options = rule.containsKey("options") ? options(rule.get("options"), where + ".options") : Map.of();
-      List<Rule> children = rule.containsKey("rules") ? rules(rule.get("rules"), where + ".rules") : List.of();
+      // children are named under their parent's name, so an explanation reads "archive.rules[0]"
+      List<Rule> children = rule.containsKey("rules") ? rules(rule.get("rules"), path + ".rules") : List.of();
       return new Rule.Apply(path, condition, kind.equals("apply-except-for"), Map.copyOf(options), List.copyOf(children));
     }
     for (String key : List.of("options", "rules")) {
