@@ -16,8 +16,10 @@ import java.util.Optional;
  * @param query the raw query, when there is one
  * @param parameters the query parameter names, in order
  * @param extension the lower-case extension of the last path segment, when it has one
+ * @param registeredDomain the host's registered domain (the host itself when it has none), looked up once
  */
-public record CandidateUrl(String url, String scheme, String host, int port, String path, Optional<String> query, List<String> parameters, Optional<String> extension, int depth) {
+public record CandidateUrl(
+    String url, String scheme, String host, int port, String path, Optional<String> query, List<String> parameters, Optional<String> extension, String registeredDomain, int depth) {
 
   /**
    * Takes a URL apart.
@@ -49,7 +51,7 @@ public record CandidateUrl(String url, String scheme, String host, int port, Str
     String segment = path.substring(path.lastIndexOf('/') + 1);
     int dot = segment.lastIndexOf('.');
     Optional<String> extension = dot > 0 && dot < segment.length() - 1 ? Optional.of(segment.substring(dot + 1).toLowerCase(Locale.ROOT)) : Optional.empty();
-    return new CandidateUrl(url, uri.getScheme().toLowerCase(Locale.ROOT), host, uri.getPort(), path, query, List.copyOf(parameters), extension, depth);
+    return new CandidateUrl(url, uri.getScheme().toLowerCase(Locale.ROOT), host, uri.getPort(), path, query, List.copyOf(parameters), extension, Condition.registeredDomain(host), depth);
   }
 
   /** Whether the URL has a query string. */

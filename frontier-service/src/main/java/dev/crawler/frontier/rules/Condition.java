@@ -39,7 +39,7 @@ public sealed interface Condition {
   record Domain(String domain) implements Condition {
     @Override
     public boolean matches(CandidateUrl url) {
-      return domain.equals(registeredDomain(url.host()));
+      return domain.equals(url.registeredDomain());
     }
   }
 

@@ -28,9 +28,15 @@ import java.util.Optional;
 public final class RuleEngine {
 
   private final CrawlConfig config;
+  /** Every option at its default, then the global ones: the start of every URL's resolution. */
+  private final Map<CrawlOption<?>, Setting> base;
 
   public RuleEngine(CrawlConfig config) {
     this.config = config;
+    Map<CrawlOption<?>, Setting> options = new LinkedHashMap<>();
+    CrawlOption.all().values().forEach(option -> options.put(option, new Setting(option.defaultValue(), "default")));
+    config.global().forEach((option, value) -> options.put(option, new Setting(value, "global")));
+    this.base = options;
   }
 
   public CrawlConfig config() {
@@ -51,9 +57,7 @@ public final class RuleEngine {
     } catch (IllegalArgumentException e) {
       return rejected(url, Map.of(), Outcome.FILTERED, "MALFORMED_URL", Optional.empty(), List.of());
     }
-    Map<CrawlOption<?>, Setting> options = new LinkedHashMap<>();
-    CrawlOption.all().values().forEach(option -> options.put(option, new Setting(option.defaultValue(), "default")));
-    config.global().forEach((option, value) -> options.put(option, new Setting(value, "global")));
+    Map<CrawlOption<?>, Setting> options = new LinkedHashMap<>(base);
     config.siteOf(url).ifPresent(site -> site.options().forEach((option, value) -> options.put(option, new Setting(value, "site:" + site.name()))));
     List<Rule.Filter> filters = new ArrayList<>();
     List<String> skipped = new ArrayList<>();

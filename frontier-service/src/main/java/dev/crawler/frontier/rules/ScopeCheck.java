@@ -30,8 +30,7 @@ public record ScopeCheck(Predicate<String> isSeedOrigin, List<String> seeds) {
       case HOST:
         return isSeedOrigin.test(Origin.keyOf(url.url())) || seeds.stream().map(s -> CandidateUrl.of(s, 0).host()).anyMatch(url.host()::equals);
       case DOMAIN:
-        String domain = Condition.registeredDomain(url.host());
-        return isSeedOrigin.test(Origin.keyOf(url.url())) || seeds.stream().map(s -> Condition.registeredDomain(CandidateUrl.of(s, 0).host())).anyMatch(domain::equals);
+        return isSeedOrigin.test(Origin.keyOf(url.url())) || seeds.stream().map(s -> CandidateUrl.of(s, 0).registeredDomain()).anyMatch(url.registeredDomain()::equals);
       case DIRECTORY:
         return seeds.stream().anyMatch(seed -> isUnderDirectoryOf(url, CandidateUrl.of(seed, 0)));
       default:
