@@ -2,12 +2,19 @@ package dev.crawler.frontier;
 
 import dev.crawler.common.streams.StreamsServiceConfig;
 import dev.crawler.frontier.domain.FrontierSettings;
+import dev.crawler.frontier.rules.CrawlConfig;
+import dev.crawler.frontier.rules.CrawlConfigException;
+import dev.crawler.frontier.rules.CrawlConfigLoader;
+import dev.crawler.frontier.rules.CrawlOption;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
 
 /** The frontier's settings. */
 public final class FrontierConfig extends StreamsServiceConfig {
@@ -29,6 +36,13 @@ public final class FrontierConfig extends StreamsServiceConfig {
   public static final String LEASE_TIMEOUT_MS_CONFIG = "frontier.lease.timeout.ms";
   private static final String LEASE_TIMEOUT_MS_DOC = "How long a released request waits for its outcome before its URL is released again, in milliseconds.";
 
+  public static final String CRAWL_CONFIG_CONFIG = "frontier.crawl.config";
+  private static final String CRAWL_CONFIG_DOC =
+      "The crawl configuration file (crawl.yaml: options, sites, rules, policies; see docs/crawl-config.md); empty for the defaults. frontier.max.depth and frontier.delay.ms, when set, are global options on top of it.";
+
+  public static final String SEEDS_CONFIG = "frontier.seeds";
+  private static final String SEEDS_DOC = "Seeds of the crawl besides the crawl configuration's sites' (for the host, domain and directory scopes).";
+
   public static final String MAX_ATTEMPTS_CONFIG = "frontier.max.attempts";
   private static final String MAX_ATTEMPTS_DOC = "Fetch attempts per URL when fetches fail transiently (NETWORK_ERROR, RATE_LIMITED).";
 
@@ -39,10 +53,33 @@ public final class FrontierConfig extends StreamsServiceConfig {
           .define(DELAY_MS_CONFIG, Type.LONG, 1000L, Range.between(0, 3_600_000), Importance.HIGH, DELAY_MS_DOC)
           .define(WINDOW_PER_ORIGIN_CONFIG, Type.INT, 0, Range.between(0, 1024), Importance.MEDIUM, WINDOW_PER_ORIGIN_DOC)
           .define(LEASE_TIMEOUT_MS_CONFIG, Type.LONG, 600_000L, Range.between(1_000, 86_400_000), Importance.MEDIUM, LEASE_TIMEOUT_MS_DOC)
-          .define(MAX_ATTEMPTS_CONFIG, Type.INT, 3, Range.between(1, 100), Importance.MEDIUM, MAX_ATTEMPTS_DOC);
+          .define(MAX_ATTEMPTS_CONFIG, Type.INT, 3, Range.between(1, 100), Importance.MEDIUM, MAX_ATTEMPTS_DOC)
+          .define(CRAWL_CONFIG_CONFIG, Type.STRING, "", Importance.HIGH, CRAWL_CONFIG_DOC)
+          .define(SEEDS_CONFIG, Type.LIST, "", Importance.LOW, SEEDS_DOC);
 
+  private final CrawlConfig crawl;
+
+  /**
+   * @throws ConfigException naming the setting, or the crawl configuration's file, line and key
+   */
   public FrontierConfig(Map<String, String> settings) {
     super(DEFINITION, settings);
+    String file = getString(CRAWL_CONFIG_CONFIG).strip();
+    CrawlConfig loaded;
+    try {
+      loaded = file.isEmpty() ? CrawlConfig.DEFAULTS : CrawlConfigLoader.load(Path.of(file));
+    } catch (CrawlConfigException e) {
+      throw new ConfigException(e.getMessage());
+    }
+    // the service's own settings, when given, are global options on top of the file
+    Map<CrawlOption<?>, Object> overrides = new LinkedHashMap<>();
+    if (originals().containsKey(MAX_DEPTH_CONFIG)) {
+      overrides.put(CrawlOption.MAX_DEPTH, getInt(MAX_DEPTH_CONFIG));
+    }
+    if (originals().containsKey(DELAY_MS_CONFIG)) {
+      overrides.put(CrawlOption.DELAY_MS, getLong(DELAY_MS_CONFIG));
+    }
+    this.crawl = loaded.withGlobal(overrides);
   }
 
   @Override
@@ -53,9 +90,9 @@ public final class FrontierConfig extends StreamsServiceConfig {
   /** The settings of the frontier's decisions. */
   public FrontierSettings settings() {
     return new FrontierSettings(
-        getInt(MAX_DEPTH_CONFIG),
+        crawl,
+        getList(SEEDS_CONFIG),
         getLong(MAX_PAGES_CONFIG),
-        getLong(DELAY_MS_CONFIG),
         getInt(WINDOW_PER_ORIGIN_CONFIG),
         Duration.ofMillis(getLong(LEASE_TIMEOUT_MS_CONFIG)),
         getInt(MAX_ATTEMPTS_CONFIG));

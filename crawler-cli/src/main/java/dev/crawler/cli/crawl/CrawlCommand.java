@@ -31,8 +31,11 @@ public final class CrawlCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "SEED_URL", description = "Where the crawl starts; only the seeds' origins are crawled.")
   List<String> seeds = new ArrayList<>();
 
-  @Option(names = "--config", paramLabel = "FILE", description = "A properties file of service settings (see the README's settings reference).")
+  @Option(names = "--config", paramLabel = "FILE", description = "The crawl configuration (crawl.yaml: options, sites, rules, policies; docs/crawl-config.md).")
   Path config;
+
+  @Option(names = "--settings", paramLabel = "FILE", description = "A properties file of service settings (docs/settings.md).")
+  Path settingsFile;
 
   @Option(names = "--max-pages", paramLabel = "N", description = "Stop after N fetch requests (default: no limit).")
   Long maxPages;
@@ -95,6 +98,9 @@ public final class CrawlCommand implements Callable<Integer> {
     if (config != null && !Files.isReadable(config)) {
       throw new IllegalArgumentException("--config " + config + ": no such readable file");
     }
+    if (settingsFile != null && !Files.isReadable(settingsFile)) {
+      throw new IllegalArgumentException("--settings " + settingsFile + ": no such readable file");
+    }
     if ((bootstrapServers == null) != (schemaRegistry == null)) {
       throw new IllegalArgumentException("--bootstrap-servers and --schema-registry go together: give both, or neither for the embedded ones");
     }
@@ -120,7 +126,11 @@ public final class CrawlCommand implements Callable<Integer> {
     if (userAgent != null) {
       overrides.put(FetcherConfig.USER_AGENT_CONFIG, userAgent);
     }
-    CrawlSettings settings = CrawlSettings.load(Optional.ofNullable(config), System.getenv(), overrides, dataDir);
+    if (config != null) {
+      overrides.put(FrontierConfig.CRAWL_CONFIG_CONFIG, config.toAbsolutePath().toString());
+    }
+    overrides.put(FrontierConfig.SEEDS_CONFIG, String.join(",", normalized));
+    CrawlSettings settings = CrawlSettings.load(Optional.ofNullable(settingsFile), System.getenv(), overrides, dataDir);
     return new Crawl.Plan(
         List.copyOf(normalized),
         settings,

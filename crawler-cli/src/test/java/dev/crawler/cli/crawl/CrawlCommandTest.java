@@ -55,10 +55,27 @@ class CrawlCommandTest {
   void rejectsABadSettingInTheConfigFileNamingIt(String setting, String named) throws IOException {
     Path config = Files.writeString(dir.resolve("crawl.properties"), setting + "\n");
 
-    Result result = run("crawl", "http://127.0.0.1:1/", "--config", config.toString(), "--data-dir", dir.resolve("data").toString());
+    Result result = run("crawl", "http://127.0.0.1:1/", "--settings", config.toString(), "--data-dir", dir.resolve("data").toString());
 
     assertThat(result.exit()).isEqualTo(CrawlerCli.USAGE_ERROR);
     assertThat(result.err()).contains(named).doesNotContain("\tat ");
+    assertThat(dir.resolve("data")).doesNotExist();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "rules: [{may-not-have: {url-regex: '(x'}}]   | crawl.yaml:1: rules[0].may-not-have.url-regex: bad regular expression",
+        "global: {scope: planet}                       | crawl.yaml:1: global.scope: 'planet' is not one of",
+      })
+  void rejectsABadCrawlConfigurationNamingFileLineAndKey(String yaml, String message) throws IOException {
+    Path config = Files.writeString(dir.resolve("crawl.yaml"), yaml + "\n");
+
+    Result result = run("crawl", "http://127.0.0.1:1/", "--config", config.toString(), "--data-dir", dir.resolve("data").toString());
+
+    assertThat(result.exit()).isEqualTo(CrawlerCli.USAGE_ERROR);
+    assertThat(result.err()).contains(message);
     assertThat(dir.resolve("data")).doesNotExist();
   }
 
@@ -67,14 +84,14 @@ class CrawlCommandTest {
     Path config = Files.writeString(dir.resolve("crawl.properties"), "frontier.max.depth=3\nfetcher.user.agent=test-bot/1.0\nkafka.linger.ms=10\n");
     CrawlCommand command = new CrawlCommand();
     command.seeds = java.util.List.of("HTTP://Example.org:80/a/../b#x");
-    command.config = config;
+    command.settingsFile = config;
     command.dataDir = dir.resolve("data");
     command.partitions = 2;
 
     Crawl.Plan plan = command.plan();
 
     assertThat(plan.seeds()).containsExactly("http://example.org/b");
-    assertThat(plan.settings().frontier("127.0.0.1:9092", "http://127.0.0.1:8081").settings().maxDepth()).isEqualTo(3);
+    assertThat(plan.settings().frontier("127.0.0.1:9092", "http://127.0.0.1:8081").settings().crawl().global()).containsEntry(dev.crawler.frontier.rules.CrawlOption.MAX_DEPTH, 3);
   }
 
   private record Result(int exit, String out, String err) {}

@@ -87,11 +87,13 @@ class CrawlIT {
                 Map.entry(a + "/frame-a", List.of("COMMITTED")),
                 Map.entry(a + "/frame-b", List.of("COMMITTED")),
                 Map.entry(a + "/frame-c", List.of("COMMITTED")),
-                Map.entry(a + "/photo.png", List.of("IMPORT_REJECTED")),
+                Map.entry(a + "/photo.png", List.of("FILTERED")),
+                Map.entry(a + "/data.json", List.of("IMPORT_REJECTED")),
                 Map.entry(site.c() + "/c-page", List.of("OUT_OF_SCOPE")),
                 Map.entry(b + "/", List.of("COMMITTED")),
                 Map.entry(b + "/b1", List.of("COMMITTED"))));
     assertThat(logEntry("first", a + "/old").get("detail").asText()).isEqualTo("301 " + a + "/new");
+    assertThat(logEntry("first", a + "/photo.png").get("detail").asText()).isEqualTo("IGNORED_EXTENSION png");
   }
 
   @Test
@@ -107,7 +109,7 @@ class CrawlIT {
         .extracting(TestSite.Hit::path)
         .containsExactlyInAnyOrder(
             "/robots.txt", "/", "/about", "/old", "/new", "/missing", "/dup", "/canonical", "/noindex", "/from-noindex", "/nofollow",
-            "/frames", "/frame-a", "/frame-b", "/frame-c", "/photo.png");
+            "/frames", "/frame-a", "/frame-b", "/frame-c", "/data.json");
     assertThat(byOrigin.get(a).get(0).path()).isEqualTo("/robots.txt");
     assertThat(byOrigin.get(b)).extracting(TestSite.Hit::path).containsExactlyInAnyOrder("/robots.txt", "/", "/b1");
     for (List<TestSite.Hit> origin : byOrigin.values()) {
@@ -145,6 +147,43 @@ class CrawlIT {
     assertThat(ended).hasSize(3);
     long blocked = ended.stream().filter(line -> line.get("outcome").asText().equals("BLOCKED_BY_ROBOTS_TXT")).count();
     assertThat(hits).extracting(TestSite.Hit::path).filteredOn(path -> !path.equals("/robots.txt")).hasSize(3 - (int) blocked);
+  }
+
+  @Test
+  @Order(5)
+  void aCrawlConfigurationWithNestedRulesDecidesWhatIsCrawledAndLogged() throws IOException {
+    Path config =
+        Files.writeString(
+            work.resolve("crawl.yaml"),
+            """
+            global: {default-allow: allow, max-depth: 1}
+            rules:
+              - apply-for: {host: 127.0.0.1}
+                name: local
+                rules:
+                  - may-not-have: {path-prefix: /frame-}
+                    name: no-frames
+                    log: true
+                  - may-not-have: {path-prefix: /about}
+              - apply-for: {path-prefix: /canonical}
+                name: canonical
+                options: {default-allow: disallow-log}
+            """);
+    int before = site.hits().size();
+
+    int exit = crawl("rules", "rules-data", site.a() + "/", "--config", config.toString());
+
+    assertThat(exit).isZero();
+    String a = site.a();
+    Map<String, List<String>> outcomes = outcomes("rules");
+    assertThat(outcomes).containsEntry(a + "/frames", List.of("COMMITTED")).containsEntry(a + "/dup", List.of("NONCANONICAL")).doesNotContainKey(a + "/about");
+    assertThat(logEntry("rules", a + "/frame-a").get("detail").asText()).isEqualTo("RULE no-frames");
+    assertThat(logEntry("rules", a + "/frame-a").get("rule").asText()).isEqualTo("no-frames");
+    assertThat(logEntry("rules", a + "/canonical").get("outcome").asText()).isEqualTo("FILTERED");
+    assertThat(logEntry("rules", a + "/canonical").get("detail").asText()).startsWith("DEFAULT_DISALLOW");
+    assertThat(logEntry("rules", a + "/from-noindex").get("outcome").asText()).isEqualTo("TOO_DEEP");
+    List<String> requested = site.hits().subList(before, site.hits().size()).stream().map(TestSite.Hit::path).toList();
+    assertThat(requested).doesNotContain("/about", "/frame-a", "/frame-b", "/canonical", "/from-noindex").contains("/frames", "/dup");
   }
 
   private static int crawl(String run) {

@@ -68,7 +68,7 @@ final class TestSite implements AutoCloseable {
         "Home of A",
         "<a href=\"/about\">About</a> <a href=\"private/secret\">Secret</a> <a href=\"/old\">Old</a>"
             + " <a href=\"/missing\">Missing</a> <a href=\"/dup\">Dup</a> <a href=\"/noindex\">Noindex</a>"
-            + " <a href=\"/nofollow\">Nofollow</a> <a href=\"/frames\">Frames</a> <a href=\"/photo.png\">Photo</a>"
+            + " <a href=\"/nofollow\">Nofollow</a> <a href=\"/frames\">Frames</a> <a href=\"/photo.png\">Photo</a> <a href=\"/data.json\">Data</a>"
             + " <img src=\"/logo.png\"> <a href=\"" + origin(c) + "/c-page\">C</a> <a href=\"" + origin(b) + "/\">B</a>"
             + " <a href=\"mailto:someone@example.org\">mail</a> <a href=\"/about#team\">Team</a>");
     html(a, "/about", "About A", "<a href=\"/\">Home</a>");
@@ -83,6 +83,7 @@ final class TestSite implements AutoCloseable {
     html(a, "/frame-a", "Frame A", "<iframe src=\"/frame-c\"></iframe>");
     html(a, "/frame-b", "Frame B", "second frame");
     html(a, "/frame-c", "Frame C", "an iframe");
+    pages.put(a.getLocalPort() + "/data.json", new Page(200, "application/json", "{\"a\": 1}".getBytes(StandardCharsets.UTF_8), Map.of()));
     pages.put(a.getLocalPort() + "/photo.png", new Page(200, "image/png", new byte[] {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10}, Map.of()));
   }
 

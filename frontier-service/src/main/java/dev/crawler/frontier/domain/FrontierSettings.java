@@ -1,24 +1,30 @@
 package dev.crawler.frontier.domain;
 
 import dev.crawler.events.Outcome;
+import dev.crawler.frontier.rules.CrawlConfig;
+import dev.crawler.frontier.rules.CrawlOption;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The frontier's decisions' parameters.
  *
- * @param maxDepth the deepest depth crawled (seeds are depth 0); negative for no limit
+ * @param crawl the crawl configuration: options, sites and rules deciding every discovered URL
+ * @param seeds the crawl's seeds besides the configuration's sites' (for the host, domain and
+ *     directory scopes)
  * @param maxPages fetch requests this frontier instance releases at most; 0 for no limit
- * @param delayMillis the politeness delay between two requests to one origin, passed to the fetcher
- *     with each request (option {@code delay-ms}) and used to size the window
  * @param windowPerOrigin requests in flight per origin at most; 0 to derive it from the delay ({@link
  *     #window()})
  * @param leaseTimeout how long a released request waits for its outcome before it is released again
  * @param maxAttempts fetch attempts per URL for outcomes that are retried ({@link #isRetried(Outcome, int)})
  */
-public record FrontierSettings(int maxDepth, long maxPages, long delayMillis, int windowPerOrigin, Duration leaseTimeout, int maxAttempts) {
+public record FrontierSettings(CrawlConfig crawl, List<String> seeds, long maxPages, int windowPerOrigin, Duration leaseTimeout, int maxAttempts) {
 
-  /** The request option that carries the politeness delay to the fetcher, in milliseconds. */
-  public static final String DELAY_OPTION = "delay-ms";
+  /** The global politeness delay between two requests to one origin, which sizes the window. */
+  public long delayMillis() {
+    Object delay = crawl.global().get(CrawlOption.DELAY_MS);
+    return delay == null ? CrawlOption.DELAY_MS.defaultValue() : (Long) delay;
+  }
 
   /** How long one URL takes from release to outcome through the services, roughly, in milliseconds. */
   static final long PIPELINE_LATENCY_MILLIS = 2_000;
@@ -36,7 +42,8 @@ public record FrontierSettings(int maxDepth, long maxPages, long delayMillis, in
     if (windowPerOrigin > 0) {
       return windowPerOrigin;
     }
-    long needed = (PIPELINE_LATENCY_MILLIS + Math.max(delayMillis, 1) - 1) / Math.max(delayMillis, 1);
+    long delay = Math.max(delayMillis(), 1);
+    long needed = (PIPELINE_LATENCY_MILLIS + delay - 1) / delay;
     return (int) Math.max(MIN_WINDOW, Math.min(MAX_WINDOW, needed));
   }
 

@@ -14,6 +14,9 @@ import java.util.function.Predicate;
  */
 public record ScopeCheck(Predicate<String> isSeedOrigin, List<String> seeds) {
 
+  /** Everything is in scope (a seed, which defines the scope). */
+  public static final ScopeCheck ANY = new ScopeCheck(origin -> true, List.of());
+
   /** A check with a fixed list of seeds. */
   public static ScopeCheck ofSeeds(List<String> seeds) {
     List<String> origins = seeds.stream().map(Origin::keyOf).toList();
@@ -22,6 +25,9 @@ public record ScopeCheck(Predicate<String> isSeedOrigin, List<String> seeds) {
 
   /** Whether the URL is in the scope. */
   public boolean isInScope(CandidateUrl url, Scope scope) {
+    if (this == ANY) {
+      return true;
+    }
     switch (scope) {
       case ANY:
         return true;

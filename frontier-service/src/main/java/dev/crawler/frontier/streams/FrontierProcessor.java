@@ -7,9 +7,12 @@ import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.UrlKind;
-import dev.crawler.frontier.domain.Admission;
 import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.ReleaseBudget;
+import dev.crawler.frontier.rules.CrawlOption;
+import dev.crawler.frontier.rules.Resolution;
+import dev.crawler.frontier.rules.RuleEngine;
+import dev.crawler.frontier.rules.ScopeCheck;
 import dev.crawler.frontier.state.Lease;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.state.UrlState;
@@ -38,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * Keeps every URL's state and releases fetch requests per origin through a window of leases. One
  * instance per stream task; the task owns the origins of its partition.
  *
- * <p>A discovered URL is normalized, admitted or rejected ({@link Admission}), and queued in its origin's
+ * <p>A discovered URL is normalized, decided by the crawl configuration's rules ({@link RuleEngine}), and queued in its origin's
  * queue. An origin releases its queue's head while it has fewer leases than its window. An outcome ends
  * the lease with its request id and returns the credit (or queues the URL again for a retry); an outcome
  * with any other id is late and changes nothing. A lease whose outcome never comes expires after the
@@ -56,7 +59,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private final FrontierSettings settings;
   private final ReleaseBudget budget;
   private final int window;
-  private final Map<String, String> options;
+  private final RuleEngine rules;
+  private final List<String> seeds;
 
   private @Nullable ProcessorContext<String, SpecificRecord> context;
   private @Nullable KeyValueStore<String, UrlState> urls;
@@ -68,7 +72,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     this.settings = settings;
     this.budget = budget;
     this.window = settings.window();
-    this.options = Map.of(FrontierSettings.DELAY_OPTION, Long.toString(settings.delayMillis()));
+    this.rules = new RuleEngine(settings.crawl());
+    List<String> allSeeds = new ArrayList<>(settings.seeds());
+    allSeeds.addAll(settings.crawl().seeds());
+    this.seeds = List.copyOf(allSeeds);
   }
 
   @Override
@@ -104,7 +111,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       url = UrlNormalizer.normalize(discovered.getUrl());
       origin = Origin.keyOf(url);
     } catch (InvalidUrlException e) {
-      log(key == null ? "" : key, Decision.of(discovered.getUrl(), Outcome.FILTERED, "MALFORMED_URL: " + e.getMessage()).withDepth(discovered.getDepth()), discovered, now);
+      String raw = discovered.getUrl().strip();
+      String detail = UrlNormalizer.isHttp(raw) || !raw.contains(":") ? "MALFORMED_URL " + e.getMessage() : "UNSUPPORTED_SCHEME " + raw.substring(0, raw.indexOf(':'));
+      log(key == null ? "" : key, Decision.of(raw, Outcome.FILTERED, detail).withRule("link rule: scheme").withDepth(discovered.getDepth()), discovered, now);
       return;
     }
     if (!origin.equals(key)) {
@@ -114,24 +123,46 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       return;
     }
     OriginState originState = originState(origin);
-    boolean isNewlyInScope = discovered.getKind() == UrlKind.SEED && !originState.getInScope();
+    boolean isSeed = discovered.getKind() == UrlKind.SEED;
+    boolean isNewlyInScope = isSeed && !originState.getInScope();
     if (isNewlyInScope) {
       originState.setInScope(true);
     }
-    Admission admission =
-        Admission.decide(urls().get(url) != null, originState.getInScope(), origin, discovered.getDepth(), settings.maxDepth());
-    if (admission instanceof Admission.Reject reject) {
-      urls().put(url, newState(discovered, now).setStatus(UrlStatus.DONE).setOutcome(reject.outcome().name()).setDetail(reject.detail()).setDecidedAt(now).build());
-      log(origin, Decision.of(url, reject.outcome(), reject.detail()).withDepth(discovered.getDepth()), discovered, now);
-    } else if (admission instanceof Admission.Queue) {
-      urls().put(url, newState(discovered, now).setStatus(UrlStatus.QUEUED).build());
-      enqueue(origin, originState, url);
+    boolean isQueued = false;
+    // a URL seen again changes nothing: the first state takes precedence (seed 001)
+    if (urls().get(url) == null) {
+      Resolution resolution = rules.resolve(url, discovered.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState));
+      if (resolution.isCrawled()) {
+        urls().put(url, newState(discovered, now).setStatus(UrlStatus.QUEUED).build());
+        enqueue(origin, originState, url);
+        isQueued = true;
+      } else if (resolution.isLogged()) {
+        Outcome outcome = resolution.outcome().orElseThrow();
+        String detail = resolution.detail().orElse(null);
+        urls().put(url, newState(discovered, now).setStatus(UrlStatus.DONE).setOutcome(outcome.name()).setDetail(detail).setDecidedAt(now).build());
+        Decision decision = Decision.of(url, outcome, detail).withDepth(discovered.getDepth());
+        log(origin, resolution.rule().map(decision::withRule).orElse(decision), discovered, now);
+      }
+      // filtered or disallowed without the log flag: no record of it is kept (seed 004)
     }
     // most discovered URLs are known already: then nothing changed and nothing is written
-    if (isNewlyInScope || admission instanceof Admission.Queue) {
+    if (isNewlyInScope || isQueued) {
       release(origin, originState, now);
       origins().put(origin, originState);
     }
+  }
+
+  /** The scope as this task knows it: the origin is in scope when a seed named it. */
+  private ScopeCheck scopeOf(String origin, OriginState originState) {
+    boolean isSeedOrigin = originState.getInScope();
+    return new ScopeCheck(candidate -> isSeedOrigin && candidate.equals(origin), seeds);
+  }
+
+  /** The options resolved for a URL, as the fetch request carries them. */
+  private Map<String, String> requestOptions(String url, int depth) {
+    Map<String, String> options = new HashMap<>();
+    rules.resolve(url, depth, ScopeCheck.ANY).options().forEach((option, setting) -> options.put(option.name(), CrawlOption.format(setting.value())));
+    return options;
   }
 
   private void onOutcome(CrawlOutcome outcome) {
@@ -192,7 +223,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
               .setDepth(state.getDepth())
               .setAttempt(attempt)
               .setReleasedAt(now)
-              .setOptions(options)
+              .setOptions(requestOptions(url, state.getDepth()))
               .build();
       forward(FrontierTopology.FETCH_REQUESTS_SINK, origin, request, now);
     }

@@ -3,6 +3,8 @@ package dev.crawler.frontier.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawler.events.Outcome;
+import dev.crawler.frontier.rules.CrawlConfig;
+import dev.crawler.frontier.rules.CrawlOption;
 import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -41,6 +43,7 @@ class FrontierSettingsTest {
   }
 
   private static FrontierSettings settings(long delay, int window, int maxAttempts) {
-    return new FrontierSettings(-1, 0, delay, window, Duration.ofMinutes(10), maxAttempts);
+    CrawlConfig crawl = CrawlConfig.DEFAULTS.withGlobal(java.util.Map.of(CrawlOption.DELAY_MS, delay));
+    return new FrontierSettings(crawl, java.util.List.of(), 0, window, Duration.ofMinutes(10), maxAttempts);
   }
 }

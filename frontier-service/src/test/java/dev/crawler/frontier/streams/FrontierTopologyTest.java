@@ -11,6 +11,9 @@ import dev.crawler.events.FetchRequest;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.UrlKind;
 import dev.crawler.frontier.domain.FrontierSettings;
+import dev.crawler.frontier.rules.CrawlConfig;
+import dev.crawler.frontier.rules.CrawlConfigLoader;
+import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.frontier.state.UrlState;
 import dev.crawler.frontier.state.UrlStatus;
 import dev.crawler.schemas.Topics;
@@ -51,7 +54,12 @@ class FrontierTopologyTest {
 
   /** window 2 per origin, max depth 2, lease 60 s, 3 attempts, no page limit. */
   private void start(long maxPages) {
-    FrontierSettings settings = new FrontierSettings(2, maxPages, 1000, 2, Duration.ofSeconds(60), 3);
+    start(maxPages, CrawlConfig.DEFAULTS);
+  }
+
+  private void start(long maxPages, CrawlConfig config) {
+    CrawlConfig crawl = config.withGlobal(Map.of(CrawlOption.MAX_DEPTH, 2, CrawlOption.DELAY_MS, 1000L));
+    FrontierSettings settings = new FrontierSettings(crawl, List.of(), maxPages, 2, Duration.ofSeconds(60), 3);
     Properties properties = new Properties();
     properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "frontier-test");
     properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
@@ -159,6 +167,37 @@ class FrontierTopologyTest {
 
     assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getUrl, CrawlLogEntry::getOutcome).containsExactly(org.assertj.core.groups.Tuple.tuple(A + "/deep", Outcome.TOO_DEEP));
     assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/");
+  }
+
+  @Test
+  void decidesEachNewUrlByTheCrawlConfigurationsRules() {
+    start(0, CrawlConfigLoader.parse("""
+        rules:
+          - apply-for: {path-prefix: /slow/}
+            name: slow
+            options: {delay-ms: 5000}
+          - may-not-have: {path-prefix: /private/}
+            name: private
+            log: true
+          - may-not-have: {path-prefix: /quiet/}
+        """, "crawl.yaml"));
+    seed(A + "/");
+    requests.readValuesToList();
+    link(A + "/slow/1", A + "/", 1);
+    link(A + "/private/1", A + "/", 1);
+    link(A + "/quiet/1", A + "/", 1);
+    link(A + "/img/logo.png", A + "/", 1);
+
+    FetchRequest slow = requests.readValue();
+    assertThat(slow.getUrl()).isEqualTo(A + "/slow/1");
+    assertThat(slow.getOptions()).containsEntry("delay-ms", "5000").containsEntry("scope", "origin").containsEntry("redirects", "record");
+    assertThat(requests.isEmpty()).isTrue();
+    assertThat(log.readValuesToList())
+        .extracting(CrawlLogEntry::getUrl, CrawlLogEntry::getOutcome, CrawlLogEntry::getDetail, CrawlLogEntry::getRule)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(A + "/private/1", Outcome.FILTERED, "RULE private", "private"),
+            org.assertj.core.groups.Tuple.tuple(A + "/img/logo.png", Outcome.FILTERED, "IGNORED_EXTENSION png", "ignore-extensions set by default"));
+    assertThat(urlState(A + "/quiet/1")).as("filtered without the log flag: no record kept").isNull();
   }
 
   @Test
