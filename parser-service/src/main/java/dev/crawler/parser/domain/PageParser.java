@@ -114,7 +114,7 @@ public final class PageParser {
         canonical,
         robots.noindex(),
         robots.nofollow(),
-        robots.nofollow() ? List.of() : List.copyOf(links.values()),
+        List.copyOf(links.values()),
         outlinks,
         checksum(title, text));
   }

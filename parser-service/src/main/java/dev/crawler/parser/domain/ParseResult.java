@@ -11,7 +11,8 @@ public sealed interface ParseResult {
    *
    * @param canonicalUrl the canonical URL the page names (tag or Link header), normalized, when it names
    *     one; may be the page's own URL
-   * @param links the outlinks in document order, deduplicated; empty when the page is nofollow
+   * @param links the outlinks in document order, deduplicated, whether or not the page is nofollow
+   *     ({@link #linksToFollow(boolean)} says which are followed)
    * @param outlinkCount the links the page has, followed or not
    * @param contentChecksum lower-case hex SHA-256 of the whitespace-normalized title and text
    */
@@ -27,6 +28,14 @@ public sealed interface ParseResult {
       int outlinkCount,
       String contentChecksum)
       implements ParseResult {
+
+    /**
+     * The links to follow: none on a nofollow page unless robots meta is not obeyed (seed 001's
+     * "rogue" mode, option {@code obey-robots-meta: false}).
+     */
+    public List<Link> linksToFollow(boolean obeyRobotsMeta) {
+      return nofollow && obeyRobotsMeta ? List.of() : links;
+    }
 
     /** Whether the page names a canonical URL other than its own: it is not published, the canonical is crawled. */
     public boolean isNonCanonical(String url) {

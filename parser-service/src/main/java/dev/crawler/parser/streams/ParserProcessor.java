@@ -27,6 +27,9 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
 
   static final String SERVICE = "parser";
 
+  /** The request option (resolved by the frontier's rules) that turns robots meta nofollow off. */
+  static final String OBEY_ROBOTS_META_OPTION = "obey-robots-meta";
+
   private final PageParser parser;
   private final RecentLinks recentLinks;
   private @Nullable ProcessorContext<String, SpecificRecord> context;
@@ -67,7 +70,8 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       // the canonical page is crawled instead, at the same depth; this page's links are its links
       discover(document.canonicalUrl().get(), UrlKind.CANONICAL, result.getDepth(), Optional.empty(), result, now);
     } else {
-      for (Link link : document.links()) {
+      boolean obeyRobotsMeta = !"false".equals(result.getOptions().get(OBEY_ROBOTS_META_OPTION));
+      for (Link link : document.linksToFollow(obeyRobotsMeta)) {
         if (recentLinks.isNew(link.url())) {
           discover(link.url(), link.kind(), result.getDepth() + 1, link.anchor(), result, now);
         }

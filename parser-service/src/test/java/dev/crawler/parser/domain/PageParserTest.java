@@ -90,7 +90,8 @@ class PageParserTest {
 
     assertThat(parsed.noindex()).isEqualTo(noindex);
     assertThat(parsed.nofollow()).isEqualTo(nofollow);
-    assertThat(parsed.links()).hasSize(nofollow ? 0 : 1);
+    assertThat(parsed.linksToFollow(true)).hasSize(nofollow ? 0 : 1);
+    assertThat(parsed.linksToFollow(false)).as("rogue: robots meta not obeyed").hasSize(1);
   }
 
   @ParameterizedTest(name = "{0} {1} -> {2}")

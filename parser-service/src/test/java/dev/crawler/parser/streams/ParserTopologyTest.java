@@ -115,6 +115,15 @@ class ParserTopologyTest {
   }
 
   @Test
+  void followsTheLinksOfANofollowPageWhenRobotsMetaIsNotObeyed() {
+    FetchResult rogue = result(A + "/nf", "text/html", "<meta name=\"robots\" content=\"nofollow\"><a href=\"/x\">X</a>", Map.of());
+    rogue.setOptions(Map.of("obey-robots-meta", "false"));
+    results.pipeInput(A, rogue);
+
+    assertThat(discovered.readValuesToList()).extracting(DiscoveredUrl::getUrl).containsExactly(A + "/x");
+  }
+
+  @Test
   void rejectsAnImageWithAnOutcomeAndALogEntry() {
     results.pipeInput(A, result(A + "/photo.png", "image/png", "PNG", Map.of()));
 
