@@ -63,6 +63,12 @@ public final class FetchLoop implements Runnable {
   /** The request option that sets the origin's delay, in milliseconds. */
   public static final String DELAY_OPTION = "delay-ms";
 
+  /** The request option that turns robots.txt off for the URL ({@code false}), logged loudly. */
+  public static final String OBEY_ROBOTS_OPTION = "obey-robots-txt";
+
+  /** The request option saying how redirects are handled: {@code record} or {@code follow N}. */
+  public static final String REDIRECTS_OPTION = "redirects";
+
   /** The longest the loop waits in a poll, so that due origins start on time. */
   static final Duration MAX_POLL = Duration.ofMillis(100);
 
@@ -84,6 +90,7 @@ public final class FetchLoop implements Runnable {
   private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
   private final Map<String, HostQueue<Pending>> hosts = new HashMap<>();
   private final Set<HostQueue<Pending>> ready = new LinkedHashSet<>();
+  private final Set<String> ignoringRobots = new java.util.HashSet<>();
   private final Map<TopicPartition, OffsetTracker> trackers = new HashMap<>();
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final AtomicBoolean stopped = new AtomicBoolean();
@@ -217,26 +224,49 @@ public final class FetchLoop implements Runnable {
   }
 
   private void startNext(HostQueue<Pending> host, long now) {
-    if (settings.obeyRobots() && host.needsRobots(now)) {
-      fetchRobots(host);
-      return;
-    }
     while (host.hasWaiting()) {
-      Pending pending = host.poll().orElseThrow();
+      Pending pending = host.peek().orElseThrow();
+      boolean obeysRobots = obeysRobots(pending);
+      if (obeysRobots && host.needsRobots(now)) {
+        fetchRobots(host); // the request waits in the queue for the rules
+        return;
+      }
+      host.poll();
       held--;
       if (!trackers.containsKey(pending.partition())) {
         continue; // revoked meanwhile: the partition's new owner fetches it
       }
       BaseRobotRules rules = host.robots().orElse(null);
-      if (settings.obeyRobots() && rules != null && !RobotsPolicy.isAllowedByRobots(rules, pending.request().getUrl())) {
+      if (obeysRobots && rules != null && !RobotsPolicy.isAllowedByRobots(rules, pending.request().getUrl())) {
         // no request is made, so the origin's delay is not spent: the next waiting request may go at once
         Decision decision = Decision.of(pending.request().getUrl(), Outcome.BLOCKED_BY_ROBOTS_TXT, rules.isAllowNone() ? "robots.txt unavailable" : "robots.txt");
         finish(pending, requestFacts(decision, pending), null);
         continue;
       }
+      if (!obeysRobots && ignoringRobots.add(host.origin())) {
+        LOG.warn("robots.txt of {} is NOT obeyed: the crawl configuration sets obey-robots-txt: false for its URLs", host.origin());
+      }
       fetch(host, pending);
       return;
     }
+  }
+
+  /** Whether robots.txt is obeyed for a request: unless the service or the request's options say otherwise. */
+  private boolean obeysRobots(Pending pending) {
+    return settings.obeyRobots() && !"false".equals(pending.request().getOptions().get(OBEY_ROBOTS_OPTION));
+  }
+
+  /** Redirects followed within the request: {@code follow N} in its options, else none (recorded). */
+  private static int maxRedirects(Pending pending) {
+    String option = pending.request().getOptions().get(REDIRECTS_OPTION);
+    if (option != null && option.startsWith("follow ")) {
+      try {
+        return Math.max(0, Math.min(10, Integer.parseInt(option.substring("follow ".length()).strip())));
+      } catch (NumberFormatException e) {
+        return 0;
+      }
+    }
+    return 0;
   }
 
   private void fetchRobots(HostQueue<Pending> host) {
@@ -270,7 +300,7 @@ public final class FetchLoop implements Runnable {
       headers.put("If-Modified-Since", request.getIfModifiedSince());
     }
     Instant startedAt = Instant.now();
-    fetcher.get(request.getUrl(), headers, 0).thenAccept(attempt -> submit(() -> fetched(host, pending, startedAt, attempt)));
+    fetcher.get(request.getUrl(), headers, maxRedirects(pending)).thenAccept(attempt -> submit(() -> fetched(host, pending, startedAt, attempt)));
   }
 
   private void fetched(HostQueue<Pending> host, Pending pending, Instant startedAt, FetchAttempt attempt) {
@@ -333,7 +363,7 @@ public final class FetchLoop implements Runnable {
         .setCharset(response.charset().orElse(null))
         .setFetchedAt(startedAt)
         .setDurationMillis(response.durationMillis())
-        .setRobotsVerdict(settings.obeyRobots() ? RobotsVerdict.ALLOWED : RobotsVerdict.IGNORED)
+        .setRobotsVerdict(!"false".equals(request.getOptions().get(OBEY_ROBOTS_OPTION)) && settings.obeyRobots() ? RobotsVerdict.ALLOWED : RobotsVerdict.IGNORED)
         .setOptions(request.getOptions())
         .build();
   }
