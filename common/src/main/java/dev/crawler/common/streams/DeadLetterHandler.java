@@ -3,12 +3,14 @@ package dev.crawler.common.streams;
 import dev.crawler.events.DeadLetter;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.serde.DeadLetters;
+import dev.crawler.schemas.serde.SchemaRegistryException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.StreamsConfig;
@@ -64,14 +66,37 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler,
   @Override
   public DeserializationExceptionHandler.Response handleError(
       ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
+    if (isTransient(exception)) {
+      LOG.warn("transient failure decoding {} offset {}, the record will be read again: {}", context.topic(), context.offset(), exception.toString());
+      return DeserializationExceptionHandler.Response.fail();
+    }
     LOG.warn("dead letter: {}", exception.getMessage());
     return DeserializationExceptionHandler.Response.resume(List.of(deadLetter(context, exception)));
   }
 
   @Override
   public ProcessingExceptionHandler.Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
+    if (isTransient(exception)) {
+      // the record is fine, the moment is not (the registry or the cluster is unreachable): fail, so the
+      // stream thread is replaced and the record processed again, rather than lose it to the dead letters
+      LOG.warn("transient failure on {} offset {}, the record will be processed again: {}", context.topic(), context.offset(), exception.toString());
+      return ProcessingExceptionHandler.Response.fail();
+    }
     LOG.warn("dead letter after a processing failure on {} offset {}", context.topic(), context.offset(), exception);
     return ProcessingExceptionHandler.Response.resume(List.of(deadLetter(context, exception)));
+  }
+
+  /** Whether a failure comes from the moment (registry or cluster unreachable) rather than the record. */
+  static boolean isTransient(Throwable exception) {
+    for (Throwable cause = exception; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SchemaRegistryException registry && (registry.status() <= 0 || registry.status() >= 500)) {
+        return true; // no answer, or the registry's own failure; a 4xx is about the schema, and stays one
+      }
+      if (cause instanceof RetriableException || cause instanceof java.io.IOException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private ProducerRecord<byte[], byte[]> deadLetter(ErrorHandlerContext context, Exception exception) {

@@ -54,6 +54,12 @@ final class Crawl {
   /** Consecutive idle checks before the crawl is over: the frontier must stay idle, not just pass through zero. */
   static final int IDLE_CHECKS = 3;
 
+  /**
+   * How long a service may be not running (starting, or replacing a failed stream thread) before the
+   * crawl gives up on it.
+   */
+  static final Duration SERVICE_DOWN_LIMIT = Duration.ofSeconds(30);
+
   /** How often a progress line is printed when the output is not a terminal. */
   static final Duration PLAIN_PROGRESS_INTERVAL = Duration.ofSeconds(5);
 
@@ -77,6 +83,7 @@ final class Crawl {
   private @Nullable Thread eventsThread;
   private @Nullable FrontierApp frontier;
   private boolean stopped;
+  private volatile String stoppedService = "";
 
   private Crawl(Plan plan) {
     this.plan = plan;
@@ -144,7 +151,7 @@ final class Crawl {
       awaitEvents(admin);
       stop();
       if (!finished) {
-        System.err.println("crawler: a service stopped unexpectedly; see the log above");
+        System.err.println("crawler: the " + stoppedService + " service stopped unexpectedly; see the log above");
         return 1;
       }
       printSummary(Duration.between(crawling, ended), Duration.between(started, Instant.now()));
@@ -176,6 +183,7 @@ final class Crawl {
     CountDownLatch over = new CountDownLatch(1);
     AtomicInteger idleChecks = new AtomicInteger();
     boolean[] failed = {false};
+    long[] downSince = {0};
     long[] lastPlainLine = {System.nanoTime()};
     ScheduledExecutorService checker = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "crawl-progress"));
     checker.scheduleWithFixedDelay(
@@ -191,7 +199,13 @@ final class Crawl {
             } else {
               idleChecks.set(0);
             }
-            if (services.stream().anyMatch(service -> !service.isRunning()) && hasBeenRunningFor(crawling)) {
+            Optional<RunningService> down = services.stream().filter(service -> !service.isRunning()).findFirst();
+            if (down.isEmpty()) {
+              downSince[0] = 0;
+            } else if (downSince[0] == 0) {
+              downSince[0] = System.nanoTime();
+            } else if (System.nanoTime() - downSince[0] > SERVICE_DOWN_LIMIT.toNanos()) {
+              stoppedService = down.get().name();
               failed[0] = true;
               over.countDown();
             }
@@ -215,10 +229,6 @@ final class Crawl {
     return !failed[0];
   }
 
-  /** Streams services pass through states that are not running while they start; give them time. */
-  private static boolean hasBeenRunningFor(Instant crawling) {
-    return Duration.between(crawling, Instant.now()).compareTo(Duration.ofSeconds(60)) > 0;
-  }
 
   /** Waits until every log entry and document event written so far has been read and written out. */
   private void awaitEvents(Admin admin) {

@@ -50,7 +50,9 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
   }
 
   FrontierConfig frontier(String bootstrapServers, String registryUrl) {
-    return new FrontierConfig(streams("frontier", bootstrapServers, registryUrl));
+    Map<String, String> settings = streams("frontier", bootstrapServers, registryUrl);
+    settings.putIfAbsent(FrontierConfig.LEASE_TIMEOUT_MS_CONFIG, LEASE_TIMEOUT_MS);
+    return new FrontierConfig(settings);
   }
 
   FetcherConfig fetcher(String bootstrapServers, String registryUrl) {
@@ -71,6 +73,12 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
     settings.put(ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, registryUrl);
     return settings;
   }
+
+  /**
+   * A request whose outcome was lost is released again after a minute rather than the service's ten: in
+   * one JVM there is no other fetcher that could still be working on it.
+   */
+  static final String LEASE_TIMEOUT_MS = "60000";
 
   private Map<String, String> streams(String service, String bootstrapServers, String registryUrl) {
     Map<String, String> settings = service(bootstrapServers, registryUrl);
