@@ -78,7 +78,8 @@ class EventContractIT {
         new Sample<>(topics.documents(), SampleEvents.upsert()),
         new Sample<>(topics.documents(), SampleEvents.delete()),
         new Sample<>(topics.log(), SampleEvents.logEntry()),
-        new Sample<>(topics.deadLetters(), SampleEvents.deadLetter()));
+        new Sample<>(topics.deadLetters(), SampleEvents.deadLetter()),
+        new Sample<>(topics.control(), SampleEvents.control()));
   }
 
   private record Sample<V extends SpecificRecord>(TopicSpec<String, V> topic, V value) {

@@ -1,6 +1,7 @@
 package dev.crawler.schemas;
 
 import dev.crawler.events.CrawlLogEntry;
+import dev.crawler.events.ControlCommand;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DeadLetter;
 import dev.crawler.events.DiscoveredUrl;
@@ -43,6 +44,7 @@ public final class Topics {
   private final TopicSpec<String, DocumentEvent> documents;
   private final TopicSpec<String, CrawlLogEntry> log;
   private final TopicSpec<String, DeadLetter> deadLetters;
+  private final TopicSpec<String, ControlCommand> control;
 
   private Topics(String prefix, SchemaRegistryClient registry) {
     if (!prefix.matches("[a-zA-Z0-9._-]*")) {
@@ -60,6 +62,9 @@ public final class Topics {
     this.log =
         new TopicSpec<>(
             prefix + "log", Serdes.String(), avro(registry, CrawlLogEntry.class), CleanupPolicy.DELETE, Optional.of(LOG_RETENTION), true);
+    // partitioned like the origin-keyed topics, so the frontier reads it beside them; written to every partition
+    this.control =
+        new TopicSpec<>(prefix + "control", Serdes.String(), avro(registry, ControlCommand.class), CleanupPolicy.DELETE, Optional.empty(), true);
     this.deadLetters =
         new TopicSpec<>(
             prefix + "dead-letters", Serdes.String(), avro(registry, DeadLetter.class), CleanupPolicy.DELETE, Optional.empty(), false);
@@ -123,9 +128,14 @@ public final class Topics {
     return deadLetters;
   }
 
+  /** Operators' commands to every frontier task (one copy per partition); operators to frontier. */
+  public TopicSpec<String, ControlCommand> control() {
+    return control;
+  }
+
   /** Every topic, in flow order. */
   public List<TopicSpec<String, ?>> all() {
-    return List.of(discovered, fetchRequests, fetchResults, parsed, outcomes, documents, log, deadLetters);
+    return List.of(discovered, fetchRequests, fetchResults, parsed, outcomes, documents, log, deadLetters, control);
   }
 
   private <V extends SpecificRecord> TopicSpec<String, V> byOrigin(String suffix, SchemaRegistryClient registry, Class<V> type) {

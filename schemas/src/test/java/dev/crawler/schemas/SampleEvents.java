@@ -194,8 +194,16 @@ public final class SampleEvents {
         .build();
   }
 
+  public static dev.crawler.events.ControlCommand control() {
+    return dev.crawler.events.ControlCommand.newBuilder()
+        .setCommand(dev.crawler.events.ControlCommandType.CLEAR_ERRORS)
+        .setIssuedAt(T)
+        .setIssuedBy("operator@host")
+        .build();
+  }
+
   /** Every sample, one per event type (two for DocumentEvent: upsert and delete). */
   public static List<SpecificRecord> all() {
-    return List.of(discovered(), fetchRequest(), fetchResult(), parsed(), outcome(), upsert(), delete(), logEntry(), deadLetter());
+    return List.of(discovered(), fetchRequest(), fetchResult(), parsed(), outcome(), upsert(), delete(), logEntry(), deadLetter(), control());
   }
 }

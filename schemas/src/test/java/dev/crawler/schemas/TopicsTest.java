@@ -22,7 +22,8 @@ class TopicsTest {
             "crawl.outcomes",
             "crawl.documents",
             "crawl.log",
-            "crawl.dead-letters");
+            "crawl.dead-letters",
+            "crawl.control");
   }
 
   @Test
@@ -43,7 +44,7 @@ class TopicsTest {
         .filteredOn(TopicSpec::coPartitionedByOrigin)
         .extracting(TopicSpec::name)
         .containsExactly(
-            "crawl.discovered", "crawl.fetch-requests", "crawl.fetch-results", "crawl.parsed", "crawl.outcomes", "crawl.log");
+            "crawl.discovered", "crawl.fetch-requests", "crawl.fetch-results", "crawl.parsed", "crawl.outcomes", "crawl.log", "crawl.control");
   }
 
   @Test

@@ -48,6 +48,26 @@ public record FrontierSettings(CrawlConfig crawl, List<String> seeds, long maxPa
   }
 
   /**
+   * Whether an outcome (after the retries) puts the URL in the error state: blacklisted, so later
+   * discoveries are {@code BLACKLISTED} until an operator clears the errors (seed 001's pending file,
+   * state 2).
+   */
+  public static boolean isError(Outcome outcome) {
+    switch (outcome) {
+      case NOT_FOUND:
+      case GONE:
+      case BAD_STATUS:
+      case NETWORK_ERROR:
+      case RATE_LIMITED:
+      case TOO_LARGE:
+      case ERROR:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /**
    * Whether a URL whose fetch ended with this outcome is queued again: transient failures (a network
    * error, a rate limit; seed 003's transient-error retry) until {@code maxAttempts} attempts were made.
    */

@@ -2,6 +2,8 @@ package dev.crawler.frontier.streams;
 
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.url.UrlNormalizer;
+import dev.crawler.events.ControlCommand;
+import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchRequest;
@@ -53,6 +55,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   static final String SERVICE = "frontier";
 
+  /** The control store's key for when errors were last cleared. */
+  static final String ERRORS_CLEARED_AT = "errors-cleared-at";
+
   /** How often leases are checked for expiry, at most. */
   static final Duration MAX_LEASE_CHECK_INTERVAL = Duration.ofSeconds(30);
 
@@ -67,6 +72,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private @Nullable KeyValueStore<String, OriginState> origins;
   private @Nullable KeyValueStore<String, String> queue;
   private @Nullable KeyValueStore<String, Lease> leases;
+  private @Nullable KeyValueStore<String, Long> control;
 
   FrontierProcessor(FrontierSettings settings, ReleaseBudget budget) {
     this.settings = settings;
@@ -85,6 +91,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     this.origins = context.getStateStore(FrontierTopology.ORIGINS_STORE);
     this.queue = context.getStateStore(FrontierTopology.QUEUE_STORE);
     this.leases = context.getStateStore(FrontierTopology.LEASES_STORE);
+    this.control = context.getStateStore(FrontierTopology.CONTROL_STORE);
     Duration interval = settings.leaseTimeout().dividedBy(4);
     if (interval.compareTo(MAX_LEASE_CHECK_INTERVAL) > 0) {
       interval = MAX_LEASE_CHECK_INTERVAL;
@@ -99,6 +106,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       onDiscovered(record.key(), discovered);
     } else if (value instanceof CrawlOutcome outcome) {
       onOutcome(outcome);
+    } else if (value instanceof ControlCommand command) {
+      onCommand(command);
     }
     // a null value (tombstone) carries nothing to decide about
   }
@@ -129,8 +138,18 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       originState.setInScope(true);
     }
     boolean isQueued = false;
-    // a URL seen again changes nothing: the first state takes precedence (seed 001)
-    if (urls().get(url) == null) {
+    UrlState known = urls().get(url);
+    if (known != null && known.getStatus() == UrlStatus.ERROR) {
+      if (known.getDecidedAt().toEpochMilli() > errorsClearedAt()) {
+        // an error blacklists the URL until an operator clears the errors (seed 001)
+        Decision decision = Decision.of(url, Outcome.BLACKLISTED, "earlier " + known.getOutcome() + " (" + known.getDetail() + "); cleared by crawler errors clear").withDepth(discovered.getDepth());
+        log(origin, decision, discovered, now);
+      } else {
+        known = null; // errors were cleared since: decided again as a new URL
+      }
+    }
+    // a URL seen again changes nothing otherwise: the first state takes precedence (seed 001)
+    if (known == null) {
       Resolution resolution = rules.resolve(url, discovered.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState));
       if (resolution.isCrawled()) {
         urls().put(url, newState(discovered, now).setStatus(UrlStatus.QUEUED).build());
@@ -150,6 +169,19 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       release(origin, originState, now);
       origins().put(origin, originState);
     }
+  }
+
+  private void onCommand(ControlCommand command) {
+    if (command.getCommand() == ControlCommandType.CLEAR_ERRORS) {
+      control().put(ERRORS_CLEARED_AT, context().currentSystemTimeMs());
+      LOG.info("errors cleared by {}: blacklisted URLs are queued again when next discovered", command.getIssuedBy());
+    }
+  }
+
+  /** When an operator last cleared the errors, in epoch milliseconds; 0 when never. */
+  private long errorsClearedAt() {
+    Long cleared = control().get(ERRORS_CLEARED_AT);
+    return cleared == null ? 0 : cleared;
   }
 
   /** The scope as this task knows it: the origin is in scope when a seed named it. */
@@ -184,7 +216,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       state.setStatus(UrlStatus.QUEUED);
       enqueue(origin, originState, outcome.getUrl());
     } else {
-      state.setStatus(UrlStatus.DONE);
+      state.setStatus(FrontierSettings.isError(outcome.getOutcome()) ? UrlStatus.ERROR : UrlStatus.DONE);
       state.setOutcome(outcome.getOutcome().name());
       state.setDetail(outcome.getDetail());
       state.setDecidedAt(now);
@@ -332,6 +364,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   private KeyValueStore<String, String> queue() {
     return java.util.Objects.requireNonNull(queue, "not initialized");
+  }
+
+  private KeyValueStore<String, Long> control() {
+    return java.util.Objects.requireNonNull(control, "not initialized");
   }
 
   private KeyValueStore<String, Lease> leases() {

@@ -22,7 +22,8 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>{@value #URLS_STORE}: URL to {@link UrlState} (queued, in flight, done with its outcome);
  *   <li>{@value #ORIGINS_STORE}: origin to {@link OriginState} (in scope, queue bounds, leases);
  *   <li>{@value #QUEUE_STORE}: origin + sequence number to URL, each origin's queue;
- *   <li>{@value #LEASES_STORE}: origin + request id to {@link Lease}, the requests in flight.
+ *   <li>{@value #LEASES_STORE}: origin + request id to {@link Lease}, the requests in flight;
+ *   <li>{@value #CONTROL_STORE}: the task's state of operators' commands (when errors were last cleared).
  * </ul>
  */
 public final class FrontierTopology {
@@ -31,9 +32,11 @@ public final class FrontierTopology {
   public static final String ORIGINS_STORE = "frontier-origins";
   public static final String QUEUE_STORE = "frontier-queue";
   public static final String LEASES_STORE = "frontier-leases";
+  public static final String CONTROL_STORE = "frontier-control";
 
   static final String DISCOVERED_SOURCE = "discovered";
   static final String OUTCOMES_SOURCE = "outcomes";
+  static final String CONTROL_SOURCE = "control";
   static final String PROCESSOR = "frontier";
   static final String FETCH_REQUESTS_SINK = "fetch-requests";
   static final String LOG_SINK = "log";
@@ -70,7 +73,14 @@ public final class FrontierTopology {
         topics.outcomes().keySerde().deserializer(),
         topics.outcomes().valueSerde().deserializer(),
         topics.outcomes().name());
-    topology.addProcessor(PROCESSOR, () -> new FrontierProcessor(settings, budget), DISCOVERED_SOURCE, OUTCOMES_SOURCE);
+    topology.addSource(
+        CONTROL_SOURCE,
+        topics.control().keySerde().deserializer(),
+        topics.control().valueSerde().deserializer(),
+        topics.control().name());
+    topology.addProcessor(PROCESSOR, () -> new FrontierProcessor(settings, budget), DISCOVERED_SOURCE, OUTCOMES_SOURCE, CONTROL_SOURCE);
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CONTROL_STORE), Serdes.String(), Serdes.Long()), PROCESSOR);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(URLS_STORE), Serdes.String(), URL_STATE_SERDE), PROCESSOR);
     topology.addStateStore(

@@ -201,6 +201,45 @@ class FrontierTopologyTest {
   }
 
   @Test
+  void aUrlInErrorIsBlacklistedUntilAnOperatorClearsTheErrors() {
+    start(0);
+    seed(A + "/");
+    outcome(requests.readValue(), Outcome.COMMITTED, "committer");
+    link(A + "/broken", A + "/", 1);
+    outcome(requests.readValue(), Outcome.BAD_STATUS, "fetcher");
+    assertThat(urlState(A + "/broken").getStatus()).isEqualTo(UrlStatus.ERROR);
+
+    link(A + "/broken", A + "/other", 1);
+    CrawlLogEntry blacklisted = log.readValue();
+    assertThat(blacklisted.getOutcome()).isEqualTo(Outcome.BLACKLISTED);
+    assertThat(blacklisted.getDetail()).startsWith("earlier BAD_STATUS");
+    assertThat(requests.isEmpty()).isTrue();
+
+    driver.advanceWallClockTime(Duration.ofSeconds(1));
+    var control = driver.createInputTopic(topics.control().name(), topics.control().keySerde().serializer(), topics.control().valueSerde().serializer());
+    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.CLEAR_ERRORS).setIssuedBy("test").build());
+    link(A + "/broken", A + "/other", 1);
+
+    FetchRequest again = requests.readValue();
+    assertThat(again.getUrl()).isEqualTo(A + "/broken");
+    assertThat(again.getAttempt()).isEqualTo(1);
+    assertThat(log.isEmpty()).isTrue();
+  }
+
+  @Test
+  void aUrlDoneWithoutErrorStaysDoneAfterErrorsAreCleared() {
+    start(0);
+    seed(A + "/");
+    outcome(requests.readValue(), Outcome.COMMITTED, "committer");
+    var control = driver.createInputTopic(topics.control().name(), topics.control().keySerde().serializer(), topics.control().valueSerde().serializer());
+    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.CLEAR_ERRORS).build());
+
+    seed(A + "/");
+
+    assertThat(requests.isEmpty()).isTrue();
+  }
+
+  @Test
   void ignoresAnOutcomeOfAnotherRequest() {
     start(0);
     seed(A + "/");
