@@ -123,7 +123,8 @@ public final class RuleEngine {
     if (!allowedParameters.isEmpty() && !allowedParameters.containsAll(url.parameters())) {
       return rejected(resolution, Outcome.FILTERED, "QUERY_NOT_ALLOWED parameters " + url.parameters(), setBy(resolution, CrawlOption.ALLOWED_QUERY_PARAMETERS));
     }
-    if (url.extension().isPresent() && resolution.get(CrawlOption.IGNORE_EXTENSIONS).contains(url.extension().get())) {
+    // seed 001 matches the extension at the end of the address: /doc.pdf?x=1 does not end in .pdf
+    if (!url.hasQuery() && url.extension().isPresent() && resolution.get(CrawlOption.IGNORE_EXTENSIONS).contains(url.extension().get())) {
       return rejected(resolution, Outcome.FILTERED, "IGNORED_EXTENSION " + url.extension().get(), setBy(resolution, CrawlOption.IGNORE_EXTENSIONS));
     }
     Scope crawlScope = resolution.get(CrawlOption.SCOPE);
