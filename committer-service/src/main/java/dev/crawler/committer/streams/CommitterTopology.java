@@ -2,6 +2,7 @@ package dev.crawler.committer.streams;
 
 import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.streams.Sinks;
+import dev.crawler.common.streams.Sources;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.StateSerde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -29,8 +30,8 @@ public final class CommitterTopology {
 
   public static Topology build(Topics topics) {
     Topology topology = new Topology();
-    topology.addSource(PARSED_SOURCE, topics.parsed().keySerde().deserializer(), topics.parsed().valueSerde().deserializer(), topics.parsed().name());
-    topology.addSource(OUTCOMES_SOURCE, topics.outcomes().keySerde().deserializer(), topics.outcomes().valueSerde().deserializer(), topics.outcomes().name());
+    Sources.add(topology, PARSED_SOURCE, topics.parsed());
+    Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
     topology.addProcessor(PROCESSOR, CommitterProcessor::new, PARSED_SOURCE, OUTCOMES_SOURCE);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS_STORE), Serdes.String(), StateSerde.of(DocumentState.class)), PROCESSOR);

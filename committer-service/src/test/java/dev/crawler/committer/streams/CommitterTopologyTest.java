@@ -2,7 +2,7 @@ package dev.crawler.committer.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawler.common.streams.DeadLetterHandler;
+import dev.crawler.common.streams.TopologyTestSupport;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DeadLetter;
@@ -16,10 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -46,17 +44,12 @@ class CommitterTopologyTest {
 
   @BeforeEach
   void start() {
-    Properties properties = new Properties();
-    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "committer-test");
-    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    DeadLetterHandler.install(properties, topics.deadLetters(), "committer");
-    driver = new TopologyTestDriver(CommitterTopology.build(topics), properties, START);
-    parsed = driver.createInputTopic(topics.parsed().name(), topics.parsed().keySerde().serializer(), topics.parsed().valueSerde().serializer());
-    fetchOutcomes = driver.createInputTopic(topics.outcomes().name(), topics.outcomes().keySerde().serializer(), topics.outcomes().valueSerde().serializer());
-    documents = driver.createOutputTopic(topics.documents().name(), topics.documents().keySerde().deserializer(), topics.documents().valueSerde().deserializer());
-    outcomes = driver.createOutputTopic(topics.outcomes().name(), topics.outcomes().keySerde().deserializer(), topics.outcomes().valueSerde().deserializer());
-    log = driver.createOutputTopic(topics.log().name(), topics.log().keySerde().deserializer(), topics.log().valueSerde().deserializer());
+    driver = TopologyTestSupport.driver(CommitterTopology.build(topics), topics.deadLetters(), "committer", stateDir, START);
+    parsed = TopologyTestSupport.input(driver, topics.parsed());
+    fetchOutcomes = TopologyTestSupport.input(driver, topics.outcomes());
+    documents = TopologyTestSupport.output(driver, topics.documents());
+    outcomes = TopologyTestSupport.output(driver, topics.outcomes());
+    log = TopologyTestSupport.output(driver, topics.log());
   }
 
   @AfterEach
@@ -147,7 +140,7 @@ class CommitterTopologyTest {
     parsed.pipeInput(ORIGIN, parsed("c1", "req-1"), START);
 
     TestOutputTopic<String, DeadLetter> deadLetters =
-        driver.createOutputTopic(topics.deadLetters().name(), topics.deadLetters().keySerde().deserializer(), topics.deadLetters().valueSerde().deserializer());
+        TopologyTestSupport.output(driver, topics.deadLetters());
     DeadLetter letter = deadLetters.readValue();
     assertThat(letter.getTopic()).isEqualTo(topics.parsed().name());
     assertThat(letter.getService()).isEqualTo("committer");

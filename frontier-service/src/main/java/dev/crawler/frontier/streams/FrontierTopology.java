@@ -1,6 +1,7 @@
 package dev.crawler.frontier.streams;
 
 import dev.crawler.common.streams.Sinks;
+import dev.crawler.common.streams.Sources;
 import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.state.Lease;
@@ -63,21 +64,9 @@ public final class FrontierTopology {
    */
   public static Topology build(Topics topics, FrontierSettings settings, ReleaseBudget budget) {
     Topology topology = new Topology();
-    topology.addSource(
-        DISCOVERED_SOURCE,
-        topics.discovered().keySerde().deserializer(),
-        topics.discovered().valueSerde().deserializer(),
-        topics.discovered().name());
-    topology.addSource(
-        OUTCOMES_SOURCE,
-        topics.outcomes().keySerde().deserializer(),
-        topics.outcomes().valueSerde().deserializer(),
-        topics.outcomes().name());
-    topology.addSource(
-        CONTROL_SOURCE,
-        topics.control().keySerde().deserializer(),
-        topics.control().valueSerde().deserializer(),
-        topics.control().name());
+    Sources.add(topology, DISCOVERED_SOURCE, topics.discovered());
+    Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
+    Sources.add(topology, CONTROL_SOURCE, topics.control());
     topology.addProcessor(PROCESSOR, () -> new FrontierProcessor(settings, budget), DISCOVERED_SOURCE, OUTCOMES_SOURCE, CONTROL_SOURCE);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CONTROL_STORE), Serdes.String(), Serdes.Long()), PROCESSOR);

@@ -2,7 +2,7 @@ package dev.crawler.frontier.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.crawler.common.streams.DeadLetterHandler;
+import dev.crawler.common.streams.TopologyTestSupport;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DeadLetter;
@@ -24,9 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -60,21 +58,12 @@ class FrontierTopologyTest {
   private void start(long maxPages, CrawlConfig config) {
     CrawlConfig crawl = config.withGlobal(Map.of(CrawlOption.MAX_DEPTH, 2, CrawlOption.DELAY_MS, 1000L));
     FrontierSettings settings = new FrontierSettings(crawl, List.of(), maxPages, 2, Duration.ofSeconds(60), 3);
-    Properties properties = new Properties();
-    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "frontier-test");
-    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    DeadLetterHandler.install(properties, topics.deadLetters(), "frontier");
-    driver = new TopologyTestDriver(FrontierTopology.build(topics, settings), properties, START);
-    discovered = input(topics.discovered().name(), topics.discovered());
-    outcomes = driver.createInputTopic(topics.outcomes().name(), topics.outcomes().keySerde().serializer(), topics.outcomes().valueSerde().serializer());
-    requests = driver.createOutputTopic(topics.fetchRequests().name(), topics.fetchRequests().keySerde().deserializer(), topics.fetchRequests().valueSerde().deserializer());
-    log = driver.createOutputTopic(topics.log().name(), topics.log().keySerde().deserializer(), topics.log().valueSerde().deserializer());
-    rekeyed = driver.createOutputTopic(topics.discovered().name(), topics.discovered().keySerde().deserializer(), topics.discovered().valueSerde().deserializer());
-  }
-
-  private TestInputTopic<String, DiscoveredUrl> input(String name, dev.crawler.schemas.TopicSpec<String, DiscoveredUrl> spec) {
-    return driver.createInputTopic(name, spec.keySerde().serializer(), spec.valueSerde().serializer());
+    driver = TopologyTestSupport.driver(FrontierTopology.build(topics, settings), topics.deadLetters(), "frontier", stateDir, START);
+    discovered = TopologyTestSupport.input(driver, topics.discovered());
+    outcomes = TopologyTestSupport.input(driver, topics.outcomes());
+    requests = TopologyTestSupport.output(driver, topics.fetchRequests());
+    log = TopologyTestSupport.output(driver, topics.log());
+    rekeyed = TopologyTestSupport.output(driver, topics.discovered());
   }
 
   @AfterEach
@@ -216,7 +205,7 @@ class FrontierTopologyTest {
     assertThat(requests.isEmpty()).isTrue();
 
     driver.advanceWallClockTime(Duration.ofSeconds(1));
-    var control = driver.createInputTopic(topics.control().name(), topics.control().keySerde().serializer(), topics.control().valueSerde().serializer());
+    var control = TopologyTestSupport.input(driver, topics.control());
     control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.CLEAR_ERRORS).setIssuedBy("test").build());
     link(A + "/broken", A + "/other", 1);
 
@@ -231,7 +220,7 @@ class FrontierTopologyTest {
     start(0);
     seed(A + "/");
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
-    var control = driver.createInputTopic(topics.control().name(), topics.control().keySerde().serializer(), topics.control().valueSerde().serializer());
+    var control = TopologyTestSupport.input(driver, topics.control());
     control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.CLEAR_ERRORS).build());
 
     seed(A + "/");
@@ -329,7 +318,7 @@ class FrontierTopologyTest {
     seed(A + "/");
 
     TestOutputTopic<String, DeadLetter> deadLetters =
-        driver.createOutputTopic(topics.deadLetters().name(), topics.deadLetters().keySerde().deserializer(), topics.deadLetters().valueSerde().deserializer());
+        TopologyTestSupport.output(driver, topics.deadLetters());
     DeadLetter letter = deadLetters.readValue();
     assertThat(letter.getTopic()).isEqualTo(topics.discovered().name());
     assertThat(letter.getService()).isEqualTo("frontier");

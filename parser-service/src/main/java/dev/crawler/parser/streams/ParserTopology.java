@@ -1,6 +1,7 @@
 package dev.crawler.parser.streams;
 
 import dev.crawler.common.streams.Sinks;
+import dev.crawler.common.streams.Sources;
 import dev.crawler.parser.domain.PageParser;
 import dev.crawler.schemas.Topics;
 import org.apache.kafka.streams.Topology;
@@ -33,7 +34,7 @@ public final class ParserTopology {
    */
   public static Topology build(Topics topics, PageParser parser, int recentLinks) {
     Topology topology = new Topology();
-    topology.addSource(SOURCE, topics.fetchResults().keySerde().deserializer(), topics.fetchResults().valueSerde().deserializer(), topics.fetchResults().name());
+    Sources.add(topology, SOURCE, topics.fetchResults());
     topology.addProcessor(PROCESSOR, () -> new ParserProcessor(parser, recentLinks), SOURCE);
     Sinks.add(topology, PARSED_SINK, topics.parsed(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);

@@ -3,7 +3,7 @@ package dev.crawler.parser.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.crawler.common.streams.DeadLetterHandler;
+import dev.crawler.common.streams.TopologyTestSupport;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DeadLetter;
@@ -20,9 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -48,17 +46,12 @@ class ParserTopologyTest {
 
   @BeforeEach
   void start() {
-    Properties properties = new Properties();
-    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, "parser-test");
-    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    DeadLetterHandler.install(properties, topics.deadLetters(), "parser");
-    driver = new TopologyTestDriver(ParserTopology.build(topics, PageParser.withDefaults(), 1000), properties, FETCHED);
-    results = driver.createInputTopic(topics.fetchResults().name(), topics.fetchResults().keySerde().serializer(), topics.fetchResults().valueSerde().serializer());
-    parsed = driver.createOutputTopic(topics.parsed().name(), topics.parsed().keySerde().deserializer(), topics.parsed().valueSerde().deserializer());
-    discovered = driver.createOutputTopic(topics.discovered().name(), topics.discovered().keySerde().deserializer(), topics.discovered().valueSerde().deserializer());
-    outcomes = driver.createOutputTopic(topics.outcomes().name(), topics.outcomes().keySerde().deserializer(), topics.outcomes().valueSerde().deserializer());
-    log = driver.createOutputTopic(topics.log().name(), topics.log().keySerde().deserializer(), topics.log().valueSerde().deserializer());
+    driver = TopologyTestSupport.driver(ParserTopology.build(topics, PageParser.withDefaults(), 1000), topics.deadLetters(), "parser", stateDir, FETCHED);
+    results = TopologyTestSupport.input(driver, topics.fetchResults());
+    parsed = TopologyTestSupport.output(driver, topics.parsed());
+    discovered = TopologyTestSupport.output(driver, topics.discovered());
+    outcomes = TopologyTestSupport.output(driver, topics.outcomes());
+    log = TopologyTestSupport.output(driver, topics.log());
   }
 
   @AfterEach
@@ -142,7 +135,7 @@ class ParserTopologyTest {
     results.pipeInput(A, result(A + "/", "text/html", "<title>ok</title>", Map.of()));
 
     TestOutputTopic<String, DeadLetter> deadLetters =
-        driver.createOutputTopic(topics.deadLetters().name(), topics.deadLetters().keySerde().deserializer(), topics.deadLetters().valueSerde().deserializer());
+        TopologyTestSupport.output(driver, topics.deadLetters());
     assertThat(deadLetters.readValue().getTopic()).isEqualTo(topics.fetchResults().name());
     assertThat(parsed.readValue().getTitle()).isEqualTo("ok");
   }
