@@ -67,13 +67,39 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
             .header("Accept", CONTENT_TYPE)
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build();
-    int id = send("POST", url, request).path("id").asInt(-1);
+    int id = -1;
+    for (int attempt = 1; id < 0; attempt++) {
+      try {
+        id = send("POST", url, request).path("id").asInt(-1);
+        break;
+      } catch (SchemaRegistryException e) {
+        // two services registering the first schema of a subject at the same moment: Apicurio's
+        // Confluent API answers the one that lost the race 409 "already exists"; asked again, it gives
+        // the id. An incompatible schema answers 409 every time, so it still fails after the retries.
+        if (e.status() != 409 || attempt >= REGISTER_ATTEMPTS) {
+          throw e;
+        }
+        pause(attempt);
+      }
+    }
     if (id < 0) {
       throw new SchemaRegistryException("schema registry POST " + url + " answered without an id", 200);
     }
     ids.put(schema, id);
     schemasById.putIfAbsent(id, schema);
     return id;
+  }
+
+  /** How often a registration answered 409 is tried, for the race described in {@link #register}. */
+  static final int REGISTER_ATTEMPTS = 5;
+
+  private static void pause(int attempt) {
+    try {
+      Thread.sleep(50L * attempt);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SchemaRegistryException("interrupted while registering a schema", e);
+    }
   }
 
   @Override
