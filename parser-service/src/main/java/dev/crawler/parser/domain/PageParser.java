@@ -116,7 +116,8 @@ public final class PageParser {
         robots.nofollow(),
         List.copyOf(links.values()),
         outlinks,
-        checksum(title, text));
+        checksum(title, text),
+        PublishDates.of(document));
   }
 
   private Optional<String> canonical(Document document, Page page) {
@@ -138,7 +139,7 @@ public final class PageParser {
   }
 
   private ParseResult text(Page page, Optional<String> title, String text) {
-    return new ParseResult.Parsed(title, Optional.empty(), Optional.empty(), truncate(collapse(text)), Optional.empty(), false, false, List.of(), 0, checksum("", text));
+    return new ParseResult.Parsed(title, Optional.empty(), Optional.empty(), truncate(collapse(text)), Optional.empty(), false, false, List.of(), 0, checksum("", text), Optional.empty());
   }
 
   private static String decode(Page page) {

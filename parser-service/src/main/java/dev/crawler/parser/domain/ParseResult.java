@@ -15,6 +15,7 @@ public sealed interface ParseResult {
    *     ({@link #linksToFollow(boolean)} says which are followed)
    * @param outlinkCount the links the page has, followed or not
    * @param contentChecksum lower-case hex SHA-256 of the whitespace-normalized title and text
+   * @param publishedAt the publish date the page states, when it states one
    */
   record Parsed(
       Optional<String> title,
@@ -26,7 +27,8 @@ public sealed interface ParseResult {
       boolean nofollow,
       List<Link> links,
       int outlinkCount,
-      String contentChecksum)
+      String contentChecksum,
+      Optional<java.time.Instant> publishedAt)
       implements ParseResult {
 
     /**

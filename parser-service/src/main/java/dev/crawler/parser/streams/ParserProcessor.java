@@ -112,6 +112,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .setLastModified(page.header("Last-Modified").orElse(null))
         .setFetchedAt(result.getFetchedAt())
         .setContentChecksum(document.contentChecksum())
+        .setPublishedAt(document.publishedAt().orElse(null))
         .setOutlinkCount(document.outlinkCount())
         .setNoindex(document.noindex())
         .setNofollow(document.nofollow())
