@@ -9,6 +9,7 @@ import dev.crawler.events.DocumentEventType;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.ParsedDocument;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -18,35 +19,46 @@ import org.jspecify.annotations.Nullable;
  * a delete when a published document turns noindex, non-canonical, not found or gone. The permalink
  * (the URL first published under), the first-seen time and the publish date are kept across recrawls
  * (seed 000); every other field is updated.
+ *
+ * <p>Pure and stateless: the caller passes the URL's previous state and stores {@link Commit#state()}.
+ * The previous state is copied, never modified. Thread-safe.
  */
 public final class CommitPolicy {
+
+  /** The name the committer signs its outcomes and log entries with. */
+  public static final String SERVICE = "committer";
 
   private CommitPolicy() {}
 
   /**
-   * The decision about a parsed document.
+   * The decision about a parsed document, in this order: noindex, then non-canonical (a canonical URL
+   * other than the document's own), then unmodified (published with the same content checksum), else
+   * committed. A noindex or non-canonical document that is published is deleted.
    *
-   * @param previous the URL's state, or null when the committer has not seen it
+   * @param previous the URL's state, or null when the committer has not seen the URL
+   * @param now when the decision is made: the first-seen time of a new URL and the time of the events
    */
   public static Commit decide(@Nullable DocumentState previous, ParsedDocument parsed, Instant now) {
-    DocumentState state = previous != null ? DocumentState.newBuilder(previous).build() : firstSight(parsed, now);
+    DocumentState state = previous != null ? DocumentState.newBuilder(previous).build() : firstSight(now);
     boolean isPublished = state.getPublished();
     if (parsed.getNoindex()) {
       return withdrawOrIgnore(state, parsed.getUrl(), Outcome.NOINDEX, "robots meta noindex", DeleteReason.NOINDEX, isPublished, now);
     }
-    String canonical = parsed.getCanonicalUrl();
-    if (canonical != null && !canonical.equals(parsed.getUrl())) {
+    if (isNonCanonical(parsed)) {
+      String canonical = Objects.requireNonNull(parsed.getCanonicalUrl());
       return withdrawOrIgnore(state, parsed.getUrl(), Outcome.NONCANONICAL, canonical, DeleteReason.NONCANONICAL, isPublished, now);
     }
-    if (isPublished && state.getContentChecksum().equals(parsed.getContentChecksum())) {
+    if (isUnmodified(state, parsed)) {
       decided(state, Outcome.UNMODIFIED, now);
       return new Commit(Outcome.UNMODIFIED, Optional.of("content checksum unchanged"), state, Optional.empty(), false);
     }
+    String detail = state.getVersion() == 0 ? "new document" : isPublished ? "content changed" : "published again";
     long version = state.getVersion() + 1;
     if (state.getPermalink().isEmpty()) {
       state.setPermalink(parsed.getUrl());
     }
     if (state.getPublishedAt() == null) {
+      // seed 000: the publish date is set once, from the page when it states one, else the first sight
       state.setPublishedAt(parsed.getPublishedAt() != null ? parsed.getPublishedAt() : state.getFirstSeenAt());
     }
     state.setVersion(version);
@@ -60,16 +72,31 @@ public final class CommitPolicy {
             .setTime(now)
             .setDocument(document(parsed, state))
             .build();
-    return new Commit(Outcome.COMMITTED, Optional.of(version == 1 ? "new document" : "content changed, version " + version), state, Optional.of(upsert), false);
+    return new Commit(Outcome.COMMITTED, Optional.of(detail + ", version " + version), state, Optional.of(upsert), false);
+  }
+
+  /** Whether the page names a canonical URL other than its own (which the parser queued instead). */
+  static boolean isNonCanonical(ParsedDocument parsed) {
+    String canonical = parsed.getCanonicalUrl();
+    return canonical != null && !canonical.equals(parsed.getUrl());
+  }
+
+  /** Whether downstream already has this content: published, with the same content checksum. */
+  static boolean isUnmodified(DocumentState state, ParsedDocument parsed) {
+    return state.getPublished() && state.getContentChecksum().equals(parsed.getContentChecksum());
   }
 
   /**
-   * The decision about a fetch outcome: a published document whose URL now answers 404 or 410 is
-   * deleted. Other outcomes, and outcomes of URLs not published, change nothing.
+   * The decision about an outcome read from {@code crawl.outcomes}: a published document whose URL
+   * another service found 404 (NOT_FOUND) or 410 (GONE) is deleted. Every other outcome, the
+   * committer's own (which it reads back from the topic it writes), and outcomes of URLs not published
+   * change nothing.
+   *
+   * @param previous the URL's state, or null when the committer has not seen the URL
+   * @return the deletion, or empty when nothing changes (no state to store, nothing to log)
    */
   public static Optional<Commit> onFetchOutcome(@Nullable DocumentState previous, CrawlOutcome outcome, Instant now) {
-    boolean isRemoval = outcome.getOutcome() == Outcome.NOT_FOUND || outcome.getOutcome() == Outcome.GONE;
-    if (!isRemoval || previous == null || !previous.getPublished()) {
+    if (!isWithdrawal(outcome) || previous == null || !previous.getPublished()) {
       return Optional.empty();
     }
     DeleteReason reason = outcome.getOutcome() == Outcome.GONE ? DeleteReason.GONE : DeleteReason.NOT_FOUND;
@@ -97,7 +124,13 @@ public final class CommitPolicy {
     return new Commit(outcome, Optional.of(detail), state, Optional.of(delete), true);
   }
 
-  private static DocumentState firstSight(ParsedDocument parsed, Instant now) {
+  /** Whether an outcome says the URL's document no longer exists: a 404 or 410 found by another service. */
+  static boolean isWithdrawal(CrawlOutcome outcome) {
+    boolean isRemoval = outcome.getOutcome() == Outcome.NOT_FOUND || outcome.getOutcome() == Outcome.GONE;
+    return isRemoval && !SERVICE.equals(outcome.getService());
+  }
+
+  private static DocumentState firstSight(Instant now) {
     return DocumentState.newBuilder().setFirstSeenAt(now).build();
   }
 

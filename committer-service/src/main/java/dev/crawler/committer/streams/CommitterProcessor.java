@@ -15,10 +15,15 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.jspecify.annotations.Nullable;
 
-/** Applies {@link CommitPolicy} to each parsed document and fetch outcome, and writes what it decided. */
+/**
+ * Applies {@link CommitPolicy} to each parsed document and outcome, keeps each URL's {@link
+ * DocumentState} in the store {@value CommitterTopology#DOCUMENTS_STORE}, and writes what it decided.
+ * Decisions are timed by the task's wall clock ({@link ProcessorContext#currentSystemTimeMs()}), so
+ * tests run in virtual time. One instance per task; not thread-safe (Streams does not need it to be).
+ */
 final class CommitterProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
 
-  static final String SERVICE = "committer";
+  static final String SERVICE = CommitPolicy.SERVICE;
 
   private @Nullable ProcessorContext<String, SpecificRecord> context;
   private @Nullable KeyValueStore<String, DocumentState> documents;
@@ -40,7 +45,7 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
           decision.toOutcome(SERVICE, now).setContentChecksum(parsed.getContentChecksum()).setEtag(parsed.getEtag()).setLastModified(parsed.getLastModified()).build();
       forward(CommitterTopology.OUTCOMES_SINK, record.key(), outcome, now);
       forward(CommitterTopology.LOG_SINK, record.key(), decision.toLogEntry(SERVICE, now), now);
-    } else if (record.value() instanceof CrawlOutcome outcome && !SERVICE.equals(outcome.getService())) {
+    } else if (record.value() instanceof CrawlOutcome outcome) {
       // the fetch already ended the request: a deletion is logged, but no second outcome is written
       CommitPolicy.onFetchOutcome(store().get(outcome.getUrl()), outcome, now)
           .ifPresent(
