@@ -5,23 +5,23 @@ import dev.crawler.common.ServiceLauncher;
 import dev.crawler.common.streams.StreamsService;
 import dev.crawler.parser.streams.ParserTopology;
 
-/** The parser service: settings, topology, Kafka Streams, shutdown hook. */
+/** The parser service: settings → topology → Kafka Streams → shutdown hook. */
 public final class ParserApp {
 
   private ParserApp() {}
 
-  /** Starts the parser; returns at once. */
+  /** Starts the parser; returns at once (the instance joins its group in the background). */
   public static RunningService start(ParserConfig config) {
-    return StreamsService.start(config.serviceName(), ParserTopology.build(config.topics(), config.pageParser(), config.getInt(ParserConfig.RECENT_LINKS_CONFIG)), config.streamsProperties());
+    return StreamsService.start(config.serviceName(), ParserTopology.build(config.topics(), config.settings()), config.streamsProperties());
   }
 
   /**
-   * Runs the parser until the process is stopped.
+   * Runs the parser until the process is stopped. A bad setting prints {@code error: <message>} on
+   * stderr and exits with code 2 ({@link ServiceLauncher}).
    *
    * @param args an optional properties file; {@code CRAWLER_*} environment variables override it
    */
   public static void main(String[] args) {
     ServiceLauncher.launch(args, ParserConfig::new, ParserApp::start);
   }
-
 }

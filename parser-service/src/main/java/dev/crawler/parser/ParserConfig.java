@@ -1,16 +1,21 @@
 package dev.crawler.parser;
 
 import dev.crawler.common.streams.StreamsServiceConfig;
-import dev.crawler.parser.domain.PageParser;
+import dev.crawler.parser.domain.ParserSettings;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
 
-/** The parser's settings. */
+/**
+ * The parser's settings: those of every Streams service ({@link StreamsServiceConfig}) and its own. A
+ * bad value stops start-up with a {@link ConfigException} naming the setting.
+ */
 public final class ParserConfig extends StreamsServiceConfig {
 
   public static final String MAX_TEXT_CHARS_CONFIG = "parser.max.text.chars";
@@ -25,10 +30,17 @@ public final class ParserConfig extends StreamsServiceConfig {
 
   public static final ConfigDef DEFINITION =
       streamsDefinition("crawler-parser")
-          .define(MAX_TEXT_CHARS_CONFIG, Type.INT, 1_000_000, Range.atLeast(0), Importance.MEDIUM, MAX_TEXT_CHARS_DOC)
-          .define(RECENT_LINKS_CONFIG, Type.INT, 100_000, Range.between(0, 10_000_000), Importance.LOW, RECENT_LINKS_DOC)
-          .define(IMPORTED_CONTENT_TYPES_CONFIG, Type.LIST, String.join(",", PageParser.DEFAULT_IMPORTED_TYPES), new ConfigDef.NonNullValidator(), Importance.MEDIUM, IMPORTED_CONTENT_TYPES_DOC);
+          .define(MAX_TEXT_CHARS_CONFIG, Type.INT, ParserSettings.DEFAULT_MAX_TEXT_CHARS, Range.atLeast(0), Importance.MEDIUM, MAX_TEXT_CHARS_DOC)
+          .define(RECENT_LINKS_CONFIG, Type.INT, ParserSettings.DEFAULT_RECENT_LINKS, Range.between(0, 10_000_000), Importance.LOW, RECENT_LINKS_DOC)
+          .define(
+              IMPORTED_CONTENT_TYPES_CONFIG,
+              Type.LIST,
+              String.join(",", ParserSettings.DEFAULT_IMPORTED_CONTENT_TYPES),
+              ConfigDef.LambdaValidator.with(ParserConfig::validateMediaTypes, () -> "media types, type/subtype"),
+              Importance.MEDIUM,
+              IMPORTED_CONTENT_TYPES_DOC);
 
+  /** @throws ConfigException naming the setting whose value is bad */
   public ParserConfig(Map<String, String> settings) {
     super(DEFINITION, settings);
   }
@@ -38,10 +50,19 @@ public final class ParserConfig extends StreamsServiceConfig {
     return "parser";
   }
 
-  /** The page parser these settings describe. */
-  public PageParser pageParser() {
-    var types = new HashSet<String>();
-    getList(IMPORTED_CONTENT_TYPES_CONFIG).forEach(type -> types.add(type.strip().toLowerCase(Locale.ROOT)));
-    return new PageParser(types, getInt(MAX_TEXT_CHARS_CONFIG));
+  /** The parser's own settings. */
+  public ParserSettings settings() {
+    return new ParserSettings(new HashSet<>(getList(IMPORTED_CONTENT_TYPES_CONFIG)), getInt(MAX_TEXT_CHARS_CONFIG), getInt(RECENT_LINKS_CONFIG));
+  }
+
+  private static void validateMediaTypes(String name, Object value) {
+    if (!(value instanceof List<?> types)) {
+      throw new ConfigException(name, value, "must be a list of media types");
+    }
+    for (Object type : types) {
+      if (!ParserSettings.isMediaType(String.valueOf(type).strip().toLowerCase(Locale.ROOT))) {
+        throw new ConfigException(name, value, "'" + type + "' is not a media type (type/subtype, without parameters)");
+      }
+    }
   }
 }

@@ -4,10 +4,10 @@ import dev.crawler.events.UrlKind;
 import java.util.Optional;
 
 /**
- * A link found on a page.
+ * A link found on a page (seed 001's link detection).
  *
- * @param url absolute and normalized
+ * @param url absolute (resolved against {@code <base href>} or the page URL) and normalized
  * @param kind LINK for {@code a} and {@code area}, FRAME for {@code frame} and {@code iframe}
- * @param anchor the anchor text of an {@code a}, when it has one
+ * @param anchor the text of an {@code a}, whitespace collapsed, when it has any
  */
 public record Link(String url, UrlKind kind, Optional<String> anchor) {}

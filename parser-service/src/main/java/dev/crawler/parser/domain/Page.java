@@ -1,5 +1,8 @@
 package dev.crawler.parser.domain;
 
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -7,13 +10,21 @@ import java.util.Optional;
 /**
  * A fetched response as the parser needs it.
  *
- * @param url the page's normalized URL, the base of its relative links
- * @param headers the response headers, names as received
- * @param body the body bytes (already content-decoded)
- * @param contentType the media type without parameters, lower-case, when the response said
- * @param charset the charset the response declared, when it did
+ * <p>The body array is used as given, not copied (pages are parsed at thousands per second): callers
+ * must not change it while the page is parsed. Equality of pages compares the array by identity, as
+ * records do.
+ *
+ * @param url the page's URL, the base of its relative links
+ * @param headers the response headers (names compared case-insensitively; a repeated header joined with
+ *     {@code ", "})
+ * @param body the body bytes, already decoded from any {@code Content-Encoding}; empty when none
+ * @param contentType the media type the response declared, when it declared one
+ * @param charset the charset the response declared, when it declared one
  */
 public record Page(String url, Map<String, String> headers, byte[] body, Optional<String> contentType, Optional<String> charset) {
+
+  /** How much of the body is looked at to recognize a type or binary content. */
+  private static final int SNIFF_BYTES = 1024;
 
   /** A header's value by case-insensitive name. */
   public Optional<String> header(String name) {
@@ -25,18 +36,80 @@ public record Page(String url, Map<String, String> headers, byte[] body, Optiona
     return Optional.empty();
   }
 
-  /** The content type, or one sniffed from the body's first bytes when the response gave none. */
-  public String effectiveContentType() {
-    if (contentType.isPresent() && !contentType.get().isBlank()) {
-      return contentType.get().toLowerCase(Locale.ROOT);
+  /**
+   * The media type: the declared one (lower-case, parameters removed), or when the response declared
+   * none, {@code text/html} for a body that starts like HTML and {@code application/xml} for one that
+   * starts with an XML declaration; empty when the type is unknown.
+   */
+  public Optional<String> mediaType() {
+    if (contentType.isPresent()) {
+      String declared = contentType.get();
+      int parameters = declared.indexOf(';');
+      String type = (parameters < 0 ? declared : declared.substring(0, parameters)).strip().toLowerCase(Locale.ROOT);
+      if (!type.isEmpty()) {
+        return Optional.of(type);
+      }
     }
-    String start = new String(body, 0, Math.min(body.length, 256), java.nio.charset.StandardCharsets.ISO_8859_1).stripLeading().toLowerCase(Locale.ROOT);
-    if (start.startsWith("<!doctype html") || start.startsWith("<html") || start.contains("<head") || start.contains("<body")) {
-      return "text/html";
+    return sniffedMediaType();
+  }
+
+  private Optional<String> sniffedMediaType() {
+    int start = startsWith(UTF_8_BOM) ? UTF_8_BOM.length : 0;
+    String head = new String(body, start, Math.min(body.length - start, SNIFF_BYTES), StandardCharsets.ISO_8859_1).stripLeading().toLowerCase(Locale.ROOT);
+    if (head.startsWith("<!doctype html") || head.contains("<html") || head.contains("<head") || head.contains("<body")) {
+      return Optional.of("text/html"); // also an XHTML page that opens with an XML declaration
     }
-    if (start.startsWith("<?xml")) {
-      return "application/xml";
+    if (head.startsWith("<?xml")) {
+      return Optional.of("application/xml");
     }
-    return "application/octet-stream";
+    return Optional.empty();
+  }
+
+  /** The declared charset, when the response declared one this Java runtime supports. */
+  public Optional<Charset> declaredCharset() {
+    if (charset.isEmpty()) {
+      return Optional.empty();
+    }
+    String name = charset.get().strip().replace("\"", "").replace("'", "");
+    try {
+      return Charset.isSupported(name) ? Optional.of(Charset.forName(name)) : Optional.empty();
+    } catch (IllegalCharsetNameException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Whether the body is binary rather than text: a NUL byte in its first {@value #SNIFF_BYTES} bytes,
+   * which no text in an 8-bit or UTF-8 encoding has. Bodies in UTF-16 or UTF-32 (declared, or with a
+   * byte order mark) are text with NULs, and never binary here.
+   */
+  public boolean isBinary() {
+    String declared = charset.orElse("").strip().toLowerCase(Locale.ROOT);
+    if (declared.startsWith("utf-16") || declared.startsWith("utf-32") || declared.startsWith("ucs-") || startsWith(UTF_16_BE_BOM) || startsWith(UTF_16_LE_BOM)) {
+      return false;
+    }
+    int end = Math.min(body.length, SNIFF_BYTES);
+    for (int i = 0; i < end; i++) {
+      if (body[i] == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static final byte[] UTF_8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+  static final byte[] UTF_16_BE_BOM = {(byte) 0xFE, (byte) 0xFF};
+  static final byte[] UTF_16_LE_BOM = {(byte) 0xFF, (byte) 0xFE};
+
+  boolean startsWith(byte[] prefix) {
+    if (body.length < prefix.length) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length; i++) {
+      if (body[i] != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,152 +24,308 @@ import org.jsoup.nodes.Element;
 import org.jsoup.parser.Parser;
 
 /**
- * Turns a fetched page into a document and its outlinks (DESIGN.md section 2; seed 001's link
- * detection, seed 002's import, seed 003's canonical and robots meta). HTML is parsed with jsoup: links
- * from {@code a[href]}, {@code area[href]}, {@code frame[src]} and {@code iframe[src]} resolved against
- * {@code <base href>} or the page URL; the canonical from {@code <link rel=canonical>} or the HTTP
- * {@code Link} header; robots directives from {@code <meta name=robots>} and {@code X-Robots-Tag}. Plain
- * text and XML are imported as text without links; other types are rejected. Thread-safe.
+ * Turns a fetched page into a document and its outlinks (DESIGN.md section 2; seed 001's link detection,
+ * seed 002's import, canonical and robots meta).
+ *
+ * <ul>
+ *   <li><b>HTML</b> ({@code text/html}, {@code application/xhtml+xml}, or an undeclared type whose body
+ *       starts like HTML) is parsed with jsoup, decoded with the declared charset, else the one a byte
+ *       order mark or {@code <meta charset>} names, else UTF-8. Links come from {@code a[href]} and
+ *       {@code area[href]} (LINK) and {@code frame[src]} and {@code iframe[src]} (FRAME), resolved against
+ *       {@code <base href>} or the page URL; only http and https links are kept, normalized with {@link
+ *       UrlNormalizer}, the first of duplicates kept. Images, scripts and stylesheets are not links. The
+ *       canonical is {@code <link rel=canonical>}, else the HTTP {@code Link: <…>; rel="canonical"}
+ *       header; robots directives come from {@code <meta name=robots>} and {@code X-Robots-Tag}.
+ *   <li><b>XML</b> ({@code …/xml}, {@code …+xml}) is imported as its text content (jsoup's XML parser);
+ *       <b>plain text</b> and any other imported type as the body decoded with the declared charset
+ *       (else a byte order mark's, else UTF-8). Neither has links; the {@code Link} header's canonical
+ *       and {@code X-Robots-Tag} still apply.
+ *   <li>Types not imported, empty bodies, binary bodies and anything jsoup cannot read are {@link
+ *       ParseResult.Rejected rejected} with a detail saying why.
+ * </ul>
+ *
+ * <p>Thread-safe and stateless: one instance serves every task. No regular expression is compiled and
+ * no {@link MessageDigest} looked up per page, and the body is not copied.
  */
 public final class PageParser {
 
-  /** The content types imported unless configured otherwise. */
-  public static final List<String> DEFAULT_IMPORTED_TYPES = List.of("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml");
-
   private static final Set<String> HTML_TYPES = Set.of("text/html", "application/xhtml+xml");
-  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
-  private static final Pattern CANONICAL_LINK_HEADER = Pattern.compile("<([^>]*)>\\s*;[^,]*\\brel\\s*=\\s*\"?canonical\"?", Pattern.CASE_INSENSITIVE);
+
+  /** A {@code Link} header value naming the canonical, RFC 8288: {@code <uri>; rel="canonical"} or {@code rel=canonical}. */
+  private static final Pattern CANONICAL_LINK_HEADER =
+      Pattern.compile("<([^>]*)>\\s*;[^,<]*?\\brel\\s*=\\s*(?:\"[^\"]*?\\bcanonical\\b[^\"]*\"|canonical\\b)", Pattern.CASE_INSENSITIVE);
+
+  /** The anchor text kept per link, in characters: a link wrapped around a whole article is not an anchor. */
+  static final int MAX_ANCHOR_CHARS = 1_000;
+
   private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(PageParser::sha256);
 
-  private final Set<String> importedTypes;
-  private final int maxTextChars;
+  private final ParserSettings settings;
 
-  /**
-   * @param importedTypes the media types imported (lower-case, without parameters)
-   * @param maxTextChars the text kept per document, in characters
-   */
-  public PageParser(Set<String> importedTypes, int maxTextChars) {
-    this.importedTypes = Set.copyOf(importedTypes);
-    this.maxTextChars = maxTextChars;
+  public PageParser(ParserSettings settings) {
+    this.settings = settings;
   }
 
-  /** Parses the page; never throws for bad content: what cannot be read is {@link ParseResult.Rejected}. */
+  /** A parser with {@link ParserSettings#DEFAULTS}. */
+  public static PageParser withDefaults() {
+    return new PageParser(ParserSettings.DEFAULTS);
+  }
+
+  /**
+   * Parses the page. Never throws for bad content: a page that cannot be read, whatever the reason, is
+   * {@link ParseResult.Rejected} with the reason (an unexpected exception's included).
+   */
   public ParseResult parse(Page page) {
-    String type = page.effectiveContentType();
-    if (!importedTypes.contains(type)) {
-      return new ParseResult.Rejected("content type " + type + " is not imported");
-    }
     if (page.body().length == 0) {
       return new ParseResult.Rejected("empty body");
     }
+    Optional<String> mediaType = page.mediaType();
+    if (mediaType.isEmpty()) {
+      return new ParseResult.Rejected("no content type, and the body does not start like HTML or XML");
+    }
+    String type = mediaType.get();
+    if (!settings.isImported(type)) {
+      return new ParseResult.Rejected("content type " + type + " is not imported");
+    }
+    if (page.isBinary()) {
+      return new ParseResult.Rejected("the body is binary, not " + type + " (it has NUL bytes)");
+    }
     try {
       if (HTML_TYPES.contains(type)) {
-        return parseHtml(page);
+        return parseHtml(page, type);
       }
-      if (type.equals("text/plain")) {
-        return text(page, Optional.empty(), decode(page));
+      if (type.endsWith("/xml") || type.endsWith("+xml")) {
+        return parseXml(page, type);
       }
-      Document xml = Jsoup.parse(new ByteArrayInputStream(page.body()), page.charset().orElse(null), page.url(), Parser.xmlParser());
-      return text(page, Optional.empty(), xml.text());
+      return parseText(page, type);
     } catch (IOException | RuntimeException e) {
+      // jsoup reads any bytes; what is left is a bug or a page nobody foresaw: this page, not the service
       return new ParseResult.Rejected("cannot parse " + type + ": " + e);
     }
   }
 
-  private ParseResult parseHtml(Page page) throws IOException {
-    Document document = Jsoup.parse(new ByteArrayInputStream(page.body()), page.charset().orElse(null), page.url());
-    RobotsMeta robots = RobotsMeta.NONE;
-    for (Element meta : document.select("meta[name=robots]")) {
-      robots = robots.and(RobotsMeta.parse(meta.attr("content")));
-    }
-    for (Map.Entry<String, String> header : page.headers().entrySet()) {
-      if (header.getKey().equalsIgnoreCase("X-Robots-Tag")) {
-        robots = robots.and(RobotsMeta.parse(header.getValue()));
-      }
-    }
-    Optional<String> canonical = canonical(document, page);
-    Map<String, Link> links = new LinkedHashMap<>();
-    int outlinks = 0;
-    for (Element element : document.select("a[href], area[href], frame[src], iframe[src]")) {
-      boolean isFrame = element.nameIs("frame") || element.nameIs("iframe");
-      String absolute = element.absUrl(isFrame ? "src" : "href");
-      Optional<String> url = absolute.isEmpty() ? Optional.empty() : UrlNormalizer.tryNormalize(absolute);
-      if (url.isEmpty()) {
-        continue; // mailto:, javascript:, unparseable: nothing to crawl
-      }
-      outlinks++;
-      Optional<String> anchor = element.nameIs("a") ? Optional.of(element.text()).filter(text -> !text.isBlank()) : Optional.empty();
-      links.putIfAbsent(url.get(), new Link(url.get(), isFrame ? UrlKind.FRAME : UrlKind.LINK, anchor));
-    }
+  private ParseResult parseHtml(Page page, String type) throws IOException {
+    Document document = Jsoup.parse(new ByteArrayInputStream(page.body()), page.declaredCharset().map(Charset::name).orElse(null), page.url());
+    HtmlFacts facts = HtmlFacts.of(document);
+    List<Link> links = new ArrayList<>(facts.linkElements.size());
+    int outlinkCount = links(facts.linkElements, links);
     Element body = document.body();
-    String text = body == null ? "" : body.text();
-    String title = document.title();
-    Optional<String> description = Optional.ofNullable(document.selectFirst("meta[name=description]")).map(meta -> meta.attr("content").strip()).filter(d -> !d.isEmpty());
-    Optional<String> language = Optional.ofNullable(document.selectFirst("html[lang]")).map(html -> html.attr("lang").strip()).filter(l -> !l.isEmpty());
-    String truncated = truncate(text);
+    String text = body == null ? "" : collapseWhitespace(body.text());
+    String title = collapseWhitespace(document.title());
+    Optional<String> canonical = Optional.ofNullable(facts.canonicalHref).flatMap(UrlNormalizer::tryNormalize).or(() -> headerCanonical(page));
+    RobotsMeta robots = facts.robots.and(headerRobots(page));
     return new ParseResult.Parsed(
-        Optional.of(title).filter(t -> !t.isBlank()),
-        description,
-        language,
-        truncated,
+        normalizedUrl(page),
+        type,
+        document.charset().name(),
+        Optional.of(title).filter(t -> !t.isEmpty()),
+        Optional.ofNullable(facts.description).map(PageParser::collapseWhitespace),
+        Optional.ofNullable(facts.language),
+        truncate(text),
         canonical,
         robots.noindex(),
         robots.nofollow(),
-        List.copyOf(links.values()),
-        outlinks,
-        checksum(title, text),
-        PublishDates.of(document));
+        links,
+        outlinkCount,
+        checksumOfCollapsed(title, text),
+        facts.publishedAt());
   }
 
-  private Optional<String> canonical(Document document, Page page) {
-    Element tag = document.selectFirst("link[rel=canonical][href]");
-    if (tag != null) {
-      Optional<String> url = UrlNormalizer.tryNormalize(tag.absUrl("href"));
-      if (url.isPresent()) {
-        return url;
+  /**
+   * Adds the crawlable links of the elements to {@code links}, first occurrence of each URL only, and
+   * returns how many crawlable links there were, repeats included.
+   */
+  private static int links(List<Element> elements, List<Link> links) {
+    // pages repeat links (menus, "top" links): normalize each distinct address once
+    Map<String, Optional<String>> normalized = new HashMap<>();
+    Map<String, Link> byUrl = new LinkedHashMap<>();
+    int count = 0;
+    for (Element element : elements) {
+      boolean isFrame = element.nameIs("frame") || element.nameIs("iframe");
+      String absolute = element.absUrl(isFrame ? "src" : "href");
+      if (absolute.isEmpty()) {
+        continue; // unresolvable against the base
+      }
+      Optional<String> url = normalized.computeIfAbsent(absolute, UrlNormalizer::tryNormalize);
+      if (url.isEmpty()) {
+        continue; // mailto:, javascript:, tel:, ftp:, malformed: nothing to crawl
+      }
+      count++;
+      if (!byUrl.containsKey(url.get())) {
+        Optional<String> anchor = element.nameIs("a") ? anchor(element) : Optional.empty();
+        byUrl.put(url.get(), new Link(url.get(), isFrame ? UrlKind.FRAME : UrlKind.LINK, anchor));
       }
     }
+    links.addAll(byUrl.values());
+    return count;
+  }
+
+  private static Optional<String> anchor(Element a) {
+    String text = a.text();
+    if (text.isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(cut(collapseWhitespace(text), MAX_ANCHOR_CHARS));
+  }
+
+  private ParseResult parseXml(Page page, String type) throws IOException {
+    Document document = Jsoup.parse(new ByteArrayInputStream(page.body()), page.declaredCharset().map(Charset::name).orElse(null), page.url(), Parser.xmlParser());
+    return textDocument(page, type, document.charset(), document.text());
+  }
+
+  private ParseResult parseText(Page page, String type) {
+    // a byte order mark names the encoding with certainty; else the declared charset, else UTF-8
+    byte[] body = page.body();
+    if (page.startsWith(Page.UTF_8_BOM)) {
+      return textDocument(page, type, StandardCharsets.UTF_8, new String(body, 3, body.length - 3, StandardCharsets.UTF_8));
+    }
+    if (page.startsWith(Page.UTF_16_BE_BOM)) {
+      return textDocument(page, type, StandardCharsets.UTF_16BE, new String(body, 2, body.length - 2, StandardCharsets.UTF_16BE));
+    }
+    if (page.startsWith(Page.UTF_16_LE_BOM)) {
+      return textDocument(page, type, StandardCharsets.UTF_16LE, new String(body, 2, body.length - 2, StandardCharsets.UTF_16LE));
+    }
+    Charset charset = page.declaredCharset().orElse(StandardCharsets.UTF_8);
+    return textDocument(page, type, charset, new String(body, charset));
+  }
+
+  /** A document without markup: no title, links or robots meta; the HTTP headers' canonical and robots still count. */
+  private ParseResult textDocument(Page page, String type, Charset charset, String content) {
+    String text = collapseWhitespace(content);
+    RobotsMeta robots = headerRobots(page);
+    return new ParseResult.Parsed(
+        normalizedUrl(page),
+        type,
+        charset.name(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        truncate(text),
+        headerCanonical(page),
+        robots.noindex(),
+        robots.nofollow(),
+        List.of(),
+        0,
+        checksumOfCollapsed("", text),
+        Optional.empty());
+  }
+
+  private static String normalizedUrl(Page page) {
+    return UrlNormalizer.tryNormalize(page.url()).orElse(page.url());
+  }
+
+  /** The canonical named by the HTTP {@code Link} header, resolved against the page URL and normalized. */
+  private static Optional<String> headerCanonical(Page page) {
     Optional<String> header = page.header("Link");
-    if (header.isPresent()) {
-      Matcher matcher = CANONICAL_LINK_HEADER.matcher(header.get());
-      if (matcher.find()) {
-        return UrlNormalizer.resolve(page.url(), matcher.group(1)).flatMap(UrlNormalizer::tryNormalize);
+    if (header.isEmpty()) {
+      return Optional.empty();
+    }
+    Matcher matcher = CANONICAL_LINK_HEADER.matcher(header.get());
+    while (matcher.find()) {
+      Optional<String> url = UrlNormalizer.resolve(page.url(), matcher.group(1)).flatMap(UrlNormalizer::tryNormalize);
+      if (url.isPresent()) {
+        return url;
       }
     }
     return Optional.empty();
   }
 
-  private ParseResult text(Page page, Optional<String> title, String text) {
-    return new ParseResult.Parsed(title, Optional.empty(), Optional.empty(), truncate(collapse(text)), Optional.empty(), false, false, List.of(), 0, checksum("", text), Optional.empty());
-  }
-
-  private static String decode(Page page) {
-    Charset charset = StandardCharsets.UTF_8;
-    if (page.charset().isPresent() && Charset.isSupported(page.charset().get())) {
-      charset = Charset.forName(page.charset().get());
+  /** The directives of every {@code X-Robots-Tag} header. */
+  private static RobotsMeta headerRobots(Page page) {
+    RobotsMeta robots = RobotsMeta.NONE;
+    for (Map.Entry<String, String> header : page.headers().entrySet()) {
+      if (header.getKey().equalsIgnoreCase("X-Robots-Tag")) {
+        robots = robots.and(RobotsMeta.parse(header.getValue()));
+      }
     }
-    return new String(page.body(), charset);
+    return robots;
   }
 
   private String truncate(String text) {
-    return text.length() <= maxTextChars ? text : text.substring(0, maxTextChars);
+    return cut(text, settings.maxTextChars());
+  }
+
+  /** The first {@code max} characters, one fewer when the cut would split a surrogate pair. */
+  static String cut(String text, int max) {
+    if (text.length() <= max) {
+      return text;
+    }
+    int end = max > 0 && Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;
+    return text.substring(0, end);
   }
 
   /**
-   * The content checksum: SHA-256 of the title and text with whitespace collapsed, so a page that
-   * differs only in layout has the same checksum.
+   * The content checksum: lower-case hex SHA-256 of the UTF-8 bytes of {@code title + "\n" + text}, each
+   * whitespace-collapsed ({@link #collapseWhitespace(String)}), so a page that differs only in layout
+   * has the same checksum and one that differs in a word has another.
    */
-  static String checksum(String title, String text) {
+  public static String checksum(String title, String text) {
+    return checksumOfCollapsed(collapseWhitespace(title), collapseWhitespace(text));
+  }
+
+  private static String checksumOfCollapsed(String title, String text) {
     MessageDigest digest = SHA_256.get();
     digest.reset();
-    digest.update(collapse(title).getBytes(StandardCharsets.UTF_8));
+    digest.update(title.getBytes(StandardCharsets.UTF_8));
     digest.update((byte) '\n');
-    digest.update(collapse(text).getBytes(StandardCharsets.UTF_8));
+    digest.update(text.getBytes(StandardCharsets.UTF_8));
     return HexFormat.of().formatHex(digest.digest());
   }
 
-  private static String collapse(String text) {
-    return WHITESPACE.matcher(text).replaceAll(" ").strip();
+  /**
+   * The text with each run of whitespace (space, tab, line feed, vertical tab, form feed, carriage
+   * return, no-break space) made one space, and none at either end. Returns the text itself when it is
+   * already so, as jsoup's text is.
+   */
+  public static String collapseWhitespace(String text) {
+    if (isCollapsed(text)) {
+      return text;
+    }
+    StringBuilder collapsed = new StringBuilder(text.length());
+    boolean pendingSpace = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (isWhitespace(c)) {
+        pendingSpace = collapsed.length() > 0;
+      } else {
+        if (pendingSpace) {
+          collapsed.append(' ');
+          pendingSpace = false;
+        }
+        collapsed.append(c);
+      }
+    }
+    return collapsed.toString();
+  }
+
+  private static boolean isCollapsed(String text) {
+    int length = text.length();
+    if (length > 0 && (isWhitespace(text.charAt(0)) || isWhitespace(text.charAt(length - 1)))) {
+      return false;
+    }
+    boolean previousSpace = false;
+    for (int i = 0; i < length; i++) {
+      char c = text.charAt(i);
+      if (c == ' ') {
+        if (previousSpace) {
+          return false;
+        }
+        previousSpace = true;
+      } else if (isWhitespace(c)) {
+        return false;
+      } else {
+        previousSpace = false;
+      }
+    }
+    return true;
+  }
+
+  /** Tab, line feed, vertical tab, form feed, carriage return and space, as bits of a mask indexed by the character. */
+  private static final long ASCII_WHITESPACE = 1L << '\t' | 1L << '\n' | 1L << 0x0B | 1L << '\f' | 1L << '\r' | 1L << ' ';
+
+  private static boolean isWhitespace(char c) {
+    // one comparison for the usual character, a letter
+    return c <= ' ' ? (ASCII_WHITESPACE & (1L << c)) != 0 : c == '\u00A0';
   }
 
   private static MessageDigest sha256() {
@@ -177,10 +334,5 @@ public final class PageParser {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java runtime has SHA-256", e);
     }
-  }
-
-  /** For tests and callers that want the defaults. */
-  public static PageParser withDefaults() {
-    return new PageParser(Set.copyOf(new ArrayList<>(DEFAULT_IMPORTED_TYPES)), 1_000_000);
   }
 }

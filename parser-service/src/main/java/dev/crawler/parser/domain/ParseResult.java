@@ -1,5 +1,8 @@
 package dev.crawler.parser.domain;
 
+import dev.crawler.events.UrlKind;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -9,15 +12,30 @@ public sealed interface ParseResult {
   /**
    * A page parsed.
    *
-   * @param canonicalUrl the canonical URL the page names (tag or Link header), normalized, when it names
-   *     one; may be the page's own URL
-   * @param links the outlinks in document order, deduplicated, whether or not the page is nofollow
-   *     ({@link #linksToFollow(boolean)} says which are followed)
-   * @param outlinkCount the links the page has, followed or not
-   * @param contentChecksum lower-case hex SHA-256 of the whitespace-normalized title and text
-   * @param publishedAt the publish date the page states, when it states one
+   * @param url the page's URL, normalized (what a canonical URL is compared with)
+   * @param contentType the media type the page was parsed as (declared, or recognized when undeclared)
+   * @param charset the charset the body was decoded with (declared, else from a byte order mark or
+   *     {@code <meta charset>}, else UTF-8)
+   * @param title the title, whitespace collapsed, when the page has a non-blank one
+   * @param description the {@code <meta name=description>} content, when non-blank
+   * @param language the {@code <html lang>} tag, when non-blank
+   * @param text the text, whitespace collapsed, cut at the configured length (never inside a surrogate
+   *     pair)
+   * @param canonicalUrl the canonical URL the page names ({@code <link rel=canonical>}, else the HTTP
+   *     {@code Link} header), resolved and normalized; may be the page's own URL
+   * @param noindex {@code <meta name=robots>} or {@code X-Robots-Tag} says noindex (or none)
+   * @param nofollow {@code <meta name=robots>} or {@code X-Robots-Tag} says nofollow (or none)
+   * @param links the outlinks in document order, deduplicated (the first occurrence wins), whether or
+   *     not the page is nofollow ({@link #discoveries(int, boolean)} says which are followed)
+   * @param outlinkCount the crawlable links the page has, repeats included, followed or not
+   * @param contentChecksum lower-case hex SHA-256 of the title and the whole text, whitespace collapsed
+   *     ({@link PageParser#checksum(String, String)})
+   * @param publishedAt the publish date the page states, when it states one ({@link PublishDates})
    */
   record Parsed(
+      String url,
+      String contentType,
+      String charset,
       Optional<String> title,
       Optional<String> description,
       Optional<String> language,
@@ -28,23 +46,54 @@ public sealed interface ParseResult {
       List<Link> links,
       int outlinkCount,
       String contentChecksum,
-      Optional<java.time.Instant> publishedAt)
+      Optional<Instant> publishedAt)
       implements ParseResult {
 
-    /**
-     * The links to follow: none on a nofollow page unless robots meta is not obeyed (seed 001's
-     * "rogue" mode, option {@code obey-robots-meta: false}).
-     */
-    public List<Link> linksToFollow(boolean obeyRobotsMeta) {
-      return nofollow && obeyRobotsMeta ? List.of() : links;
+    public Parsed {
+      links = List.copyOf(links);
     }
 
-    /** Whether the page names a canonical URL other than its own: it is not published, the canonical is crawled. */
-    public boolean isNonCanonical(String url) {
+    /**
+     * Whether the page names a canonical URL other than its own: it is not published, and its canonical
+     * is crawled instead (seed 002's REJECTED_NONCANONICAL).
+     */
+    public boolean isNonCanonical() {
       return canonicalUrl.isPresent() && !canonicalUrl.get().equals(url);
+    }
+
+    /**
+     * Whether the page's nofollow keeps its links from being followed: it says nofollow and robots meta
+     * is obeyed (false is seed 001's "rogue" mode, option {@code obey-robots-meta: false}).
+     */
+    public boolean isNofollowObeyed(boolean obeyRobotsMeta) {
+      return nofollow && obeyRobotsMeta;
+    }
+
+    /**
+     * The URLs this page makes known to the frontier, the page being {@code depth} hops from a seed:
+     *
+     * <ul>
+     *   <li>a non-canonical page: only its canonical, at the page's depth (its own links are the
+     *       canonical page's links, followed when that page is parsed);
+     *   <li>a nofollow page, robots meta obeyed: nothing;
+     *   <li>any other page: its links, at {@code depth + 1}.
+     * </ul>
+     */
+    public List<Discovery> discoveries(int depth, boolean obeyRobotsMeta) {
+      if (isNonCanonical()) {
+        return List.of(new Discovery(canonicalUrl.get(), UrlKind.CANONICAL, depth, Optional.empty()));
+      }
+      if (isNofollowObeyed(obeyRobotsMeta)) {
+        return List.of();
+      }
+      List<Discovery> discoveries = new ArrayList<>(links.size());
+      for (Link link : links) {
+        discoveries.add(new Discovery(link.url(), link.kind(), depth + 1, link.anchor()));
+      }
+      return discoveries;
     }
   }
 
-  /** A page that is not imported; the detail says why. */
+  /** A page that is not imported (seed 002's REJECTED_IMPORT); the detail says why. */
   record Rejected(String detail) implements ParseResult {}
 }

@@ -6,17 +6,18 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 
 /**
- * A page's publish date, from where publishers put it, first found wins: {@code <meta
- * property="article:published_time">}, {@code datePublished} in JSON-LD, the first {@code <time
- * datetime>}. Dates are ISO 8601 (a date alone is midnight UTC, a time without offset UTC). When a page
- * has none, the committer uses the first time it saw the URL (seed 000).
+ * A page's publish date, from where publishers put it, the first that holds a date wins: {@code <meta
+ * property="article:published_time">} (Open Graph), {@code datePublished} in a JSON-LD script
+ * (schema.org), the first {@code <time datetime>}. Dates are ISO 8601 (a date alone is midnight UTC, a
+ * time without offset UTC). When a page has none, the committer uses the first time it saw the URL (seed
+ * 000).
  */
 final class PublishDates {
 
@@ -24,28 +25,30 @@ final class PublishDates {
 
   private PublishDates() {}
 
-  static Optional<Instant> of(Document document) {
-    Element meta = document.selectFirst("meta[property=article:published_time][content], meta[name=article:published_time][content]");
-    if (meta != null) {
-      Optional<Instant> date = parse(meta.attr("content"));
-      if (date.isPresent()) {
-        return date;
-      }
+  /**
+   * The first date among the candidates, in the order of the class comment.
+   *
+   * @param jsonLdScripts the {@code <script type="application/ld+json">} elements, read only when the
+   *     meta tag gave no date
+   */
+  static Optional<Instant> first(Optional<String> articlePublishedTime, List<Element> jsonLdScripts, Optional<String> timeDatetime) {
+    Optional<Instant> date = articlePublishedTime.flatMap(PublishDates::parse);
+    if (date.isPresent()) {
+      return date;
     }
-    for (Element script : document.select("script[type=application/ld+json]")) {
+    for (Element script : jsonLdScripts) {
       Matcher matcher = JSON_LD_DATE_PUBLISHED.matcher(script.data());
       if (matcher.find()) {
-        Optional<Instant> date = parse(matcher.group(1));
+        date = parse(matcher.group(1));
         if (date.isPresent()) {
           return date;
         }
       }
     }
-    Element time = document.selectFirst("time[datetime]");
-    return time == null ? Optional.empty() : parse(time.attr("datetime"));
+    return timeDatetime.flatMap(PublishDates::parse);
   }
 
-  /** An ISO 8601 date or date-time; empty when it is neither. */
+  /** An ISO 8601 date-time with or without offset, or a date; empty when it is none of them. */
   static Optional<Instant> parse(String text) {
     String value = text.strip();
     try {

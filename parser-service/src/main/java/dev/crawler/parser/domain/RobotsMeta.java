@@ -4,7 +4,12 @@ import java.util.Locale;
 
 /**
  * The robots directives of a page, from {@code <meta name="robots">} and the {@code X-Robots-Tag} header
- * (comma-separated tokens, case-insensitive; {@code none} means both).
+ * (seed 002's robots meta; comma-separated tokens, case-insensitive; {@code none} means both). A
+ * directive the header addresses to a user agent ({@code googlebot: noindex}) is obeyed as if it were
+ * addressed to every crawler: the cautious reading.
+ *
+ * @param noindex the page asks not to be indexed
+ * @param nofollow the page asks that its links not be followed
  */
 record RobotsMeta(boolean noindex, boolean nofollow) {
 

@@ -6,35 +6,51 @@ import dev.crawler.events.FetchResult;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.ParsedDocument;
 import dev.crawler.events.UrlKind;
-import dev.crawler.parser.domain.Link;
+import dev.crawler.parser.domain.Discovery;
 import dev.crawler.parser.domain.Page;
-import dev.crawler.parser.domain.PageParser;
 import dev.crawler.parser.domain.ParseResult;
 import dev.crawler.parser.domain.RecentLinks;
 import dev.crawler.schemas.Origin;
 import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Parses each fetch result and writes the document, its links and canonical, or the rejection. */
+/**
+ * Parses each fetch result and writes the document and what it makes known to the frontier, or the
+ * rejection ({@link ParserTopology} says where). One instance per task; not thread-safe.
+ */
 final class ParserProcessor implements Processor<String, FetchResult, String, SpecificRecord> {
 
+  private static final Logger LOG = LoggerFactory.getLogger(ParserProcessor.class);
+
+  /** The service's name in outcomes and log entries. */
   static final String SERVICE = "parser";
 
-  /** The request option (resolved by the frontier's rules) that turns robots meta nofollow off. */
+  /** The request option (resolved by the frontier's rules) that, set to false, ignores robots meta nofollow. */
   static final String OBEY_ROBOTS_META_OPTION = "obey-robots-meta";
 
-  private final PageParser parser;
+  private final Function<Page, ParseResult> parser;
   private final RecentLinks recentLinks;
   private @Nullable ProcessorContext<String, SpecificRecord> context;
 
-  ParserProcessor(PageParser parser, int recentLinksCapacity) {
+  /**
+   * @param parser parses a page; must not throw for bad content, but whatever it throws ends as an
+   *     ERROR outcome for the page
+   * @param recentLinksCapacity links remembered as sent ({@link RecentLinks})
+   */
+  ParserProcessor(Function<Page, ParseResult> parser, int recentLinksCapacity) {
     this.parser = parser;
     this.recentLinks = new RecentLinks(recentLinksCapacity);
   }
@@ -46,55 +62,98 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     recentLinks.clear();
   }
 
+  /**
+   * Processes one fetch result.
+   *
+   * @throws IllegalArgumentException for a record without a value, and {@code InvalidUrlException} for
+   *     one with neither a key nor a valid URL: poison records, which the dead-letter handler keeps
+   */
   @Override
   public void process(Record<String, FetchResult> record) {
     FetchResult result = record.value();
     if (result == null) {
-      return;
+      throw new IllegalArgumentException("a record on the fetch results without a value");
     }
-    Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
     String origin = record.key() != null ? record.key() : Origin.keyOf(result.getUrl());
-    ParseResult parsed = parser.parse(page(result));
+    Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
+    Outputs outputs;
+    try {
+      outputs = outputs(result);
+    } catch (RuntimeException e) {
+      // a bug, or a page nothing foresaw: this URL ends in ERROR (which returns its credit to the
+      // frontier's window), the service goes on. Only computing is guarded: a failure to write the
+      // records below is Kafka's to handle, and must not become an outcome.
+      LOG.warn("{}: unexpected failure while parsing, outcome ERROR", result.getUrl(), e);
+      outputs = Outputs.rejected(decision(result, Outcome.ERROR, e.toString()));
+    }
+    emit(origin, outputs, now);
+  }
+
+  /** What a fetch result leads to: a rejection, or the document and its discoveries. */
+  private record Outputs(Optional<Decision> rejection, Optional<ParsedDocument> document, List<KeyValue<String, DiscoveredUrl>> discovered) {
+
+    static Outputs rejected(Decision decision) {
+      return new Outputs(Optional.of(decision), Optional.empty(), List.of());
+    }
+  }
+
+  private Outputs outputs(FetchResult result) {
+    Page page = page(result);
+    ParseResult parsed = parser.apply(page);
     if (parsed instanceof ParseResult.Rejected rejected) {
-      Decision decision =
-          Decision.of(result.getUrl(), Outcome.IMPORT_REJECTED, rejected.detail())
-              .withRequest(result.getRequestId(), result.getDepth(), result.getAttempt())
-              .withStatus(result.getStatus())
-              .withDuration(result.getDurationMillis());
+      return Outputs.rejected(decision(result, Outcome.IMPORT_REJECTED, rejected.detail()));
+    }
+    ParseResult.Parsed document = (ParseResult.Parsed) parsed;
+    boolean obeyRobotsMeta = obeysRobotsMeta(result);
+    List<Discovery> discoveries = document.discoveries(result.getDepth(), obeyRobotsMeta);
+    List<KeyValue<String, DiscoveredUrl>> discovered = new ArrayList<>(discoveries.size());
+    for (Discovery discovery : discoveries) {
+      discovered.add(KeyValue.pair(Origin.keyOf(discovery.url()), discoveredUrl(discovery, result)));
+    }
+    return new Outputs(Optional.empty(), Optional.of(parsedDocument(result, page, document, obeyRobotsMeta)), discovered);
+  }
+
+  private void emit(String origin, Outputs outputs, Instant now) {
+    if (outputs.rejection().isPresent()) {
+      Decision decision = outputs.rejection().get();
       forward(ParserTopology.OUTCOMES_SINK, origin, decision.toOutcome(SERVICE, now).build(), now);
       forward(ParserTopology.LOG_SINK, origin, decision.toLogEntry(SERVICE, now), now);
       return;
     }
-    ParseResult.Parsed document = (ParseResult.Parsed) parsed;
-    if (document.isNonCanonical(result.getUrl())) {
-      // the canonical page is crawled instead, at the same depth; this page's links are its links
-      discover(document.canonicalUrl().get(), UrlKind.CANONICAL, result.getDepth(), Optional.empty(), result, now);
-    } else {
-      boolean obeyRobotsMeta = !"false".equals(result.getOptions().get(OBEY_ROBOTS_META_OPTION));
-      for (Link link : document.linksToFollow(obeyRobotsMeta)) {
-        if (recentLinks.isNew(link.url())) {
-          discover(link.url(), link.kind(), result.getDepth() + 1, link.anchor(), result, now);
-        }
+    outputs.document().ifPresent(document -> forward(ParserTopology.PARSED_SINK, origin, document, now));
+    for (KeyValue<String, DiscoveredUrl> discovered : outputs.discovered()) {
+      // a link on many pages (menus, footers) is sent once; a canonical always
+      if (discovered.value.getKind() == UrlKind.CANONICAL || recentLinks.isNew(discovered.value.getUrl())) {
+        forward(ParserTopology.DISCOVERED_SINK, discovered.key, discovered.value, now);
       }
     }
-    forward(ParserTopology.PARSED_SINK, origin, parsedDocument(result, document), now);
   }
 
-  private void discover(String url, UrlKind kind, int depth, Optional<String> anchor, FetchResult source, Instant now) {
-    DiscoveredUrl discovered =
-        DiscoveredUrl.newBuilder()
-            .setUrl(url)
-            .setSourceUrl(source.getUrl())
-            .setDepth(depth)
-            .setKind(kind)
-            .setAnchor(anchor.orElse(null))
-            .setDiscoveredAt(source.getFetchedAt())
-            .build();
-    forward(ParserTopology.DISCOVERED_SINK, Origin.keyOf(url), discovered, now);
+  private static Decision decision(FetchResult result, Outcome outcome, String detail) {
+    return Decision.of(result.getUrl(), outcome, detail)
+        .withRequest(result.getRequestId(), result.getDepth(), result.getAttempt())
+        .withStatus(result.getStatus())
+        .withDuration(result.getDurationMillis());
   }
 
-  private static ParsedDocument parsedDocument(FetchResult result, ParseResult.Parsed document) {
-    Page page = page(result);
+  /** Whether robots meta nofollow is obeyed for this URL: unless its options say {@code obey-robots-meta: false}. */
+  private static boolean obeysRobotsMeta(FetchResult result) {
+    String option = result.getOptions().get(OBEY_ROBOTS_META_OPTION);
+    return option == null || !option.strip().equalsIgnoreCase("false");
+  }
+
+  private static DiscoveredUrl discoveredUrl(Discovery discovery, FetchResult source) {
+    return DiscoveredUrl.newBuilder()
+        .setUrl(discovery.url())
+        .setSourceUrl(source.getUrl())
+        .setDepth(discovery.depth())
+        .setKind(discovery.kind())
+        .setAnchor(discovery.anchor().orElse(null))
+        .setDiscoveredAt(source.getFetchedAt())
+        .build();
+  }
+
+  private static ParsedDocument parsedDocument(FetchResult result, Page page, ParseResult.Parsed document, boolean obeyRobotsMeta) {
     return ParsedDocument.newBuilder()
         .setUrl(result.getUrl())
         .setRequestId(result.getRequestId())
@@ -105,21 +164,23 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .setDescription(document.description().orElse(null))
         .setLanguage(document.language().orElse(null))
         .setText(document.text())
-        .setContentType(page.effectiveContentType())
-        .setCharset(result.getCharset())
+        .setContentType(document.contentType())
+        .setCharset(document.charset())
         .setStatus(result.getStatus())
         .setEtag(page.header("ETag").orElse(null))
         .setLastModified(page.header("Last-Modified").orElse(null))
         .setFetchedAt(result.getFetchedAt())
-        .setContentChecksum(document.contentChecksum())
         .setPublishedAt(document.publishedAt().orElse(null))
+        .setContentChecksum(document.contentChecksum())
+        .setMetadataChecksum(null)
         .setOutlinkCount(document.outlinkCount())
         .setNoindex(document.noindex())
-        .setNofollow(document.nofollow())
+        .setNofollow(document.isNofollowObeyed(obeyRobotsMeta))
         .setOptions(result.getOptions())
         .build();
   }
 
+  /** The page of a fetch result; its body is the record's own array whenever the buffer is all of one. */
   private static Page page(FetchResult result) {
     ByteBuffer body = result.getBody();
     byte[] bytes;

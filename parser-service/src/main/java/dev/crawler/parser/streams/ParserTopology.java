@@ -2,14 +2,28 @@ package dev.crawler.parser.streams;
 
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
+import dev.crawler.parser.domain.Page;
 import dev.crawler.parser.domain.PageParser;
+import dev.crawler.parser.domain.ParseResult;
+import dev.crawler.parser.domain.ParserSettings;
 import dev.crawler.schemas.Topics;
+import java.util.function.Function;
 import org.apache.kafka.streams.Topology;
 
 /**
- * The parser as a Kafka Streams topology, stateless: {@code crawl.fetch-results} in; {@code
- * crawl.parsed}, {@code crawl.discovered} (links and canonicals, keyed by their own origin), and
- * {@code crawl.outcomes} and {@code crawl.log} (rejections) out.
+ * The parser as a Kafka Streams topology, stateless (DESIGN.md sections 2 and 3). For each {@code
+ * FetchResult} on {@code crawl.fetch-results} (keyed by origin):
+ *
+ * <ul>
+ *   <li>a parsed page: its {@code ParsedDocument} to {@code crawl.parsed} (same key), and to {@code
+ *       crawl.discovered} (keyed by each URL's own origin) its links at depth + 1 — none when the page is
+ *       nofollow and robots meta is obeyed — or, when it names another canonical URL, only that canonical
+ *       at the page's depth. No outcome: the committer decides it.
+ *   <li>a rejected page: {@code IMPORT_REJECTED} on {@code crawl.outcomes} and {@code crawl.log} (same
+ *       key); an unexpected failure while processing the record: {@code ERROR} there, with the exception.
+ *   <li>a record that cannot be decoded, or has no value: {@code crawl.dead-letters}, by the {@code
+ *       DeadLetterHandler} the service installs.
+ * </ul>
  */
 public final class ParserTopology {
 
@@ -22,25 +36,20 @@ public final class ParserTopology {
 
   private ParserTopology() {}
 
-  /** The topology without the recent-links optimization: every link of every page is sent. */
-  public static Topology build(Topics topics, PageParser parser) {
-    return build(topics, parser, 0);
+  /** The topology, parsing with a {@link PageParser} of these settings. */
+  public static Topology build(Topics topics, ParserSettings settings) {
+    return build(topics, settings, new PageParser(settings)::parse);
   }
 
-  /**
-   * The topology.
-   *
-   * @param recentLinks links each task remembers having sent, to send a link found on many pages once
-   */
-  public static Topology build(Topics topics, PageParser parser, int recentLinks) {
+  /** The topology with another parser: for tests of what happens when parsing fails. */
+  static Topology build(Topics topics, ParserSettings settings, Function<Page, ParseResult> parser) {
     Topology topology = new Topology();
     Sources.add(topology, SOURCE, topics.fetchResults());
-    topology.addProcessor(PROCESSOR, () -> new ParserProcessor(parser, recentLinks), SOURCE);
+    topology.addProcessor(PROCESSOR, () -> new ParserProcessor(parser, settings.recentLinks()), SOURCE);
     Sinks.add(topology, PARSED_SINK, topics.parsed(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
     return topology;
   }
-
 }

@@ -1,12 +1,15 @@
 package dev.crawler.parser.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.crawler.events.UrlKind;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -19,168 +22,407 @@ class PageParserTest {
   @ParameterizedTest(name = "{0} -> {1} {2}")
   @CsvSource(
       delimiter = '|',
-      value = {
-        "<a href=\"other.html\">Other</a>                          | http://a.example/dir/other.html | LINK",
-        "<a href=\"/root\">x</a>                                   | http://a.example/root            | LINK",
-        "<a href=\"../up\">x</a>                                   | http://a.example/up              | LINK",
-        "<a href=\"http://B.example:80/x#frag\">x</a>              | http://b.example/x               | LINK",
-        "<map><area href=\"/area\"></map>                          | http://a.example/area            | LINK",
-        "<iframe src=\"/framed\"></iframe>                         | http://a.example/framed          | FRAME",
-        "<base href=\"http://a.example/base/\"><a href=\"rel\">x</a> | http://a.example/base/rel       | LINK",
-      })
+      textBlock =
+          """
+          <a href="other.html">Other</a>                                | http://a.example/dir/other.html   | LINK
+          <a href="/root">x</a>                                         | http://a.example/root             | LINK
+          <a href="../up">x</a>                                         | http://a.example/up               | LINK
+          <a href="?q=1">x</a>                                          | http://a.example/dir/page.html?q=1 | LINK
+          <a href="//b.example/p">x</a>                                 | http://b.example/p                | LINK
+          <a href="http://B.example:80/x#frag">x</a>                    | http://b.example/x                | LINK
+          <a href="HTTPS://c.example:443/">x</a>                        | https://c.example/                | LINK
+          <A HREF="/upper">x</A>                                        | http://a.example/upper            | LINK
+          <a href="  /padded  ">x</a>                                   | http://a.example/padded           | LINK
+          <map name="m"><area href="/area" alt="x"></map>               | http://a.example/area             | LINK
+          <iframe src="/framed"></iframe>                               | http://a.example/framed           | FRAME
+          <base href="http://a.example/base/"><a href="rel">x</a>       | http://a.example/base/rel         | LINK
+          <base href="/other/"><a href="rel">x</a>                      | http://a.example/other/rel        | LINK
+          <base href="http://cdn.example/"><iframe src="f"></iframe>    | http://cdn.example/f              | FRAME
+          """)
   void extractsAndResolvesLinks(String html, String expected, UrlKind kind) {
-    ParseResult.Parsed parsed = html("<html><body>" + html + "</body></html>");
+    ParseResult.Parsed parsed = html("<html><head></head><body>" + html + "</body></html>");
 
-    assertThat(parsed.links()).extracting(Link::url, Link::kind).containsExactly(org.assertj.core.groups.Tuple.tuple(expected, kind));
+    assertThat(parsed.links()).extracting(Link::url, Link::kind).containsExactly(tuple(expected, kind));
+    assertThat(parsed.outlinkCount()).isEqualTo(1);
   }
 
   @Test
-  void findsFramesOfAFrameset() {
+  void findsTheFramesOfAFrameset() {
     ParseResult.Parsed parsed = html("<html><head><title>F</title></head><frameset><frame src=\"a\"><frame src=\"/b\"></frameset></html>");
 
-    assertThat(parsed.links()).extracting(Link::url).containsExactly("http://a.example/dir/a", "http://a.example/b");
-    assertThat(parsed.links()).extracting(Link::kind).containsOnly(UrlKind.FRAME);
+    assertThat(parsed.links()).extracting(Link::url, Link::kind)
+        .containsExactly(tuple("http://a.example/dir/a", UrlKind.FRAME), tuple("http://a.example/b", UrlKind.FRAME));
     assertThat(parsed.title()).contains("F");
-  }
-
-  @ParameterizedTest
-  @CsvSource(
-      delimiter = '|',
-      value = {
-        "<img src=\"/logo.png\">",
-        "<a href=\"mailto:x@example.org\">mail</a>",
-        "<a href=\"javascript:void(0)\">js</a>",
-        "<a href=\"ftp://a.example/file\">ftp</a>",
-        "<a href=\"http://exa mple.com:99999/\">bad</a>",
-        "<a name=\"anchor\">no href</a>",
-        "<script src=\"/app.js\"></script><link rel=\"stylesheet\" href=\"/s.css\">",
-      })
-  void ignoresWhatIsNotACrawlableLink(String html) {
-    assertThat(html("<html><body>" + html + "</body></html>").links()).isEmpty();
-  }
-
-  @Test
-  void keepsTheFirstOfDuplicateLinksWithItsAnchor() {
-    ParseResult.Parsed parsed = html("<a href=\"/x\">First</a><a href=\"/x#y\">Second</a><a href=\"/z\"> </a>");
-
-    assertThat(parsed.links()).extracting(Link::url, Link::anchor)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("http://a.example/x", Optional.of("First")),
-            org.assertj.core.groups.Tuple.tuple("http://a.example/z", Optional.empty()));
-    assertThat(parsed.outlinkCount()).isEqualTo(3);
-  }
-
-  @ParameterizedTest(name = "{0} / {1} -> noindex {2}, nofollow {3}")
-  @CsvSource(
-      delimiter = '|',
-      value = {
-        "index, follow       |                      | false | false",
-        "noindex             |                      | true  | false",
-        "NOFOLLOW            |                      | false | true",
-        "noindex, nofollow   |                      | true  | true",
-        "none                |                      | true  | true",
-        "                    | noindex              | true  | false",
-        "                    | googlebot: nofollow  | false | true",
-        "noindex             | nofollow             | true  | true",
-      })
-  void readsRobotsDirectivesFromMetaAndHeader(String meta, String header, boolean noindex, boolean nofollow) {
-    String head = meta == null ? "" : "<meta name=\"robots\" content=\"" + meta + "\">";
-    Map<String, String> headers = header == null ? Map.of() : Map.of("x-robots-tag", header);
-    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(page("<html><head>" + head + "</head><body><a href=\"/l\">l</a></body></html>", headers, "text/html"));
-
-    assertThat(parsed.noindex()).isEqualTo(noindex);
-    assertThat(parsed.nofollow()).isEqualTo(nofollow);
-    assertThat(parsed.linksToFollow(true)).hasSize(nofollow ? 0 : 1);
-    assertThat(parsed.linksToFollow(false)).as("rogue: robots meta not obeyed").hasSize(1);
-  }
-
-  @ParameterizedTest(name = "{0} {1} -> {2}")
-  @CsvSource(
-      delimiter = '|',
-      value = {
-        "<link rel=\"canonical\" href=\"/canonical\"> |                                         | http://a.example/canonical      | true",
-        "<link rel=\"canonical\" href=\"page.html\">  |                                         | http://a.example/dir/page.html  | false",
-        "                                            | <http://a.example/c>; rel=\"canonical\" | http://a.example/c              | true",
-        "                                            | </c2>; rel=canonical                    | http://a.example/c2             | true",
-        "                                            | </next>; rel=\"next\"                   |                                 | false",
-      })
-  void findsTheCanonicalInTheTagOrTheLinkHeader(String tag, String header, String canonical, boolean isNonCanonical) {
-    Map<String, String> headers = header == null ? Map.of() : Map.of("Link", header);
-    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(page("<html><head>" + (tag == null ? "" : tag) + "</head><body>x</body></html>", headers, "text/html"));
-
-    assertThat(parsed.canonicalUrl()).isEqualTo(Optional.ofNullable(canonical));
-    assertThat(parsed.isNonCanonical(URL)).isEqualTo(isNonCanonical);
-  }
-
-  @Test
-  void readsTitleDescriptionLanguageAndText() {
-    ParseResult.Parsed parsed =
-        html("<html lang=\"fr\"><head><title> Le titre </title><meta name=\"description\" content=\"Une page\"></head><body><h1>Bonjour</h1>\n<p>le   monde</p></body></html>");
-
-    assertThat(parsed.title()).contains("Le titre");
-    assertThat(parsed.description()).contains("Une page");
-    assertThat(parsed.language()).contains("fr");
-    assertThat(parsed.text()).isEqualTo("Bonjour le monde");
-  }
-
-  @Test
-  void decodesWithTheDeclaredOrTheMetaCharset() {
-    byte[] latin = "<html><head><meta charset=\"iso-8859-1\"><title>café</title></head></html>".getBytes(Charset.forName("ISO-8859-1"));
-    ParseResult.Parsed fromMeta = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), latin, Optional.of("text/html"), Optional.empty()));
-    ParseResult.Parsed fromHeader = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), latin, Optional.of("text/html"), Optional.of("ISO-8859-1")));
-
-    assertThat(fromMeta.title()).contains("café");
-    assertThat(fromHeader.title()).contains("café");
-  }
-
-  @Test
-  void theChecksumIgnoresWhitespaceButNotWords() {
-    String a = html("<title>T</title><p>one   two</p>").contentChecksum();
-    String b = html("<title>T</title>\n<div>one\ntwo</div>").contentChecksum();
-    String c = html("<title>T</title><p>one three</p>").contentChecksum();
-
-    assertThat(a).hasSize(64).isEqualTo(b).isNotEqualTo(c);
+    assertThat(parsed.text()).isEmpty();
   }
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
-      value = {
-        "image/png        | content type image/png is not imported",
-        "application/pdf  | content type application/pdf is not imported",
-      })
-  void rejectsTypesThatAreNotImported(String type, String detail) {
-    assertThat(parser.parse(page("PNG", Map.of(), type))).isEqualTo(new ParseResult.Rejected(detail));
+      textBlock =
+          """
+          <img src="/logo.png">
+          <a href="mailto:x@example.org">mail</a>
+          <a href="javascript:void(0)">js</a>
+          <a href="tel:+331234">phone</a>
+          <a href="data:text/html,hello">data</a>
+          <a href="ftp://a.example/file">ftp</a>
+          <a href="http://exa mple.com:99999/">bad port</a>
+          <a name="anchor">no href</a>
+          <area alt="no href">
+          <iframe srcdoc="<p>x</p>"></iframe>
+          <script src="/app.js"></script><link rel="stylesheet" href="/s.css">
+          <video src="/v.mp4"></video><embed src="/e.swf"><object data="/o.swf"></object>
+          <form action="/search"><input type="image" src="/i.png"></form>
+          """)
+  void ignoresWhatIsNotACrawlableLink(String html) {
+    ParseResult.Parsed parsed = html("<html><head></head><body>" + html + "</body></html>");
+
+    assertThat(parsed.links()).isEmpty();
+    assertThat(parsed.outlinkCount()).isZero();
   }
 
   @Test
-  void rejectsAnEmptyBodyAndSniffsAMissingContentType() {
-    assertThat(parser.parse(page("", Map.of(), "text/html"))).isEqualTo(new ParseResult.Rejected("empty body"));
-    assertThat(parser.parse(new Page(URL, Map.of(), "<!DOCTYPE html><title>x</title>".getBytes(StandardCharsets.UTF_8), Optional.empty(), Optional.empty())))
-        .isInstanceOf(ParseResult.Parsed.class);
-    assertThat(parser.parse(new Page(URL, Map.of(), new byte[] {1, 2, 3}, Optional.empty(), Optional.empty()))).isInstanceOf(ParseResult.Rejected.class);
+  void keepsTheFirstOfDuplicateLinksWithItsAnchorAndCountsEveryOccurrence() {
+    ParseResult.Parsed parsed =
+        html("<a href=\"/x\">First\n  one</a><a href=\"/x#y\">Second</a><iframe src=\"/x\"></iframe><a href=\"/z\"> </a><a href=\"http://A.example/x\">Third</a><a href=\"mailto:x@y\">m</a>");
+
+    assertThat(parsed.links()).extracting(Link::url, Link::kind, Link::anchor)
+        .containsExactly(tuple("http://a.example/x", UrlKind.LINK, Optional.of("First one")), tuple("http://a.example/z", UrlKind.LINK, Optional.empty()));
+    assertThat(parsed.outlinkCount()).as("crawlable links, repeats included").isEqualTo(5);
   }
 
   @Test
-  void importsPlainTextAndXmlWithoutLinks() {
-    ParseResult.Parsed text = (ParseResult.Parsed) parser.parse(page("hello\n  world <a href=\"/x\">", Map.of(), "text/plain"));
-    ParseResult.Parsed xml = (ParseResult.Parsed) parser.parse(page("<?xml version=\"1.0\"?><doc><a href=\"/x\">inner</a></doc>", Map.of(), "application/xml"));
+  void cutsAVeryLongAnchor() {
+    String words = "word ".repeat(1000);
 
-    assertThat(text.text()).isEqualTo("hello world <a href=\"/x\">");
-    assertThat(text.links()).isEmpty();
-    assertThat(xml.text()).isEqualTo("inner");
+    ParseResult.Parsed parsed = html("<a href=\"/x\">" + words + "</a>");
+
+    assertThat(parsed.links().get(0).anchor()).hasValueSatisfying(anchor -> assertThat(anchor).hasSize(PageParser.MAX_ANCHOR_CHARS).startsWith("word word"));
+  }
+
+  @ParameterizedTest(name = "meta {0} / header {1} -> noindex {2}, nofollow {3}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          index, follow          |                           | false | false
+          noindex                |                           | true  | false
+          NOFOLLOW               |                           | false | true
+          noindex,nofollow       |                           | true  | true
+          ' NoIndex , NoFollow ' |                           | true  | true
+          none                   |                           | true  | true
+          noarchive, nosnippet   |                           | false | false
+                                 | noindex                   | true  | false
+                                 | NONE                      | true  | true
+                                 | googlebot: nofollow       | false | true
+                                 | unavailable_after: 2030-01-01 | false | false
+                                 | noarchive, noindex        | true  | false
+          noindex                | nofollow                  | true  | true
+          follow                 | index, follow             | false | false
+          """)
+  void readsRobotsDirectivesFromMetaAndHeader(String meta, String header, boolean noindex, boolean nofollow) {
+    String head = meta == null ? "" : "<meta name=\"robots\" content=\"" + meta + "\">";
+    Map<String, String> headers = header == null ? Map.of() : Map.of("x-robots-tag", header);
+
+    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(page("<html><head>" + head + "</head><body><a href=\"/l\">l</a></body></html>", headers, "text/html"));
+
+    assertThat(parsed.noindex()).isEqualTo(noindex);
+    assertThat(parsed.nofollow()).isEqualTo(nofollow);
+    assertThat(parsed.links()).as("links are found on a nofollow page too; the caller decides").hasSize(1);
+  }
+
+  @Test
+  void readsRobotsMetaWhateverTheCaseOfItsName() {
+    ParseResult.Parsed parsed = html("<html><head><META NAME=\"ROBOTS\" CONTENT=\"NOINDEX\"><meta name=\"robots\" content=\"nofollow\"></head></html>");
+
+    assertThat(parsed.noindex()).isTrue();
+    assertThat(parsed.nofollow()).as("every robots meta tag counts").isTrue();
+  }
+
+  @ParameterizedTest(name = "tag {0}, header {1} -> {2}, non-canonical {3}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          <link rel="canonical" href="/canonical">        |                                           | http://a.example/canonical     | true
+          <link rel="CANONICAL" href="http://B.example/c#x"> |                                        | http://b.example/c             | true
+          <link rel="canonical" href="page.html">         |                                           | http://a.example/dir/page.html | false
+          <link rel="canonical" href="http://A.EXAMPLE:80/dir/page.html#top"> |                       | http://a.example/dir/page.html | false
+          <link rel="canonical" href="/tag">              | </header>; rel="canonical"                | http://a.example/tag           | true
+          <link rel="canonical" href="javascript:x()">    | </header>; rel="canonical"                | http://a.example/header        | true
+          <link rel="alternate" href="/fr">               |                                           |                                | false
+                                                          | <http://a.example/c>; rel="canonical"     | http://a.example/c             | true
+                                                          | </c2>; rel=canonical                      | http://a.example/c2            | true
+                                                          | </next>; rel="next", </c3>; rel="canonical" | http://a.example/c3          | true
+                                                          | </next>; rel="next"                       |                                | false
+                                                          | </dir/page.html>; rel="canonical"         | http://a.example/dir/page.html | false
+          """)
+  void findsTheCanonicalInTheTagOrElseTheLinkHeader(String tag, String header, String canonical, boolean isNonCanonical) {
+    Map<String, String> headers = header == null ? Map.of() : Map.of("link", header);
+
+    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(page("<html><head>" + (tag == null ? "" : tag) + "</head><body>x</body></html>", headers, "text/html"));
+
+    assertThat(parsed.canonicalUrl()).isEqualTo(Optional.ofNullable(canonical));
+    assertThat(parsed.isNonCanonical()).isEqualTo(isNonCanonical);
+  }
+
+  @Test
+  void comparesTheCanonicalWithThePageUrlNormalized() {
+    Page page = new Page("HTTP://A.example:80/dir/page.html", Map.of(), "<link rel=canonical href=/dir/page.html>".getBytes(StandardCharsets.UTF_8), Optional.of("text/html"), Optional.empty());
+
+    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(page);
+
+    assertThat(parsed.url()).isEqualTo(URL);
+    assertThat(parsed.isNonCanonical()).isFalse();
+  }
+
+  @Test
+  void readsTitleDescriptionLanguageAndText() {
+    ParseResult.Parsed parsed =
+        html(
+            "<html lang=\"fr\"><head><title> Le\n titre </title><meta name=\"description\" content=\" Une   page \"><script>var x = 1;</script><style>p {}</style></head>"
+                + "<body><h1>Bonjour</h1>\n<p>le &nbsp;  monde</p><!-- comment --></body></html>");
+
+    assertThat(parsed.title()).contains("Le titre");
+    assertThat(parsed.description()).contains("Une page");
+    assertThat(parsed.language()).contains("fr");
+    assertThat(parsed.text()).isEqualTo("Bonjour le monde");
+    assertThat(parsed.contentType()).isEqualTo("text/html");
+    assertThat(parsed.publishedAt()).isEmpty();
+  }
+
+  @Test
+  void leavesOutWhatThePageDoesNotHave() {
+    ParseResult.Parsed parsed = html("<html lang=\" \"><head><title>  </title><meta name=\"description\" content=\"\"></head><body></body></html>");
+
+    assertThat(parsed.title()).isEmpty();
+    assertThat(parsed.description()).isEmpty();
+    assertThat(parsed.language()).isEmpty();
+    assertThat(parsed.canonicalUrl()).isEmpty();
+    assertThat(parsed.text()).isEmpty();
+  }
+
+  @ParameterizedTest(name = "{0} declared {1} -> {2}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          ISO-8859-1   | ISO-8859-1 | ISO-8859-1
+          ISO-8859-1   |            | ISO-8859-1
+          windows-1252 | bogus-cs   | windows-1252
+          UTF-8        |            | UTF-8
+          UTF-8        | utf-8      | UTF-8
+          UTF-8        | "UTF-8"    | UTF-8
+          """)
+  void decodesWithTheDeclaredCharsetElseTheMetaOneElseUtf8(String encoding, String declared, String used) {
+    String meta = encoding.equals("UTF-8") ? "" : "<meta charset=\"" + encoding + "\">";
+    byte[] body = ("<html><head>" + meta + "<title>café</title></head><body>crème brûlée</body></html>").getBytes(Charset.forName(encoding));
+
+    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), body, Optional.of("text/html"), Optional.ofNullable(declared)));
+
+    assertThat(parsed.title()).contains("café");
+    assertThat(parsed.text()).isEqualTo("crème brûlée");
+    assertThat(parsed.charset()).isEqualTo(used);
+  }
+
+  @Test
+  void aByteOrderMarkNamesTheEncoding() {
+    byte[] utf16 = "\uFEFF<html><title>café</title></html>".getBytes(StandardCharsets.UTF_16BE);
+
+    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), utf16, Optional.of("text/html"), Optional.empty()));
+
+    assertThat(parsed.title()).contains("café");
+  }
+
+  @ParameterizedTest(name = "{0} / {1} -> same checksum: {2}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          <title>T</title><p>one two</p>     | <title> T </title>\\n<div>one\\n\\n   two</div>   | true
+          <title>T</title><p>one two</p>     | <title>T</title><p>one <b>two</b></p>         | true
+          <title>T</title><p>one two</p>     | <title>T</title><p>one two</p><img src=x.png> | true
+          <title>T</title><p>one two</p>     | <title>T</title><p>one three</p>              | false
+          <title>T</title><p>one two</p>     | <title>U</title><p>one two</p>                | false
+          <title>T</title><p>one two</p>     | <title>T one</title><p>two</p>                | false
+          <p>a</p>                           | <p>A</p>                                      | false
+          """)
+  void theChecksumCoversTitleAndTextButNotLayout(String a, String b, boolean same) {
+    String first = html(a.replace("\\n", "\n")).contentChecksum();
+    String second = html(b.replace("\\n", "\n")).contentChecksum();
+
+    assertThat(first).matches("[0-9a-f]{64}");
+    assertThat(first.equals(second)).isEqualTo(same);
+  }
+
+  @Test
+  void theChecksumIsSha256OfTitleNewlineText() {
+    // printf 'T\none two' | sha256sum
+    String expected = "430424770f9353b9f58bf1331e4c90feb30791d804957c5a87604486f9703909";
+
+    assertThat(html("<title>T</title><p>one  two</p>").contentChecksum()).isEqualTo(expected);
+    assertThat(PageParser.checksum(" T ", "one\n two ")).isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "{0} ({1}) -> {2}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          image/png                  | PNG                | content type image/png is not imported
+          application/pdf            | %PDF-1.4           | content type application/pdf is not imported
+          application/octet-stream   | <html>             | content type application/octet-stream is not imported
+          text/html                  |                    | empty body
+          image/png                  |                    | empty body
+                                     | \\u0001\\u0002     | no content type, and the body does not start like HTML or XML
+                                     | just some words    | no content type, and the body does not start like HTML or XML
+          text/html                  | <p>x\\u0000\\u0001 | the body is binary, not text/html (it has NUL bytes)
+          text/plain                 | a\\u0000b          | the body is binary, not text/plain (it has NUL bytes)
+          """)
+  void rejectsWhatIsNotImported(String type, String body, String detail) {
+    String content = body == null ? "" : body.replace("\\u0000", "\u0000").replace("\\u0001", "\u0001").replace("\\u0002", "\u0002");
+
+    ParseResult result = parser.parse(new Page(URL, Map.of(), content.getBytes(StandardCharsets.UTF_8), Optional.ofNullable(type), Optional.empty()));
+
+    assertThat(result).isEqualTo(new ParseResult.Rejected(detail));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          <!DOCTYPE html><title>x</title>                                   | text/html
+          '  <html><head><title>x</title>'                                  | text/html
+          <?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><title>x</title></html> | text/html
+          <?xml version="1.0"?><doc>x</doc>                                 | application/xml
+          """)
+  void recognizesHtmlAndXmlWhenNoTypeIsDeclared(String body, String type) {
+    ParseResult result = parser.parse(new Page(URL, Map.of(), body.getBytes(StandardCharsets.UTF_8), Optional.empty(), Optional.empty()));
+
+    assertThat(result).isInstanceOfSatisfying(ParseResult.Parsed.class, parsed -> assertThat(parsed.contentType()).isEqualTo(type));
+  }
+
+  @Test
+  void importsOnlyTheConfiguredTypes() {
+    PageParser htmlOnly = new PageParser(new ParserSettings(Set.of("TEXT/HTML"), 100, 0));
+
+    assertThat(htmlOnly.parse(page("<p>x</p>", Map.of(), "text/html"))).isInstanceOf(ParseResult.Parsed.class);
+    assertThat(htmlOnly.parse(page("x", Map.of(), "text/plain"))).isEqualTo(new ParseResult.Rejected("content type text/plain is not imported"));
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          'hello\\n  world <a href="/x">'       | UTF-8      |            | hello world <a href="/x">
+          caf\\u00e9                            | ISO-8859-1 | ISO-8859-1 | café
+          caf\\u00e9                            | UTF-8      |            | café
+          caf\\u00e9                            | UTF-8      | bogus      | café
+          \\ufeffBOM first                      | UTF-8      | ISO-8859-1 | BOM first
+          """)
+  void importsPlainTextDecodedWithItsCharset(String body, String encoding, String declared, String text) {
+    byte[] bytes = body.replace("\\n", "\n").replace("\\u00e9", "é").replace("\\ufeff", "\uFEFF").getBytes(Charset.forName(encoding));
+
+    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), bytes, Optional.of("text/plain"), Optional.ofNullable(declared)));
+
+    assertThat(parsed.text()).isEqualTo(text);
+    assertThat(parsed.links()).isEmpty();
+    assertThat(parsed.title()).isEmpty();
+    assertThat(parsed.contentChecksum()).isEqualTo(PageParser.checksum("", text));
+  }
+
+  @Test
+  void importsXmlAsItsTextWithoutLinks() {
+    byte[] body = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><doc><a href=\"/x\">caf\u00e9</a>\n <b>two</b></doc>".getBytes(StandardCharsets.ISO_8859_1);
+
+    ParseResult.Parsed xml = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), body, Optional.of("application/xml"), Optional.empty()));
+
+    assertThat(xml.text()).isEqualTo("café two");
+    assertThat(xml.charset()).isEqualTo("ISO-8859-1");
     assertThat(xml.links()).isEmpty();
+    assertThat(xml.outlinkCount()).isZero();
+  }
+
+  @Test
+  void honoursTheHeadersCanonicalAndRobotsOnDocumentsWithoutMarkup() {
+    Map<String, String> headers = Map.of("Link", "</original.txt>; rel=\"canonical\"", "X-Robots-Tag", "noindex");
+
+    ParseResult.Parsed text = (ParseResult.Parsed) parser.parse(page("words", headers, "text/plain"));
+
+    assertThat(text.canonicalUrl()).contains("http://a.example/original.txt");
+    assertThat(text.isNonCanonical()).isTrue();
+    assertThat(text.noindex()).isTrue();
+  }
+
+  @Test
+  void keepsTheConfiguredTextLengthButChecksumsAllOfIt() {
+    PageParser short10 = new PageParser(new ParserSettings(Set.of("text/html"), 10, 0));
+
+    ParseResult.Parsed cut = (ParseResult.Parsed) short10.parse(page("<title>T</title><p>0123456789 and more</p>", Map.of(), "text/html"));
+    ParseResult.Parsed other = (ParseResult.Parsed) short10.parse(page("<title>T</title><p>0123456789 and less</p>", Map.of(), "text/html"));
+
+    assertThat(cut.text()).isEqualTo("0123456789");
+    assertThat(cut.contentChecksum()).isEqualTo(PageParser.checksum("T", "0123456789 and more")).isNotEqualTo(other.contentChecksum());
+  }
+
+  @ParameterizedTest(name = "cut({0}, {1}) = {2}")
+  @CsvSource({"abcdef, 3, abc", "abc, 3, abc", "abc, 5, abc", "abc, 0, ''", "a\uD83D\uDE00b, 2, a", "a\uD83D\uDE00b, 3, a\uD83D\uDE00"})
+  void cutsTextWithoutSplittingASurrogatePair(String text, int max, String expected) {
+    assertThat(PageParser.cut(text, max)).isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "[{0}] -> [{1}]")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          a b             | a b
+          '  a   b  '     | a b
+          'a\\t\\nb\\r\\n' | a b
+          a\\u00a0b       | a b
+          ''              | ''
+          '   '           | ''
+          """)
+  void collapsesWhitespace(String text, String expected) {
+    String input = text.replace("\\t", "\t").replace("\\n", "\n").replace("\\r", "\r").replace("\\u00a0", "\u00a0");
+
+    assertThat(PageParser.collapseWhitespace(input)).isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          <meta property="article:published_time" content="2019-09-10T12:00:00+02:00">                              | 2019-09-10T10:00:00Z
+          <meta name="article:published_time" content="2019-09-10">                                                 | 2019-09-10T00:00:00Z
+          <script type="application/ld+json">{"@type":"NewsArticle","datePublished": "2019-09-09"}</script>          | 2019-09-09T00:00:00Z
+          <time datetime="2019-09-08T07:30:00">Sunday</time>                                                       | 2019-09-08T07:30:00Z
+          <meta property="article:published_time" content="soon"><time datetime="2019-01-02">x</time>              | 2019-01-02T00:00:00Z
+          <time datetime="2019-01-03">x</time><script type="application/ld+json">{"datePublished":"2019-01-01"}</script> | 2019-01-01T00:00:00Z
+          <time>no datetime</time>                                                                                 |
+          <p>nothing</p>                                                                                           |
+          """)
+  void findsThePublishDateWherePublishersPutIt(String html, String expected) {
+    ParseResult.Parsed parsed = html("<html><head></head><body>" + html + "</body></html>");
+
+    assertThat(parsed.publishedAt()).isEqualTo(Optional.ofNullable(expected).map(Instant::parse));
   }
 
   @Test
   void survivesBrokenHtml() {
-    ParseResult result = parser.parse(page("<html><body><a href=\"/x\"<<<<div></p></td><title>", Map.of(), "text/html"));
+    ParseResult result = parser.parse(page("<html><body><a href=\"/x\"<<<<div></p></td><title>&#0;", Map.of(), "text/html"));
 
     assertThat(result).isInstanceOf(ParseResult.Parsed.class);
   }
 
   private ParseResult.Parsed html(String html) {
-    return (ParseResult.Parsed) parser.parse(page(html, Map.of(), "text/html"));
+    ParseResult result = parser.parse(page(html, Map.of(), "text/html"));
+    assertThat(result).isInstanceOf(ParseResult.Parsed.class);
+    return (ParseResult.Parsed) result;
   }
 
   private static Page page(String body, Map<String, String> headers, String type) {

@@ -1,7 +1,6 @@
 package dev.crawler.parser.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.crawler.common.streams.TopologyTestSupport;
 import dev.crawler.events.CrawlLogEntry;
@@ -12,27 +11,35 @@ import dev.crawler.events.FetchResult;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.ParsedDocument;
 import dev.crawler.events.UrlKind;
+import dev.crawler.parser.domain.Page;
 import dev.crawler.parser.domain.PageParser;
+import dev.crawler.parser.domain.ParseResult;
+import dev.crawler.parser.domain.ParserSettings;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.InMemorySchemaRegistryClient;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ParserTopologyTest {
 
   private static final Instant FETCHED = Instant.parse("2026-11-23T10:00:00Z");
+  private static final Instant NOW = FETCHED.plusSeconds(5);
   private static final String A = "http://a.example";
+  private static final String B = "http://b.example";
 
   @TempDir Path stateDir;
 
@@ -43,15 +50,20 @@ class ParserTopologyTest {
   private TestOutputTopic<String, DiscoveredUrl> discovered;
   private TestOutputTopic<String, CrawlOutcome> outcomes;
   private TestOutputTopic<String, CrawlLogEntry> log;
+  private TestOutputTopic<String, DeadLetter> deadLetters;
 
-  @BeforeEach
-  void start() {
-    driver = TopologyTestSupport.driver(ParserTopology.build(topics, PageParser.withDefaults(), 1000), topics.deadLetters(), "parser", stateDir, FETCHED);
+  private void start(ParserSettings settings) {
+    start(ParserTopology.build(topics, settings));
+  }
+
+  private void start(Topology topology) {
+    driver = TopologyTestSupport.driver(topology, topics.deadLetters(), "parser", stateDir, NOW);
     results = TopologyTestSupport.input(driver, topics.fetchResults());
     parsed = TopologyTestSupport.output(driver, topics.parsed());
     discovered = TopologyTestSupport.output(driver, topics.discovered());
     outcomes = TopologyTestSupport.output(driver, topics.outcomes());
     log = TopologyTestSupport.output(driver, topics.log());
+    deadLetters = TopologyTestSupport.output(driver, topics.deadLetters());
   }
 
   @AfterEach
@@ -61,47 +73,127 @@ class ParserTopologyTest {
 
   @Test
   void sendsTheDocumentToTheCommitterAndItsLinksToTheFrontierOneDeeper() {
-    results.pipeInput(A, result(A + "/", "text/html", "<title>Home</title><a href=\"/x\">X</a><a href=\"http://b.example/\">B</a><iframe src=\"/f\"></iframe>", Map.of("ETag", "\"v1\"")));
+    start(ParserSettings.DEFAULTS);
+    String html =
+        "<html lang=\"en\"><head><title>Home</title><meta name=\"description\" content=\"The home page\"></head><body>"
+            + "<p>Welcome  home</p><a href=\"/x\">X</a> <a href=\"http://b.example\">B</a><img src=\"/logo.png\"><iframe src=\"/f\"></iframe><a href=\"/x#top\">again</a>"
+            + "</body></html>";
+    FetchResult result = result(A + "/", "text/html", html, Map.of("etag", "\"v1\"", "last-modified", "Mon, 23 Nov 2026 09:00:00 GMT"));
+    result.setOptions(Map.of("max-depth", "5"));
 
-    ParsedDocument document = parsed.readValue();
-    assertThat(document.getUrl()).isEqualTo(A + "/");
-    assertThat(document.getTitle()).isEqualTo("Home");
-    assertThat(document.getRequestId()).isEqualTo("req-1");
-    assertThat(document.getAttempt()).isEqualTo(2);
-    assertThat(document.getEtag()).isEqualTo("\"v1\"");
-    assertThat(document.getContentChecksum()).hasSize(64);
-    assertThat(document.getOutlinkCount()).isEqualTo(3);
-    assertThat(discovered.readKeyValuesToList())
-        .extracting(kv -> kv.key, kv -> kv.value.getUrl(), kv -> kv.value.getKind(), kv -> kv.value.getDepth(), kv -> kv.value.getSourceUrl())
+    results.pipeInput(A, result);
+
+    assertThat(parsed.readKeyValuesToList())
         .containsExactly(
-            tuple(A, A + "/x", UrlKind.LINK, 2, A + "/"),
-            tuple("http://b.example", "http://b.example/", UrlKind.LINK, 2, A + "/"),
-            tuple(A, A + "/f", UrlKind.FRAME, 2, A + "/"));
-    assertThat(outcomes.isEmpty()).isTrue();
+            KeyValue.pair(
+                A,
+                ParsedDocument.newBuilder()
+                    .setUrl(A + "/")
+                    .setRequestId("req-1")
+                    .setDepth(1)
+                    .setAttempt(2)
+                    .setCanonicalUrl(null)
+                    .setTitle("Home")
+                    .setDescription("The home page")
+                    .setLanguage("en")
+                    .setText("Welcome home X B again")
+                    .setContentType("text/html")
+                    .setCharset("UTF-8")
+                    .setStatus(200)
+                    .setEtag("\"v1\"")
+                    .setLastModified("Mon, 23 Nov 2026 09:00:00 GMT")
+                    .setFetchedAt(FETCHED)
+                    .setPublishedAt(null)
+                    .setContentChecksum(PageParser.checksum("Home", "Welcome home X B again"))
+                    .setMetadataChecksum(null)
+                    .setOutlinkCount(4)
+                    .setNoindex(false)
+                    .setNofollow(false)
+                    .setOptions(Map.of("max-depth", "5"))
+                    .build()));
+    assertThat(discovered.readKeyValuesToList())
+        .containsExactly(
+            KeyValue.pair(A, link(A + "/x", UrlKind.LINK, "X", A + "/", 2)),
+            KeyValue.pair(B, link(B + "/", UrlKind.LINK, "B", A + "/", 2)),
+            KeyValue.pair(A, link(A + "/f", UrlKind.FRAME, null, A + "/", 2)));
+    assertThat(outcomes.isEmpty()).as("the committer decides a parsed page's outcome").isTrue();
     assertThat(log.isEmpty()).isTrue();
+    assertThat(deadLetters.isEmpty()).isTrue();
   }
 
   @Test
   void sendsALinkFoundOnManyPagesOnce() {
+    start(ParserSettings.DEFAULTS);
+
     results.pipeInput(A, result(A + "/1", "text/html", "<a href=\"/menu\">Menu</a><a href=\"/one\">1</a>", Map.of()));
     results.pipeInput(A, result(A + "/2", "text/html", "<a href=\"/menu\">Menu</a><a href=\"/two\">2</a>", Map.of()));
 
-    assertThat(discovered.readValuesToList()).extracting(DiscoveredUrl::getUrl).containsExactly(A + "/menu", A + "/one", A + "/two");
+    assertThat(discovered.readValuesToList()).extracting(DiscoveredUrl::getUrl, DiscoveredUrl::getSourceUrl)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(A + "/menu", A + "/1"),
+            org.assertj.core.groups.Tuple.tuple(A + "/one", A + "/1"),
+            org.assertj.core.groups.Tuple.tuple(A + "/two", A + "/2"));
     assertThat(parsed.readValuesToList()).extracting(ParsedDocument::getOutlinkCount).containsExactly(2, 2);
   }
 
   @Test
-  void sendsOnlyTheCanonicalOfANonCanonicalPageAtTheSameDepth() {
-    results.pipeInput(A, result(A + "/dup", "text/html", "<link rel=\"canonical\" href=\"/orig\"><a href=\"/x\">X</a>", Map.of()));
+  void sendsEveryLinkOfEveryPageWhenRemembersNone() {
+    start(new ParserSettings(ParserSettings.DEFAULTS.importedContentTypes(), 1000, 0));
 
-    assertThat(parsed.readValue().getCanonicalUrl()).isEqualTo(A + "/orig");
-    assertThat(discovered.readValuesToList()).extracting(DiscoveredUrl::getUrl, DiscoveredUrl::getKind, DiscoveredUrl::getDepth)
-        .containsExactly(tuple(A + "/orig", UrlKind.CANONICAL, 1));
+    results.pipeInput(A, result(A + "/1", "text/html", "<a href=\"/menu\">Menu</a>", Map.of()));
+    results.pipeInput(A, result(A + "/2", "text/html", "<a href=\"/menu\">Menu</a>", Map.of()));
+
+    assertThat(discovered.readValuesToList()).extracting(DiscoveredUrl::getSourceUrl).containsExactly(A + "/1", A + "/2");
+  }
+
+  @Test
+  void sendsOnlyTheCanonicalOfANonCanonicalPageAtTheSameDepth() {
+    start(ParserSettings.DEFAULTS);
+
+    results.pipeInput(A, result(A + "/dup", "text/html", "<link rel=\"canonical\" href=\"http://b.example/orig\"><a href=\"/x\">X</a>", Map.of()));
+
+    assertThat(parsed.readValue().getCanonicalUrl()).isEqualTo(B + "/orig");
+    assertThat(discovered.readKeyValuesToList()).containsExactly(KeyValue.pair(B, link(B + "/orig", UrlKind.CANONICAL, null, A + "/dup", 1)));
+  }
+
+  @Test
+  void sendsTheCanonicalOfTheLinkHeader() {
+    start(ParserSettings.DEFAULTS);
+
+    results.pipeInput(A, result(A + "/doc.txt", "text/plain", "words", Map.of("link", "</doc.html>; rel=\"canonical\"")));
+
+    assertThat(parsed.readValue().getText()).isEqualTo("words");
+    assertThat(discovered.readKeyValuesToList()).containsExactly(KeyValue.pair(A, link(A + "/doc.html", UrlKind.CANONICAL, null, A + "/doc.txt", 1)));
+  }
+
+  @Test
+  void followsTheLinksOfAPageThatIsItsOwnCanonical() {
+    start(ParserSettings.DEFAULTS);
+
+    results.pipeInput(A, result(A + "/self", "text/html", "<link rel=\"canonical\" href=\"/self#top\"><a href=\"/x\">X</a>", Map.of()));
+
+    assertThat(parsed.readValue().getCanonicalUrl()).isEqualTo(A + "/self");
+    assertThat(discovered.readKeyValuesToList()).containsExactly(KeyValue.pair(A, link(A + "/x", UrlKind.LINK, "X", A + "/self", 2)));
   }
 
   @Test
   void followsNoLinksOfANofollowPage() {
-    results.pipeInput(A, result(A + "/nf", "text/html", "<meta name=\"robots\" content=\"nofollow\"><a href=\"/x\">X</a>", Map.of()));
+    start(ParserSettings.DEFAULTS);
+
+    results.pipeInput(A, result(A + "/nf", "text/html", "<meta name=\"robots\" content=\"noindex, nofollow\"><a href=\"/x\">X</a>", Map.of()));
+
+    ParsedDocument document = parsed.readValue();
+    assertThat(document.getNofollow()).isTrue();
+    assertThat(document.getNoindex()).isTrue();
+    assertThat(document.getOutlinkCount()).isEqualTo(1);
+    assertThat(discovered.isEmpty()).isTrue();
+  }
+
+  @Test
+  void followsNoLinksWhenTheHeaderSaysNofollow() {
+    start(ParserSettings.DEFAULTS);
+
+    results.pipeInput(A, result(A + "/nf", "text/html", "<a href=\"/x\">X</a>", Map.of("x-robots-tag", "nofollow")));
 
     assertThat(parsed.readValue().getNofollow()).isTrue();
     assertThat(discovered.isEmpty()).isTrue();
@@ -109,35 +201,141 @@ class ParserTopologyTest {
 
   @Test
   void followsTheLinksOfANofollowPageWhenRobotsMetaIsNotObeyed() {
+    start(ParserSettings.DEFAULTS);
     FetchResult rogue = result(A + "/nf", "text/html", "<meta name=\"robots\" content=\"nofollow\"><a href=\"/x\">X</a>", Map.of());
     rogue.setOptions(Map.of("obey-robots-meta", "false"));
+
     results.pipeInput(A, rogue);
 
     assertThat(discovered.readValuesToList()).extracting(DiscoveredUrl::getUrl).containsExactly(A + "/x");
+    assertThat(parsed.readValue().getNofollow()).as("nofollow, not obeyed").isFalse();
   }
 
   @Test
   void rejectsAnImageWithAnOutcomeAndALogEntry() {
+    start(ParserSettings.DEFAULTS);
+
     results.pipeInput(A, result(A + "/photo.png", "image/png", "PNG", Map.of()));
 
-    CrawlOutcome outcome = outcomes.readValue();
-    assertThat(outcome.getOutcome()).isEqualTo(Outcome.IMPORT_REJECTED);
-    assertThat(outcome.getRequestId()).isEqualTo("req-1");
-    assertThat(outcome.getService()).isEqualTo("parser");
-    assertThat(log.readValue().getDetail()).isEqualTo("content type image/png is not imported");
+    assertThat(outcomes.readKeyValuesToList())
+        .containsExactly(
+            KeyValue.pair(
+                A,
+                CrawlOutcome.newBuilder()
+                    .setUrl(A + "/photo.png")
+                    .setRequestId("req-1")
+                    .setOutcome(Outcome.IMPORT_REJECTED)
+                    .setDetail("content type image/png is not imported")
+                    .setTime(NOW)
+                    .setDepth(1)
+                    .setAttempt(2)
+                    .setStatus(200)
+                    .setService("parser")
+                    .build()));
+    assertThat(log.readKeyValuesToList())
+        .containsExactly(
+            KeyValue.pair(
+                A,
+                CrawlLogEntry.newBuilder()
+                    .setUrl(A + "/photo.png")
+                    .setOutcome(Outcome.IMPORT_REJECTED)
+                    .setDetail("content type image/png is not imported")
+                    .setTime(NOW)
+                    .setService("parser")
+                    .setDepth(1)
+                    .setStatus(200)
+                    .setDurationMillis(120L)
+                    .build()));
+    assertThat(parsed.isEmpty()).isTrue();
+    assertThat(discovered.isEmpty()).isTrue();
+    assertThat(deadLetters.isEmpty()).isTrue();
+  }
+
+  @Test
+  void rejectsAnEmptyBody() {
+    start(ParserSettings.DEFAULTS);
+    FetchResult empty = result(A + "/empty", "text/html", "", Map.of());
+    empty.setBody(null);
+
+    results.pipeInput(A, empty);
+
+    assertThat(outcomes.readValue().getDetail()).isEqualTo("empty body");
+    assertThat(log.readValue().getOutcome()).isEqualTo(Outcome.IMPORT_REJECTED);
     assertThat(parsed.isEmpty()).isTrue();
   }
 
   @Test
+  void anUnexpectedFailureEndsThePageInErrorAndTheNextPageIsParsed() {
+    PageParser real = PageParser.withDefaults();
+    Function<Page, ParseResult> failingOnBoom =
+        page -> {
+          if (page.url().endsWith("/boom")) {
+            throw new IllegalStateException("boom");
+          }
+          return real.parse(page);
+        };
+    start(ParserTopology.build(topics, ParserSettings.DEFAULTS, failingOnBoom));
+
+    results.pipeInput(A, result(A + "/boom", "text/html", "<p>x</p>", Map.of()));
+    results.pipeInput(A, result(A + "/ok", "text/html", "<title>ok</title>", Map.of()));
+
+    CrawlOutcome outcome = outcomes.readValue();
+    assertThat(outcome.getOutcome()).isEqualTo(Outcome.ERROR);
+    assertThat(outcome.getUrl()).isEqualTo(A + "/boom");
+    assertThat(outcome.getRequestId()).isEqualTo("req-1");
+    assertThat(outcome.getDetail()).isEqualTo("java.lang.IllegalStateException: boom");
+    assertThat(log.readValue().getOutcome()).isEqualTo(Outcome.ERROR);
+    assertThat(parsed.readValuesToList()).extracting(ParsedDocument::getUrl).containsExactly(A + "/ok");
+    assertThat(deadLetters.isEmpty()).isTrue();
+  }
+
+  @Test
+  void keysTheOutputByTheOriginWhenTheInputHasNoKey() {
+    start(ParserSettings.DEFAULTS);
+
+    results.pipeInput(null, result("HTTP://A.example:80/k", "image/gif", "GIF89a", Map.of()));
+
+    assertThat(outcomes.readKeyValue().key).isEqualTo(A);
+  }
+
+  @Test
   void sendsAnUndecodableRecordToTheDeadLettersAndGoesOn() {
+    start(ParserSettings.DEFAULTS);
     var raw = driver.createInputTopic(topics.fetchResults().name(), new ByteArraySerializer(), new ByteArraySerializer());
+
     raw.pipeInput(A.getBytes(StandardCharsets.UTF_8), "garbage".getBytes(StandardCharsets.UTF_8));
     results.pipeInput(A, result(A + "/", "text/html", "<title>ok</title>", Map.of()));
 
-    TestOutputTopic<String, DeadLetter> deadLetters =
-        TopologyTestSupport.output(driver, topics.deadLetters());
-    assertThat(deadLetters.readValue().getTopic()).isEqualTo(topics.fetchResults().name());
-    assertThat(parsed.readValue().getTitle()).isEqualTo("ok");
+    KeyValue<String, DeadLetter> letter = deadLetters.readKeyValue();
+    assertThat(letter.key).isEqualTo(A);
+    assertThat(letter.value.getTopic()).isEqualTo(topics.fetchResults().name());
+    assertThat(letter.value.getPartition()).isZero();
+    assertThat(letter.value.getOffset()).isZero();
+    assertThat(letter.value.getKey()).isEqualTo(ByteBuffer.wrap(A.getBytes(StandardCharsets.UTF_8)));
+    assertThat(letter.value.getValue()).isEqualTo(ByteBuffer.wrap("garbage".getBytes(StandardCharsets.UTF_8)));
+    assertThat(letter.value.getService()).isEqualTo("parser");
+    assertThat(letter.value.getError()).contains(topics.fetchResults().name());
+    assertThat(deadLetters.isEmpty()).isTrue();
+    assertThat(parsed.readValuesToList()).extracting(ParsedDocument::getTitle).containsExactly("ok");
+    assertThat(outcomes.isEmpty()).isTrue();
+  }
+
+  @Test
+  void sendsARecordWithoutAValueToTheDeadLettersAndGoesOn() {
+    start(ParserSettings.DEFAULTS);
+
+    results.pipeInput(A, (FetchResult) null);
+    results.pipeInput(A, result(A + "/", "text/html", "<title>ok</title>", Map.of()));
+
+    DeadLetter letter = deadLetters.readValue();
+    assertThat(letter.getService()).isEqualTo("parser");
+    assertThat(letter.getValue()).isNull();
+    assertThat(letter.getErrorClass()).isEqualTo(IllegalArgumentException.class.getName());
+    assertThat(parsed.readValuesToList()).extracting(ParsedDocument::getTitle).containsExactly("ok");
+  }
+
+  private static DiscoveredUrl link(String url, UrlKind kind, String anchor, String source, int depth) {
+    return DiscoveredUrl.newBuilder().setUrl(url).setSourceUrl(source).setDepth(depth).setKind(kind).setAnchor(anchor).setDiscoveredAt(FETCHED).build();
   }
 
   private static FetchResult result(String url, String type, String body, Map<String, String> headers) {
@@ -147,11 +345,13 @@ class ParserTopologyTest {
         .setDepth(1)
         .setAttempt(2)
         .setStatus(200)
-        .setHeaders(headers)
+        .setHeaders(new HashMap<>(headers))
         .setBody(ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)))
         .setContentType(type)
         .setCharset("UTF-8")
         .setFetchedAt(FETCHED)
+        .setDurationMillis(120)
+        .setOptions(new HashMap<>())
         .build();
   }
 }

@@ -1,0 +1,61 @@
+package dev.crawler.parser.domain;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What the parser is told, free of Kafka: which media types it imports and how much it keeps.
+ *
+ * @param importedContentTypes the media types imported ({@code type/subtype}, compared lower-case,
+ *     without parameters); responses of other types are {@code IMPORT_REJECTED} (seed 002's import)
+ * @param maxTextChars characters of text kept per document, at least 0; the checksum covers all of it
+ * @param recentLinks links each parser task remembers having sent to the frontier, so that a link on
+ *     many pages (menus, footers) is sent once; 0 sends every link ({@link RecentLinks})
+ */
+public record ParserSettings(Set<String> importedContentTypes, int maxTextChars, int recentLinks) {
+
+  /** The media types imported unless configured otherwise: HTML, XHTML, plain text and XML. */
+  public static final List<String> DEFAULT_IMPORTED_CONTENT_TYPES = List.of("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml");
+
+  public static final int DEFAULT_MAX_TEXT_CHARS = 1_000_000;
+
+  public static final int DEFAULT_RECENT_LINKS = 100_000;
+
+  /** The settings a parser has when nothing is configured. */
+  public static final ParserSettings DEFAULTS = new ParserSettings(Set.copyOf(DEFAULT_IMPORTED_CONTENT_TYPES), DEFAULT_MAX_TEXT_CHARS, DEFAULT_RECENT_LINKS);
+
+  /**
+   * @throws IllegalArgumentException when a media type is not {@code type/subtype}, or a number is
+   *     negative
+   */
+  public ParserSettings {
+    Set<String> types = new HashSet<>();
+    for (String type : importedContentTypes) {
+      String mediaType = type.strip().toLowerCase(Locale.ROOT);
+      if (!isMediaType(mediaType)) {
+        throw new IllegalArgumentException("not a media type (type/subtype): '" + type + "'");
+      }
+      types.add(mediaType);
+    }
+    importedContentTypes = Set.copyOf(types);
+    if (maxTextChars < 0) {
+      throw new IllegalArgumentException("maxTextChars must be at least 0: " + maxTextChars);
+    }
+    if (recentLinks < 0) {
+      throw new IllegalArgumentException("recentLinks must be at least 0: " + recentLinks);
+    }
+  }
+
+  /** Whether responses of this media type (lower-case, without parameters) are imported. */
+  public boolean isImported(String mediaType) {
+    return importedContentTypes.contains(mediaType);
+  }
+
+  /** Whether the text is a media type without parameters, {@code type/subtype}, neither part empty. */
+  public static boolean isMediaType(String text) {
+    int slash = text.indexOf('/');
+    return slash > 0 && slash < text.length() - 1 && text.indexOf('/', slash + 1) < 0 && text.chars().noneMatch(c -> c == ';' || c == ',' || Character.isWhitespace(c));
+  }
+}
