@@ -1,5 +1,7 @@
 package dev.crawler.frontier.rules;
 
+import dev.crawler.schemas.InvalidUrlException;
+import dev.crawler.schemas.Origin;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -17,9 +19,20 @@ import java.util.Optional;
  * @param parameters the query parameter names, in order
  * @param extension the lower-case extension of the last path segment, when it has one
  * @param registeredDomain the host's registered domain (the host itself when it has none), looked up once
+ * @param origin the URL's origin ({@code scheme://host[:port]}), empty when it has none (not http(s))
  */
 public record CandidateUrl(
-    String url, String scheme, String host, int port, String path, Optional<String> query, List<String> parameters, Optional<String> extension, String registeredDomain, int depth) {
+    String url,
+    String scheme,
+    String host,
+    int port,
+    String path,
+    Optional<String> query,
+    List<String> parameters,
+    Optional<String> extension,
+    String registeredDomain,
+    String origin,
+    int depth) {
 
   /**
    * Takes a URL apart.
@@ -51,7 +64,14 @@ public record CandidateUrl(
     String segment = path.substring(path.lastIndexOf('/') + 1);
     int dot = segment.lastIndexOf('.');
     Optional<String> extension = dot > 0 && dot < segment.length() - 1 ? Optional.of(segment.substring(dot + 1).toLowerCase(Locale.ROOT)) : Optional.empty();
-    return new CandidateUrl(url, uri.getScheme().toLowerCase(Locale.ROOT), host, uri.getPort(), path, query, List.copyOf(parameters), extension, Condition.registeredDomain(host), depth);
+    String origin;
+    try {
+      origin = Origin.keyOf(url);
+    } catch (InvalidUrlException e) {
+      origin = "";
+    }
+    return new CandidateUrl(
+        url, uri.getScheme().toLowerCase(Locale.ROOT), host, uri.getPort(), path, query, List.copyOf(parameters), extension, Condition.registeredDomain(host), origin, depth);
   }
 
   /** Whether the URL has a query string. */

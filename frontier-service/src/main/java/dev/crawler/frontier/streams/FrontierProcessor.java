@@ -65,7 +65,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private final ReleaseBudget budget;
   private final int window;
   private final RuleEngine rules;
-  private final List<String> seeds;
+  /** The seeds, parsed once; each task adds which origins a seed named. */
+  private final ScopeCheck seedScope;
 
   private @Nullable ProcessorContext<String, SpecificRecord> context;
   private @Nullable KeyValueStore<String, UrlState> urls;
@@ -81,7 +82,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     this.rules = new RuleEngine(settings.crawl());
     List<String> allSeeds = new ArrayList<>(settings.seeds());
     allSeeds.addAll(settings.crawl().seeds());
-    this.seeds = List.copyOf(allSeeds);
+    this.seedScope = ScopeCheck.ofSeeds(allSeeds);
   }
 
   @Override
@@ -187,7 +188,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /** The scope as this task knows it: the origin is in scope when a seed named it. */
   private ScopeCheck scopeOf(String origin, OriginState originState) {
     boolean isSeedOrigin = originState.getInScope();
-    return new ScopeCheck(candidate -> isSeedOrigin && candidate.equals(origin), seeds);
+    return seedScope.withSeedOrigins(candidate -> isSeedOrigin && candidate.equals(origin));
   }
 
   /** The options resolved for a URL, as the fetch request carries them. */

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** Seed 004's recursive conditions, seed 001's link rules and seed 003's policies, case by case. */
 class RuleEngineTest {
 
-  private static final ScopeCheck ANY_SEED = new ScopeCheck(origin -> true, List.of());
+  private static final ScopeCheck ANY_SEED = ScopeCheck.ANY.withSeedOrigins(origin -> true);
 
   // --- seed 004 ---
 
