@@ -2,6 +2,7 @@ package dev.crawler.fetcher;
 
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
+import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.RobotsPolicy;
 import dev.crawler.fetcher.http.JettyPageFetcher;
 import dev.crawler.fetcher.kafka.FetchLoop;
@@ -49,27 +50,37 @@ public final class FetcherApp implements RunningService {
     producerProperties.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
     producerProperties.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     producerProperties.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSpec.MAX_MESSAGE_BYTES);
+    Map<String, Object> stateReaderProperties = new HashMap<>(config.kafkaProperties());
+    stateReaderProperties.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    stateReaderProperties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    stateReaderProperties.put(ConsumerConfig.CLIENT_ID_CONFIG, "fetcher-politeness-reader-" + config.instanceId());
     JettyPageFetcher fetcher =
         new JettyPageFetcher(
             config.userAgent(),
             config.getLong(FetcherConfig.MAX_BODY_BYTES_CONFIG),
             config.duration(FetcherConfig.CONNECT_TIMEOUT_MS_CONFIG),
+            config.duration(FetcherConfig.IDLE_TIMEOUT_MS_CONFIG),
             config.duration(FetcherConfig.REQUEST_TIMEOUT_MS_CONFIG),
             config.getInt(FetcherConfig.MAX_CONNECTIONS_CONFIG),
             config.getBoolean(FetcherConfig.VERIFY_TLS_CONFIG));
     FetchLoop loop =
         new FetchLoop(
             new KafkaConsumer<>(consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+            new KafkaConsumer<>(stateReaderProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
             new KafkaProducer<>(producerProperties, new ByteArraySerializer(), new ByteArraySerializer()),
             config.topics(),
             fetcher,
             new RobotsPolicy(config.userAgent(), config.duration(FetcherConfig.ROBOTS_TTL_MS_CONFIG)),
             new FetchLoop.Settings(
-                config.delayMillis(),
-                config.getBoolean(FetcherConfig.OBEY_ROBOTS_CONFIG),
+                FetchOptions.defaults(config.delayMillis(), config.getBoolean(FetcherConfig.OBEY_ROBOTS_CONFIG)),
                 config.getInt(FetcherConfig.MAX_CONNECTIONS_CONFIG),
                 config.getInt(FetcherConfig.MAX_PENDING_REQUESTS_CONFIG),
-                config.duration(FetcherConfig.COMMIT_INTERVAL_MS_CONFIG)));
+                config.duration(FetcherConfig.COMMIT_INTERVAL_MS_CONFIG),
+                config.duration(FetcherConfig.MAX_HOLD_MS_CONFIG),
+                config.duration(FetcherConfig.BACKOFF_QUIET_MS_CONFIG),
+                config.duration(FetcherConfig.HANDOVER_TIMEOUT_MS_CONFIG),
+                config.instanceId()),
+            System::currentTimeMillis);
     FetcherApp app = new FetcherApp(loop);
     app.thread.start();
     LOG.info("fetcher started as {} (delay {} ms)", config.userAgent(), config.delayMillis());

@@ -45,6 +45,24 @@ public final class FetcherConfig extends ServiceConfig {
   public static final String VERIFY_TLS_CONFIG = "fetcher.verify.tls";
   private static final String VERIFY_TLS_DOC = "Whether TLS certificates are verified; off by default so sites with bad certificates are still crawled.";
 
+  public static final String IDLE_TIMEOUT_MS_CONFIG = "fetcher.idle.timeout.ms";
+  private static final String IDLE_TIMEOUT_MS_DOC = "How long a connection may stay silent during a request, in milliseconds; beyond it the outcome is NETWORK_ERROR (timeout).";
+
+  public static final String MAX_HOLD_MS_CONFIG = "fetcher.max.hold.ms";
+  private static final String MAX_HOLD_MS_DOC =
+      "The longest a request waits in the fetcher for its origin (delay, Crawl-delay, back-off, pause), in milliseconds; beyond it the request is"
+          + " answered DEFERRED and the frontier keeps the URL queued until the origin is due. Keep it well below the frontier's lease timeout.";
+
+  public static final String BACKOFF_QUIET_MS_CONFIG = "fetcher.backoff.quiet.ms";
+  private static final String BACKOFF_QUIET_MS_DOC = "How long an origin must go without rate limits or failures before its raised delay is halved, in milliseconds.";
+
+  public static final String HANDOVER_TIMEOUT_MS_CONFIG = "fetcher.handover.timeout.ms";
+  private static final String HANDOVER_TIMEOUT_MS_DOC =
+      "When partitions move to another fetcher: how long their running requests may take to finish before the hand-over goes on without them, in milliseconds.";
+
+  public static final String INSTANCE_ID_CONFIG = "fetcher.instance.id";
+  private static final String INSTANCE_ID_DOC = "Names this fetcher in the politeness state it writes; empty for the host name.";
+
   public static final String COMMIT_INTERVAL_MS_CONFIG = "fetcher.commit.interval.ms";
   private static final String COMMIT_INTERVAL_MS_DOC = "How often the offsets of done requests are committed, in milliseconds.";
 
@@ -61,6 +79,11 @@ public final class FetcherConfig extends ServiceConfig {
           .define(ROBOTS_TTL_MS_CONFIG, Type.LONG, 30L * 60 * 1000, Range.between(1_000, 7L * 24 * 3600 * 1000), Importance.MEDIUM, ROBOTS_TTL_MS_DOC)
           .define(OBEY_ROBOTS_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, OBEY_ROBOTS_DOC)
           .define(VERIFY_TLS_CONFIG, Type.BOOLEAN, false, Importance.LOW, VERIFY_TLS_DOC)
+          .define(IDLE_TIMEOUT_MS_CONFIG, Type.LONG, 20_000L, Range.between(100, 3_600_000), Importance.LOW, IDLE_TIMEOUT_MS_DOC)
+          .define(MAX_HOLD_MS_CONFIG, Type.LONG, 120_000L, Range.between(1_000, 3_600_000), Importance.LOW, MAX_HOLD_MS_DOC)
+          .define(BACKOFF_QUIET_MS_CONFIG, Type.LONG, 60_000L, Range.between(0, 86_400_000), Importance.LOW, BACKOFF_QUIET_MS_DOC)
+          .define(HANDOVER_TIMEOUT_MS_CONFIG, Type.LONG, 35_000L, Range.between(0, 600_000), Importance.LOW, HANDOVER_TIMEOUT_MS_DOC)
+          .define(INSTANCE_ID_CONFIG, Type.STRING, "", Importance.LOW, INSTANCE_ID_DOC)
           .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, 1000L, Range.between(10, 600_000), Importance.LOW, COMMIT_INTERVAL_MS_DOC);
 
   public FetcherConfig(Map<String, String> settings) {
@@ -73,6 +96,23 @@ public final class FetcherConfig extends ServiceConfig {
 
   public long delayMillis() {
     return getLong(DELAY_MS_CONFIG);
+  }
+
+  /** This fetcher's name: the setting, else the host name. */
+  public String instanceId() {
+    String id = getString(INSTANCE_ID_CONFIG);
+    if (!id.isBlank()) {
+      return id;
+    }
+    String host = System.getenv("HOSTNAME");
+    if (host != null && !host.isBlank()) {
+      return host;
+    }
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException e) {
+      return "fetcher";
+    }
   }
 
   public Duration duration(String key) {

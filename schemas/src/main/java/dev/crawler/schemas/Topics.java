@@ -9,6 +9,7 @@ import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.FetchResult;
 import dev.crawler.events.ParsedDocument;
+import dev.crawler.events.PolitenessState;
 import dev.crawler.schemas.serde.AvroSerde;
 import dev.crawler.schemas.serde.SchemaRegistryClient;
 import java.time.Duration;
@@ -45,6 +46,7 @@ public final class Topics {
   private final TopicSpec<String, CrawlLogEntry> log;
   private final TopicSpec<String, DeadLetter> deadLetters;
   private final TopicSpec<String, ControlCommand> control;
+  private final TopicSpec<String, PolitenessState> politeness;
 
   private Topics(String prefix, SchemaRegistryClient registry) {
     if (!prefix.matches("[a-zA-Z0-9._-]*")) {
@@ -65,6 +67,9 @@ public final class Topics {
     // partitioned like the origin-keyed topics, so the frontier reads it beside them; written to every partition
     this.control =
         new TopicSpec<>(prefix + "control", Serdes.String(), avro(registry, ControlCommand.class), CleanupPolicy.DELETE, Optional.empty(), true);
+    // keyed by origin and partitioned like fetch-requests: a fetcher reads the partitions it is assigned
+    this.politeness =
+        new TopicSpec<>(prefix + "politeness", Serdes.String(), avro(registry, PolitenessState.class), CleanupPolicy.COMPACT, Optional.empty(), true);
     this.deadLetters =
         new TopicSpec<>(
             prefix + "dead-letters", Serdes.String(), avro(registry, DeadLetter.class), CleanupPolicy.DELETE, Optional.empty(), false);
@@ -133,9 +138,17 @@ public final class Topics {
     return control;
   }
 
+  /**
+   * Each origin's politeness state (next request time, back-off, patience, pause), compacted; written by
+   * the fetcher that owns the origin and read by its next owner after a rebalance.
+   */
+  public TopicSpec<String, PolitenessState> politeness() {
+    return politeness;
+  }
+
   /** Every topic, in flow order. */
   public List<TopicSpec<String, ?>> all() {
-    return List.of(discovered, fetchRequests, fetchResults, parsed, outcomes, documents, log, deadLetters, control);
+    return List.of(discovered, fetchRequests, fetchResults, parsed, outcomes, documents, log, deadLetters, control, politeness);
   }
 
   private <V extends SpecificRecord> TopicSpec<String, V> byOrigin(String suffix, SchemaRegistryClient registry, Class<V> type) {

@@ -23,14 +23,16 @@ class TopicsTest {
             "crawl.documents",
             "crawl.log",
             "crawl.dead-letters",
-            "crawl.control");
+            "crawl.control",
+            "crawl.politeness");
   }
 
   @Test
-  void compactsOnlyTheDocumentsTopic() {
+  void compactsOnlyTheDocumentsAndPolitenessTopics() {
     assertThat(topics.documents().cleanupPolicy()).isEqualTo(CleanupPolicy.COMPACT);
     assertThat(topics.documents().topicConfigs()).containsEntry("cleanup.policy", "compact");
-    assertThat(topics.all()).filteredOn(t -> t != topics.documents()).allMatch(t -> t.cleanupPolicy() == CleanupPolicy.DELETE);
+    assertThat(topics.politeness().topicConfigs()).containsEntry("cleanup.policy", "compact");
+    assertThat(topics.all()).filteredOn(t -> t != topics.documents() && t != topics.politeness()).allMatch(t -> t.cleanupPolicy() == CleanupPolicy.DELETE);
   }
 
   @Test
@@ -44,7 +46,7 @@ class TopicsTest {
         .filteredOn(TopicSpec::coPartitionedByOrigin)
         .extracting(TopicSpec::name)
         .containsExactly(
-            "crawl.discovered", "crawl.fetch-requests", "crawl.fetch-results", "crawl.parsed", "crawl.outcomes", "crawl.log", "crawl.control");
+            "crawl.discovered", "crawl.fetch-requests", "crawl.fetch-results", "crawl.parsed", "crawl.outcomes", "crawl.log", "crawl.control", "crawl.politeness");
   }
 
   @Test

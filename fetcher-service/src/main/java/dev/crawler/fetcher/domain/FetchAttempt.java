@@ -1,5 +1,6 @@
 package dev.crawler.fetcher.domain;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -16,9 +17,21 @@ public sealed interface FetchAttempt {
    * @param body the content-decoded body, at most the size limit
    * @param contentType the media type without parameters, lower-case, when given
    * @param charset the charset parameter of the Content-Type, when given
+   * @param redirectChain the URLs redirected through before the URL that gave this response, in order,
+   *     starting with the requested one; empty when no redirect was followed
+   * @param url the URL that gave this response: the requested one, or the last redirect's target
    */
-  record Response(int status, Map<String, String> headers, byte[] body, Optional<String> contentType, Optional<String> charset, long durationMillis)
+  record Response(int status, Map<String, String> headers, byte[] body, Optional<String> contentType, Optional<String> charset, long durationMillis, List<String> redirectChain, String url)
       implements FetchAttempt {
+
+    public Response {
+      redirectChain = List.copyOf(redirectChain);
+    }
+
+    /** A response to a request that followed no redirect; {@code url} unknown (empty). */
+    public Response(int status, Map<String, String> headers, byte[] body, Optional<String> contentType, Optional<String> charset, long durationMillis) {
+      this(status, headers, body, contentType, charset, durationMillis, List.of(), "");
+    }
 
     /** A header's value by case-insensitive name. */
     public Optional<String> header(String name) {
@@ -36,13 +49,17 @@ public sealed interface FetchAttempt {
 
   /** Why a request got no complete response. */
   enum FailureKind {
-    /** DNS, connection refused or reset before a response. */
+    /** DNS, connection refused, unreachable. */
     CONNECT_FAILED,
     /** No complete response within the timeout. */
     TIMEOUT,
-    /** The response started but could not be read to its end. */
+    /** The response started but could not be read to its end (truncated, reset). */
     BROKEN_RESPONSE,
-    /** The body is larger than the limit. */
-    TOO_LARGE
+    /** The server's answer is not HTTP. */
+    PROTOCOL_ERROR,
+    /** The body is larger than the limit (before or after decoding). */
+    TOO_LARGE,
+    /** The response's headers failed the metadata filters (content type, length), so its body was not read. */
+    REJECTED_METADATA
   }
 }

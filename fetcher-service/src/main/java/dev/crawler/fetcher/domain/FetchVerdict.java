@@ -23,7 +23,12 @@ public record FetchVerdict(Optional<Outcome> outcome, Optional<String> detail, O
   /** The verdict on an attempt to fetch {@code url}. */
   public static FetchVerdict of(String url, FetchAttempt attempt) {
     if (attempt instanceof FetchAttempt.Failure failure) {
-      Outcome outcome = failure.kind() == FetchAttempt.FailureKind.TOO_LARGE ? Outcome.TOO_LARGE : Outcome.NETWORK_ERROR;
+      Outcome outcome =
+          switch (failure.kind()) {
+            case TOO_LARGE -> Outcome.TOO_LARGE;
+            case REJECTED_METADATA -> Outcome.FILTERED;
+            default -> Outcome.NETWORK_ERROR;
+          };
       return decided(outcome, describe(failure));
     }
     FetchAttempt.Response response = (FetchAttempt.Response) attempt;
@@ -35,9 +40,14 @@ public record FetchVerdict(Optional<Outcome> outcome, Optional<String> detail, O
       return decided(Outcome.UNMODIFIED, "304");
     }
     if (status >= 300 && status < 400) {
-      Optional<String> target = response.header("Location").flatMap(location -> UrlNormalizer.resolve(url, location)).flatMap(UrlNormalizer::tryNormalize);
+      String base = response.url().isEmpty() ? url : response.url();
+      Optional<String> target = response.header("Location").flatMap(location -> UrlNormalizer.resolve(base, location)).flatMap(UrlNormalizer::tryNormalize);
       if (target.isEmpty()) {
         return decided(Outcome.BAD_STATUS, status + " without a usable Location");
+      }
+      if (target.get().equals(base) || response.redirectChain().contains(target.get())) {
+        // a loop: the target was visited already in this fetch, so it is not discovered again
+        return decided(Outcome.REDIRECT, status + " " + target.get() + " (redirect loop)");
       }
       return new FetchVerdict(Optional.of(Outcome.REDIRECT), Optional.of(status + " " + target.get()), target);
     }
@@ -59,7 +69,9 @@ public record FetchVerdict(Optional<Outcome> outcome, Optional<String> detail, O
           case CONNECT_FAILED -> "connect failed";
           case TIMEOUT -> "timeout";
           case BROKEN_RESPONSE -> "broken response";
+          case PROTOCOL_ERROR -> "protocol error";
           case TOO_LARGE -> "too large";
+          case REJECTED_METADATA -> "METADATA";
         };
     return failure.detail().isEmpty() ? kind : kind + ": " + failure.detail();
   }

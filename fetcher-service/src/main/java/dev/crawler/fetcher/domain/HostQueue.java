@@ -2,16 +2,17 @@ package dev.crawler.fetcher.domain;
 
 import crawlercommons.robots.BaseRobotRules;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Iterator;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One origin's requests waiting in this fetcher, and its politeness: at most one request to the origin
- * at a time, and the next starts no sooner than the delay after the previous one ended (seed 003: one
- * crawl loop per origin). Robots.txt requests count as requests. Times are milliseconds of one
- * monotonic clock. Not thread-safe: owned by the fetch loop's thread.
+ * One origin's requests waiting in this fetcher, its robots.txt rules and its {@link
+ * OriginPoliteness} (seed 003: one crawl loop per origin). Robots.txt requests count as requests. Not
+ * thread-safe: owned by the fetch loop's thread.
  *
  * @param <T> a waiting request
  */
@@ -19,18 +20,22 @@ public final class HostQueue<T> {
 
   private final String origin;
   private final ArrayDeque<T> waiting = new ArrayDeque<>();
-  private boolean isBusy;
-  private long lastEndedAt = Long.MIN_VALUE;
-  private long delayMillis;
+  private final OriginPoliteness politeness;
   private @Nullable BaseRobotRules robots;
   private long robotsExpireAt;
+  private boolean isFetchingRobots;
 
-  public HostQueue(String origin) {
+  public HostQueue(String origin, OriginPoliteness politeness) {
     this.origin = origin;
+    this.politeness = politeness;
   }
 
   public String origin() {
     return origin;
+  }
+
+  public OriginPoliteness politeness() {
+    return politeness;
   }
 
   public void add(T request) {
@@ -49,6 +54,13 @@ public final class HostQueue<T> {
     return removed;
   }
 
+  /** Takes every waiting request out. */
+  public List<T> drain() {
+    List<T> all = new ArrayList<>(waiting);
+    waiting.clear();
+    return all;
+  }
+
   public boolean hasWaiting() {
     return !waiting.isEmpty();
   }
@@ -57,18 +69,19 @@ public final class HostQueue<T> {
     return waiting.size();
   }
 
+  /** Whether a request to the origin is running. */
   public boolean isBusy() {
-    return isBusy;
+    return politeness.isBusy();
   }
 
-  /** When the next request may start: the end of the last one plus the delay. */
+  /** When the next request may start (epoch ms). */
   public long nextStartAt() {
-    return lastEndedAt == Long.MIN_VALUE ? Long.MIN_VALUE : lastEndedAt + delayMillis;
+    return politeness.nextStartAt();
   }
 
-  /** Whether a request may start now: none running, and the delay since the last one has passed. */
+  /** Whether a request may start now, robots.txt included: only one at a time while robots.txt is fetched. */
   public boolean isReady(long now) {
-    return !isBusy && now >= nextStartAt();
+    return !isFetchingRobots && politeness.isReady(now);
   }
 
   /** The next waiting request, left in place. */
@@ -81,26 +94,28 @@ public final class HostQueue<T> {
     return Optional.ofNullable(waiting.pollFirst());
   }
 
-  /** A request to the origin starts; {@code delayMillis} is the delay that will follow it. */
-  public void started(long delayMillis) {
-    this.isBusy = true;
-    this.delayMillis = delayMillis;
-  }
-
-  /** The request to the origin ended (with a response or not). */
-  public void ended(long now) {
-    this.isBusy = false;
-    this.lastEndedAt = now;
-  }
-
   /** Whether robots.txt must be fetched before the next request: never fetched, or expired. */
   public boolean needsRobots(long now) {
     return robots == null || now >= robotsExpireAt;
   }
 
+  /** Robots.txt is being fetched: no other request starts until it is done. */
+  public void fetchingRobots(boolean isFetching) {
+    this.isFetchingRobots = isFetching;
+  }
+
+  public boolean isFetchingRobots() {
+    return isFetchingRobots;
+  }
+
   /** The origin's robots rules, once fetched. */
   public Optional<BaseRobotRules> robots() {
     return Optional.ofNullable(robots);
+  }
+
+  /** When the robots rules expire (epoch ms). */
+  public long robotsExpireAt() {
+    return robotsExpireAt;
   }
 
   public void robots(BaseRobotRules rules, long expireAt) {

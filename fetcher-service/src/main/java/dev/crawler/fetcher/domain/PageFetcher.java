@@ -2,6 +2,7 @@ package dev.crawler.fetcher.domain;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Fetches one URL over HTTP (StormCrawler's {@code Protocol}): the narrow interface between the
@@ -11,13 +12,34 @@ import java.util.concurrent.CompletableFuture;
 public interface PageFetcher extends AutoCloseable {
 
   /**
-   * Starts a GET.
+   * One request to make.
    *
+   * @param isHead HEAD instead of GET
    * @param headers request headers to add (e.g. If-None-Match)
-   * @param maxRedirects redirects followed within this request (implementations may cap it); 0 to
-   *     return a 3xx as it is
+   * @param maxRedirects redirects followed within this request, each recorded in the response's chain;
+   *     0 to return a 3xx as it is
+   * @param metadataFilters when set, a 2xx response whose Content-Type or Content-Length they reject
+   *     ends as {@link FetchAttempt.FailureKind#REJECTED_METADATA} without its body being read
    */
-  CompletableFuture<FetchAttempt> get(String url, Map<String, String> headers, int maxRedirects);
+  record Call(String url, boolean isHead, Map<String, String> headers, int maxRedirects, @Nullable FetchOptions metadataFilters) {
+
+    public Call {
+      headers = Map.copyOf(headers);
+    }
+
+    /** A plain GET. */
+    public static Call get(String url, Map<String, String> headers, int maxRedirects) {
+      return new Call(url, false, headers, maxRedirects, null);
+    }
+  }
+
+  /** Starts a request. */
+  CompletableFuture<FetchAttempt> fetch(Call call);
+
+  /** Starts a GET. */
+  default CompletableFuture<FetchAttempt> get(String url, Map<String, String> headers, int maxRedirects) {
+    return fetch(Call.get(url, headers, maxRedirects));
+  }
 
   @Override
   void close();

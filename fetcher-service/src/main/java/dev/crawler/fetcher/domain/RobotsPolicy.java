@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 
 /**
  * What robots.txt allows (RFC 9309, parsed by crawler-commons' {@link SimpleRobotRulesParser}): a 2xx
@@ -57,7 +58,10 @@ public final class RobotsPolicy {
       int status = response.status();
       if (status >= 200 && status < 300) {
         byte[] body = response.body().length > MAX_BYTES ? Arrays.copyOf(response.body(), MAX_BYTES) : response.body();
-        return new SimpleRobotRulesParser().parseContent(robotsUrl, body, response.contentType().orElse("text/plain"), List.of(productToken));
+        // no limit on Crawl-delay here: the parser would turn a long one into "disallow all"; the
+        // origin's max-crawl-delay-ms option caps it instead (OriginPoliteness)
+        SimpleRobotRulesParser parser = new SimpleRobotRulesParser(Long.MAX_VALUE, SimpleRobotRulesParser.DEFAULT_MAX_WARNINGS);
+        return parser.parseContent(robotsUrl, body, response.contentType().orElse("text/plain"), List.of(productToken));
       }
       if (status >= 400 && status < 500) {
         return new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
@@ -70,6 +74,17 @@ public final class RobotsPolicy {
   /** How long rules are good for: the TTL, or the retry delay when robots.txt could not be read. */
   public Duration validity(BaseRobotRules rules) {
     return rules.isAllowNone() ? RETRY_AFTER_FAILURE : ttl;
+  }
+
+  /** Robots.txt's Crawl-delay for our user agent, in milliseconds; empty when it sets none. */
+  public static OptionalLong crawlDelayMillis(BaseRobotRules rules) {
+    long delay = rules.getCrawlDelay();
+    return delay == BaseRobotRules.UNSET_CRAWL_DELAY || delay < 0 ? OptionalLong.empty() : OptionalLong.of(delay);
+  }
+
+  /** The sitemaps robots.txt names ({@code Sitemap:} lines), as absolute URLs. */
+  public static List<String> sitemaps(BaseRobotRules rules) {
+    return List.copyOf(rules.getSitemaps());
   }
 
   /** Whether the rules allow fetching the URL. */

@@ -1,16 +1,22 @@
 package dev.crawler.fetcher.http;
 
+import dev.crawler.common.url.UrlNormalizer;
+import dev.crawler.fetcher.domain.ContentDecoding;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
+import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.PageFetcher;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.net.ConnectException;
+import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -23,8 +29,10 @@ import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.MimeTypes;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
@@ -34,30 +42,33 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The {@link PageFetcher} on Jetty's asynchronous {@link HttpClient}: HTTP/1.1, and HTTP/2 where the
- * server offers it over TLS (ALPN). Redirects are not followed unless asked; the body is read up to a
- * limit and the request aborted beyond it; gzip and deflate are decoded. TLS certificates are not
- * verified by default: a crawler must read sites whose certificates are expired or self-signed.
+ * server offers it (ALPN over TLS). Redirects are followed here, not by Jetty, so each hop is recorded
+ * and loops are caught. The raw body is read up to the size limit and the request aborted beyond it;
+ * the content coding (gzip, deflate, br) is then decoded with the same limit ({@link ContentDecoding}).
+ * TLS certificates are not verified by default: a crawler must read sites whose certificates are expired
+ * or self-signed.
  */
 public final class JettyPageFetcher implements PageFetcher {
 
-  /** Redirects followed by a request that follows them (robots.txt's, RFC 9309: at least five). */
-  static final int MAX_REDIRECTS = 5;
-
   private final HttpClient client;
-  private final String userAgent;
   private final long maxBodyBytes;
   private final Duration requestTimeout;
+  private final Duration idleTimeout;
 
   /**
    * @param userAgent the User-Agent header
-   * @param maxBodyBytes the largest body read; a longer one is a {@link FailureKind#TOO_LARGE} failure
+   * @param maxBodyBytes the largest body read, before and after decoding; a longer one is a {@link
+   *     FailureKind#TOO_LARGE} failure
+   * @param connectTimeout how long connecting may take
+   * @param idleTimeout how long a connection may stay silent during a request
+   * @param requestTimeout how long a whole request may take, redirects followed included
    * @param maxConnections connections open at most, over all origins
    * @param verifyTls whether TLS certificates and host names are verified
    */
-  public JettyPageFetcher(String userAgent, long maxBodyBytes, Duration connectTimeout, Duration requestTimeout, int maxConnections, boolean verifyTls) {
-    this.userAgent = userAgent;
+  public JettyPageFetcher(String userAgent, long maxBodyBytes, Duration connectTimeout, Duration idleTimeout, Duration requestTimeout, int maxConnections, boolean verifyTls) {
     this.maxBodyBytes = maxBodyBytes;
     this.requestTimeout = requestTimeout;
+    this.idleTimeout = idleTimeout;
     SslContextFactory.Client tls = new SslContextFactory.Client(!verifyTls);
     if (!verifyTls) {
       tls.setEndpointIdentificationAlgorithm(null);
@@ -73,12 +84,13 @@ public final class JettyPageFetcher implements PageFetcher {
     this.client = new HttpClient(new HttpClientTransportDynamic(connector, HttpClientConnectionFactory.HTTP11, new ClientConnectionFactoryOverHTTP2.HTTP2(http2)));
     client.setExecutor(threads);
     client.setFollowRedirects(false);
-    client.setMaxRedirects(MAX_REDIRECTS);
-    client.setMaxConnectionsPerDestination(Math.max(2, Math.min(maxConnections, 16)));
+    client.setMaxConnectionsPerDestination(Math.max(2, Math.min(maxConnections, FetchOptions.MAX_CONNECTIONS_LIMIT)));
     client.setMaxRequestsQueuedPerDestination(1024);
     client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, userAgent));
-    client.setIdleTimeout(requestTimeout.toMillis());
+    client.setIdleTimeout(idleTimeout.toMillis());
     client.setConnectTimeout(connectTimeout.toMillis());
+    // bodies are decoded here, after the size check, never by Jetty
+    client.getContentDecoderFactories().clear();
     try {
       client.start();
     } catch (Exception e) {
@@ -87,22 +99,35 @@ public final class JettyPageFetcher implements PageFetcher {
   }
 
   @Override
-  public CompletableFuture<FetchAttempt> get(String url, Map<String, String> headers, int maxRedirects) {
+  public CompletableFuture<FetchAttempt> fetch(Call call) {
     CompletableFuture<FetchAttempt> attempt = new CompletableFuture<>();
-    long started = System.nanoTime();
+    send(call, call.url(), new ArrayList<>(), attempt, System.nanoTime());
+    return attempt;
+  }
+
+  private void send(Call call, String url, List<String> chain, CompletableFuture<FetchAttempt> attempt, long started) {
+    long remaining = requestTimeout.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    if (remaining <= 0) {
+      attempt.complete(new FetchAttempt.Failure(FailureKind.TIMEOUT, "redirects took longer than " + requestTimeout.toMillis() + " ms", millisSince(started)));
+      return;
+    }
     Request request;
     try {
       request =
           client.newRequest(url)
-              .followRedirects(maxRedirects > 0)
-              .timeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
-              .headers(fields -> headers.forEach(fields::put));
+              .method(call.isHead() ? HttpMethod.HEAD : HttpMethod.GET)
+              .followRedirects(false)
+              .timeout(remaining, TimeUnit.MILLISECONDS)
+              .idleTimeout(idleTimeout.toMillis(), TimeUnit.MILLISECONDS)
+              .headers(fields -> {
+                fields.put(HttpHeader.ACCEPT_ENCODING, ContentDecoding.ACCEPTED);
+                call.headers().forEach(fields::put);
+              });
     } catch (IllegalArgumentException e) {
-      attempt.complete(new FetchAttempt.Failure(FailureKind.CONNECT_FAILED, "bad URL: " + e.getMessage(), 0));
-      return attempt;
+      attempt.complete(new FetchAttempt.Failure(FailureKind.CONNECT_FAILED, "bad URL: " + e.getMessage(), millisSince(started)));
+      return;
     }
-    request.send(new BodyCollector(attempt, started));
-    return attempt;
+    request.send(new BodyCollector(call, url, chain, attempt, started));
   }
 
   @Override
@@ -114,14 +139,20 @@ public final class JettyPageFetcher implements PageFetcher {
     }
   }
 
-  /** Collects the body up to the limit and turns the result into a {@link FetchAttempt}. */
+  /** Collects the body up to the limit, follows a redirect when asked, and turns the result into a {@link FetchAttempt}. */
   private final class BodyCollector implements Response.Listener {
 
+    private final Call call;
+    private final String url;
+    private final List<String> chain;
     private final CompletableFuture<FetchAttempt> attempt;
     private final long started;
     private final ByteArrayOutputStream body = new ByteArrayOutputStream();
 
-    BodyCollector(CompletableFuture<FetchAttempt> attempt, long started) {
+    BodyCollector(Call call, String url, List<String> chain, CompletableFuture<FetchAttempt> attempt, long started) {
+      this.call = call;
+      this.url = url;
+      this.chain = chain;
       this.attempt = attempt;
       this.started = started;
     }
@@ -129,15 +160,24 @@ public final class JettyPageFetcher implements PageFetcher {
     @Override
     public void onHeaders(Response response) {
       long length = response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
-      if (length > maxBodyBytes) {
-        response.abort(new BodyTooLargeException("Content-Length " + length + " is over the limit of " + maxBodyBytes + " bytes"));
+      if (length > maxBodyBytes && !call.isHead()) {
+        response.abort(new AbortedException(FailureKind.TOO_LARGE, "Content-Length " + length + " is over the limit of " + maxBodyBytes + " bytes"));
+        return;
+      }
+      FetchOptions filters = call.metadataFilters();
+      int status = response.getStatus();
+      if (filters != null && status >= 200 && status < 300) {
+        String mediaType = mediaType(response.getHeaders().get(HttpHeader.CONTENT_TYPE)).orElse(null);
+        if (!filters.isAcceptedMetadata(mediaType, length)) {
+          response.abort(new AbortedException(FailureKind.REJECTED_METADATA, "Content-Type " + mediaType + ", Content-Length " + (length < 0 ? "unknown" : length)));
+        }
       }
     }
 
     @Override
     public void onContent(Response response, ByteBuffer content) {
       if (body.size() + content.remaining() > maxBodyBytes) {
-        response.abort(new BodyTooLargeException("body is over the limit of " + maxBodyBytes + " bytes"));
+        response.abort(new AbortedException(FailureKind.TOO_LARGE, "body is over the limit of " + maxBodyBytes + " bytes"));
         return;
       }
       byte[] bytes = new byte[content.remaining()];
@@ -147,34 +187,71 @@ public final class JettyPageFetcher implements PageFetcher {
 
     @Override
     public void onComplete(Result result) {
-      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      long millis = millisSince(started);
       if (result.isFailed()) {
         Throwable failure = result.getFailure();
         attempt.complete(new FetchAttempt.Failure(kindOf(failure, result.getResponse() != null && result.getResponse().getStatus() > 0), describe(failure), millis));
         return;
       }
       Response response = result.getResponse();
+      int status = response.getStatus();
+      Optional<String> target = redirectTarget(response);
+      if (target.isPresent() && chain.size() < call.maxRedirects() && !target.get().equals(url) && !chain.contains(target.get())) {
+        List<String> next = new ArrayList<>(chain);
+        next.add(url);
+        send(call, target.get(), next, attempt, started);
+        return;
+      }
       Map<String, String> headers = new LinkedHashMap<>();
       for (HttpField field : response.getHeaders()) {
         headers.merge(field.getName(), field.getValue(), (first, second) -> first + ", " + second);
       }
+      ContentDecoding.Decoded decoded = ContentDecoding.decode(response.getHeaders().get(HttpHeader.CONTENT_ENCODING), body.toByteArray(), maxBodyBytes);
+      if (decoded instanceof ContentDecoding.TooLarge tooLarge) {
+        attempt.complete(new FetchAttempt.Failure(FailureKind.TOO_LARGE, tooLarge.detail(), millis));
+        return;
+      }
+      if (decoded instanceof ContentDecoding.Broken broken) {
+        attempt.complete(new FetchAttempt.Failure(FailureKind.BROKEN_RESPONSE, broken.detail(), millis));
+        return;
+      }
       String contentType = response.getHeaders().get(HttpHeader.CONTENT_TYPE);
-      Optional<String> mediaType = Optional.ofNullable(contentType).map(MimeTypes::getContentTypeWithoutCharset).map(type -> type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT)).filter(type -> !type.isEmpty());
       Optional<String> charset = Optional.ofNullable(contentType).map(MimeTypes::getCharsetFromContentType);
-      attempt.complete(new FetchAttempt.Response(response.getStatus(), headers, body.toByteArray(), mediaType, charset, millis));
+      byte[] bytes = ((ContentDecoding.Body) decoded).bytes();
+      attempt.complete(new FetchAttempt.Response(status, headers, bytes, mediaType(contentType), charset, millis, chain, url));
+    }
+
+    /** The normalized target of a 3xx, when it names a usable one. */
+    private Optional<String> redirectTarget(Response response) {
+      int status = response.getStatus();
+      if (status < 300 || status >= 400 || status == 304) {
+        return Optional.empty();
+      }
+      return Optional.ofNullable(response.getHeaders().get(HttpHeader.LOCATION)).flatMap(location -> UrlNormalizer.resolve(url, location)).flatMap(UrlNormalizer::tryNormalize);
     }
   }
 
-  private static FailureKind kindOf(Throwable failure, boolean hadResponse) {
+  private static Optional<String> mediaType(@org.jspecify.annotations.Nullable String contentType) {
+    return Optional.ofNullable(contentType).map(MimeTypes::getContentTypeWithoutCharset).map(type -> type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT)).filter(type -> !type.isEmpty());
+  }
+
+  private static long millisSince(long started) {
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+  }
+
+  static FailureKind kindOf(Throwable failure, boolean hadResponse) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof BodyTooLargeException) {
-        return FailureKind.TOO_LARGE;
+      if (cause instanceof AbortedException aborted) {
+        return aborted.kind;
       }
       if (cause instanceof TimeoutException || cause instanceof java.net.SocketTimeoutException) {
         return FailureKind.TIMEOUT;
       }
-      if (cause instanceof ConnectException || cause instanceof UnknownHostException || cause instanceof UnresolvedAddressException) {
+      if (cause instanceof ConnectException || cause instanceof UnknownHostException || cause instanceof UnresolvedAddressException || cause instanceof NoRouteToHostException) {
         return FailureKind.CONNECT_FAILED;
+      }
+      if (cause instanceof HttpException) {
+        return FailureKind.PROTOCOL_ERROR; // the server's bytes are not an HTTP response
       }
       if (cause instanceof EOFException) {
         return FailureKind.BROKEN_RESPONSE;
@@ -188,12 +265,15 @@ public final class JettyPageFetcher implements PageFetcher {
     return message == null ? failure.getClass().getSimpleName() : message;
   }
 
-  /** The body is larger than the limit: the request is aborted with this. */
-  static final class BodyTooLargeException extends RuntimeException {
+  /** The request is aborted on purpose: the body is too large, or its metadata was rejected. */
+  static final class AbortedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    BodyTooLargeException(String message) {
+    final transient FailureKind kind;
+
+    AbortedException(FailureKind kind, String message) {
       super(message, null, false, false);
+      this.kind = kind;
     }
   }
 }

@@ -2,16 +2,21 @@ package dev.crawler.fetcher.kafka;
 
 import crawlercommons.robots.BaseRobotRules;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.FetchResult;
 import dev.crawler.events.Outcome;
+import dev.crawler.events.PolitenessState;
 import dev.crawler.events.RobotsVerdict;
 import dev.crawler.events.UrlKind;
+import dev.crawler.fetcher.domain.Feedback;
 import dev.crawler.fetcher.domain.FetchAttempt;
+import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.FetchVerdict;
 import dev.crawler.fetcher.domain.HostQueue;
 import dev.crawler.fetcher.domain.OffsetTracker;
+import dev.crawler.fetcher.domain.OriginPoliteness;
 import dev.crawler.fetcher.domain.PageFetcher;
 import dev.crawler.fetcher.domain.RobotsPolicy;
 import dev.crawler.schemas.Origin;
@@ -21,11 +26,13 @@ import dev.crawler.schemas.serde.DeadLetters;
 import dev.crawler.schemas.serde.RecordDecoder;
 import dev.crawler.schemas.serde.UndecodableRecordException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,6 +42,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -49,10 +57,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The fetcher's one loop thread: reads fetch requests, keeps them in per-origin {@link HostQueue}s,
- * starts each origin's next request when its politeness allows, and writes what each request gave.
- * HTTP is asynchronous: completions come back to this thread through a task queue, so no origin waits
- * for another and the thread never blocks on HTTP. A partition's offsets are committed only up to the
- * first request whose results Kafka has not yet acknowledged.
+ * starts each origin's next request when its {@link OriginPoliteness} allows, and writes what each
+ * request gave. HTTP is asynchronous: completions come back to this thread through a task queue, so no
+ * origin waits for another and the thread never blocks on HTTP. A partition's offsets are committed
+ * only up to the first request whose results Kafka has not yet acknowledged.
+ *
+ * <p>Politeness survives rebalancing: before a partition is handed over, the requests of its origins
+ * that are running are finished and their results written, each origin's politeness state (next
+ * request time, back-off, patience, pause) is written to the compacted politeness topic, and the
+ * offsets are committed; the partition's next owner reads that state before it starts any request.
+ *
+ * <p>An origin that cannot be fetched for a long while (paused after its patience ran out, robots.txt
+ * unreadable, a long Retry-After) does not keep its requests here: they are answered {@code DEFERRED}
+ * with the time to come back, and the frontier keeps the URLs queued until then.
  */
 public final class FetchLoop implements Runnable {
 
@@ -60,55 +77,97 @@ public final class FetchLoop implements Runnable {
 
   static final String SERVICE = "fetcher";
 
-  /** The request option that sets the origin's delay, in milliseconds. */
-  public static final String DELAY_OPTION = "delay-ms";
-
-  /** The request option that turns robots.txt off for the URL ({@code false}), logged loudly. */
-  public static final String OBEY_ROBOTS_OPTION = "obey-robots-txt";
-
-  /** The request option saying how redirects are handled: {@code record} or {@code follow N}. */
-  public static final String REDIRECTS_OPTION = "redirects";
-
   /** The longest the loop waits in a poll, so that due origins start on time. */
   static final Duration MAX_POLL = Duration.ofMillis(100);
 
   /** How long closing waits for requests in flight. */
   static final Duration CLOSE_GRACE = Duration.ofSeconds(30);
 
-  /** Settings of the loop. */
-  public record Settings(long delayMillis, boolean obeyRobots, int maxInFlight, int maxHeld, Duration commitInterval) {}
+  /** Politeness state worth writing periodically: a next request further away than this (a crash takes longer to notice). */
+  static final long SIGNIFICANT_WAIT_MILLIS = 10_000;
 
-  private record Pending(TopicPartition partition, long offset, String origin, FetchRequest request) {}
+  /**
+   * Settings of the loop.
+   *
+   * @param defaults the options of a request that sets none
+   * @param maxInFlight requests in flight at most, over all origins
+   * @param maxHeld requests held in memory at most before reading stops
+   * @param commitInterval how often offsets are committed and politeness state written
+   * @param maxHold the longest a request waits here for its origin; beyond, it is deferred to the frontier
+   * @param backoffQuiet how long without rate limits or failures before an origin's back-off is halved
+   * @param handoverTimeout how long a revoked partition's running requests may take to finish
+   * @param instanceId names this fetcher in the politeness state it writes
+   */
+  public record Settings(
+      FetchOptions defaults,
+      int maxInFlight,
+      int maxHeld,
+      Duration commitInterval,
+      Duration maxHold,
+      Duration backoffQuiet,
+      Duration handoverTimeout,
+      String instanceId) {}
+
+  private record Pending(TopicPartition partition, long offset, String origin, FetchRequest request, FetchOptions options) {}
 
   private final Consumer<byte[], byte[]> consumer;
+  private final Consumer<byte[], byte[]> stateReader;
   private final Producer<byte[], byte[]> producer;
   private final Topics topics;
   private final PageFetcher fetcher;
   private final RobotsPolicy robots;
   private final Settings settings;
+  private final LongSupplier clock;
   private final RecordDecoder<String, FetchRequest> decoder;
   private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
   private final Map<String, HostQueue<Pending>> hosts = new HashMap<>();
+  /** The partition each known origin's requests come from. */
+  private final Map<String, TopicPartition> partitionOf = new HashMap<>();
   private final Set<HostQueue<Pending>> ready = new LinkedHashSet<>();
-  private final Set<String> ignoringRobots = new java.util.HashSet<>();
+  private final Set<String> ignoringRobots = new HashSet<>();
+  private final Set<String> pausedOrigins = new HashSet<>();
+  /** Origins whose politeness changed since it was last written. */
+  private final Set<String> dirty = new HashSet<>();
+  /** Origins whose politeness state is in the topic (so a tombstone is due when it is back to default). */
+  private final Set<String> written = new HashSet<>();
+  /** Politeness state read from the topic for origins of assigned partitions not yet seen here. */
+  private final Map<String, OriginPoliteness.Snapshot> handedOver = new HashMap<>();
   private final Map<TopicPartition, OffsetTracker> trackers = new HashMap<>();
+  /** Per partition: requests running over HTTP plus record batches not yet acknowledged. */
+  private final Map<TopicPartition, Integer> outstanding = new HashMap<>();
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final AtomicBoolean stopped = new AtomicBoolean();
+  private volatile boolean isHandingOver;
   /** Requests waiting in host queues: what this fetcher holds in memory beyond those in flight. */
   private int held;
   private int inFlight;
   private int unacknowledged;
   private boolean isPaused;
-  private long lastCommit = now();
+  private long lastCommit;
 
-  public FetchLoop(Consumer<byte[], byte[]> consumer, Producer<byte[], byte[]> producer, Topics topics, PageFetcher fetcher, RobotsPolicy robots, Settings settings) {
+  /**
+   * @param consumer reads fetch requests in the fetchers' group
+   * @param stateReader reads the politeness topic's partitions on assignment (no group, assigned by hand)
+   */
+  public FetchLoop(
+      Consumer<byte[], byte[]> consumer,
+      Consumer<byte[], byte[]> stateReader,
+      Producer<byte[], byte[]> producer,
+      Topics topics,
+      PageFetcher fetcher,
+      RobotsPolicy robots,
+      Settings settings,
+      LongSupplier clock) {
     this.consumer = consumer;
+    this.stateReader = stateReader;
     this.producer = producer;
     this.topics = topics;
     this.fetcher = fetcher;
     this.robots = robots;
     this.settings = settings;
+    this.clock = clock;
     this.decoder = new RecordDecoder<>(topics.fetchRequests());
+    this.lastCommit = clock.getAsLong();
   }
 
   @Override
@@ -125,6 +184,7 @@ public final class FetchLoop implements Runnable {
       try {
         consumer.close();
       } finally {
+        stateReader.close();
         producer.close();
         fetcher.close();
         stopped.set(true);
@@ -157,10 +217,11 @@ public final class FetchLoop implements Runnable {
 
   private void iterate() {
     runTasks();
-    long now = now();
+    long now = clock.getAsLong();
     long untilNext = startReady(now);
     if (now - lastCommit >= settings.commitInterval().toMillis()) {
       commit(false);
+      writePoliteness(now, false);
       forgetIdleHosts(now);
       lastCommit = now;
     }
@@ -184,26 +245,41 @@ public final class FetchLoop implements Runnable {
       request = decoder.decode(raw).value();
     } catch (UndecodableRecordException e) {
       LOG.warn("dead letter: {}", e.getMessage());
-      send(partition, raw.offset(), List.of(record(topics.deadLetters(), raw.key() == null ? null : new String(raw.key(), java.nio.charset.StandardCharsets.UTF_8), DeadLetters.of(raw, e, SERVICE, Instant.now()))), false);
+      String key = raw.key() == null ? null : new String(raw.key(), StandardCharsets.UTF_8);
+      send(partition, raw.offset(), List.of(record(topics.deadLetters(), key, DeadLetters.of(raw, e, SERVICE, Instant.now()))), false);
       return;
     }
     if (request == null) {
       tracker.done(raw.offset());
       return;
     }
+    FetchOptions options = settings.defaults().with(request.getOptions());
     String origin;
     try {
       origin = Origin.keyOf(request.getUrl());
     } catch (RuntimeException e) {
-      finish(new Pending(partition, raw.offset(), "", request), Decision.of(request.getUrl(), Outcome.ERROR, "not a fetchable URL: " + e.getMessage()), null);
+      finish(new Pending(partition, raw.offset(), "", request, options), Decision.of(request.getUrl(), Outcome.ERROR, "not a fetchable URL: " + e.getMessage()), null);
       return;
     }
-    HostQueue<Pending> host = hosts.computeIfAbsent(origin, HostQueue::new);
-    host.add(new Pending(partition, raw.offset(), origin, request));
+    HostQueue<Pending> host = host(origin, partition);
+    host.add(new Pending(partition, raw.offset(), origin, request, options));
     held++;
-    if (!host.isBusy()) {
-      ready.add(host);
+    ready.add(host);
+  }
+
+  private HostQueue<Pending> host(String origin, TopicPartition partition) {
+    partitionOf.put(origin, partition);
+    HostQueue<Pending> host = hosts.get(origin);
+    if (host == null) {
+      host = new HostQueue<>(origin, new OriginPoliteness(settings.defaults(), settings.backoffQuiet().toMillis()));
+      OriginPoliteness.Snapshot previous = handedOver.remove(origin);
+      if (previous != null) {
+        host.politeness().restore(previous);
+        LOG.debug("{}: going on from the previous owner's politeness {}", origin, previous);
+      }
+      hosts.put(origin, host);
     }
+    return host;
   }
 
   /** Starts what may start; returns the milliseconds until the next origin's delay is over. */
@@ -211,87 +287,112 @@ public final class FetchLoop implements Runnable {
     long untilNext = Long.MAX_VALUE;
     for (Iterator<HostQueue<Pending>> it = ready.iterator(); it.hasNext() && inFlight < settings.maxInFlight(); ) {
       HostQueue<Pending> host = it.next();
-      if (host.isBusy() || !host.hasWaiting()) {
-        it.remove();
+      OriginPoliteness politeness = host.politeness();
+      if (host.hasWaiting() && politeness.isPaused(now)) {
+        deferWaiting(host, politeness.pausedUntil(), "origin paused (patience ran out)");
+      } else if (host.hasWaiting() && !host.isFetchingRobots() && host.nextStartAt() - now > settings.maxHold().toMillis()) {
+        deferWaiting(host, host.nextStartAt(), "origin's next request not due within " + settings.maxHold().toSeconds() + " s");
+      }
+      while (host.hasWaiting() && host.isReady(now) && inFlight < settings.maxInFlight()) {
+        startNext(host, now);
+      }
+      if (!host.hasWaiting() || host.isFetchingRobots() || politeness.inFlight() >= politeness.options().maxConnections()) {
+        it.remove(); // put back when a request ends or arrives
       } else if (!host.isReady(now)) {
         untilNext = Math.min(untilNext, host.nextStartAt() - now);
-      } else {
-        it.remove();
-        startNext(host, now);
       }
     }
     return untilNext;
   }
 
   private void startNext(HostQueue<Pending> host, long now) {
-    while (host.hasWaiting()) {
-      Pending pending = host.peek().orElseThrow();
-      boolean obeysRobots = obeysRobots(pending);
-      if (obeysRobots && host.needsRobots(now)) {
-        fetchRobots(host); // the request waits in the queue for the rules
-        return;
-      }
-      host.poll();
-      held--;
-      if (!trackers.containsKey(pending.partition())) {
-        continue; // revoked meanwhile: the partition's new owner fetches it
-      }
-      BaseRobotRules rules = host.robots().orElse(null);
-      if (obeysRobots && rules != null && !RobotsPolicy.isAllowedByRobots(rules, pending.request().getUrl())) {
-        // no request is made, so the origin's delay is not spent: the next waiting request may go at once
-        Decision decision = Decision.of(pending.request().getUrl(), Outcome.BLOCKED_BY_ROBOTS_TXT, rules.isAllowNone() ? "robots.txt unavailable" : "robots.txt");
-        finish(pending, requestFacts(decision, pending), null);
-        continue;
-      }
-      if (!obeysRobots && ignoringRobots.add(host.origin())) {
-        LOG.warn("robots.txt of {} is NOT obeyed: the crawl configuration sets obey-robots-txt: false for its URLs", host.origin());
-      }
-      fetch(host, pending);
+    Pending pending = host.peek().orElseThrow();
+    boolean obeysRobots = pending.options().obeysRobots();
+    if (obeysRobots && host.needsRobots(now)) {
+      fetchRobots(host); // the request waits in the queue for the rules
       return;
     }
-  }
-
-  /** Whether robots.txt is obeyed for a request: unless the service or the request's options say otherwise. */
-  private boolean obeysRobots(Pending pending) {
-    return settings.obeyRobots() && !"false".equals(pending.request().getOptions().get(OBEY_ROBOTS_OPTION));
-  }
-
-  /** Redirects followed within the request: {@code follow N} in its options, else none (recorded). */
-  private static int maxRedirects(Pending pending) {
-    String option = pending.request().getOptions().get(REDIRECTS_OPTION);
-    if (option != null && option.startsWith("follow ")) {
-      try {
-        return Math.max(0, Math.min(10, Integer.parseInt(option.substring("follow ".length()).strip())));
-      } catch (NumberFormatException e) {
-        return 0;
-      }
+    host.poll();
+    held--;
+    if (!trackers.containsKey(pending.partition())) {
+      return; // revoked meanwhile: the partition's new owner fetches it
     }
-    return 0;
+    BaseRobotRules rules = host.robots().orElse(null);
+    if (obeysRobots && rules != null && rules.isAllowNone()) {
+      // robots.txt could not be read: the origin is not crawled until it can be (RFC 9309 section 2.3.1.4)
+      host.add(pending);
+      held++;
+      deferWaiting(host, host.robotsExpireAt(), "robots.txt unavailable");
+      return;
+    }
+    if (obeysRobots && rules != null && !RobotsPolicy.isAllowedByRobots(rules, pending.request().getUrl())) {
+      // no request is made, so the origin's delay is not spent: the next waiting request may go at once
+      finish(pending, requestFacts(Decision.of(pending.request().getUrl(), Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"), pending), null);
+      return;
+    }
+    if (!obeysRobots && ignoringRobots.add(host.origin())) {
+      LOG.warn("robots.txt of {} is NOT obeyed: the crawl configuration sets obey-robots-txt: false for its URLs", host.origin());
+    }
+    if (pausedOrigins.remove(host.origin())) {
+      LOG.info("{}: pause over, crawling it again", host.origin());
+    }
+    fetch(host, pending);
   }
 
   private void fetchRobots(HostQueue<Pending> host) {
     String url = RobotsPolicy.robotsUrl(host.origin());
-    host.started(delayOf(host));
+    host.fetchingRobots(true);
+    host.politeness().started();
     inFlight++;
     fetcher.get(url, Map.of(), RobotsPolicy.MAX_REDIRECTS).thenAccept(attempt -> submit(() -> robotsFetched(host, url, attempt)));
   }
 
   private void robotsFetched(HostQueue<Pending> host, String url, FetchAttempt attempt) {
     inFlight--;
-    long now = now();
+    long now = clock.getAsLong();
+    OriginPoliteness politeness = host.politeness();
+    Feedback feedback = Feedback.of(attempt, Instant.ofEpochMilli(now));
+    onChange(host, politeness.ended(now, feedback), describe(attempt));
     BaseRobotRules rules = robots.rulesFrom(url, attempt);
+    host.robots(rules, now + robots.validity(rules).toMillis());
+    host.fetchingRobots(false);
     if (rules.isAllowNone()) {
       LOG.warn("{} could not be read ({}): not crawling {} for {}", url, describe(attempt), host.origin(), robots.validity(rules));
     }
-    host.robots(rules, now + robots.validity(rules).toMillis());
-    host.ended(now);
+    OriginPoliteness.Delay delay = politeness.crawlDelay(RobotsPolicy.crawlDelayMillis(rules));
+    if (delay.isCapped()) {
+      LOG.info(
+          "{} asks for a Crawl-delay of {} ms; capped at {} ms (option max-crawl-delay-ms)",
+          url, RobotsPolicy.crawlDelayMillis(rules).orElse(0), politeness.options().maxCrawlDelayMillis());
+    }
+    sendSitemaps(host.origin(), url, RobotsPolicy.sitemaps(rules));
+    dirty.add(host.origin());
     reschedule(host);
+  }
+
+  /** Sends the sitemaps robots.txt names to the frontier as discovered URLs of kind sitemap. */
+  private void sendSitemaps(String origin, String robotsUrl, List<String> sitemaps) {
+    Instant now = Instant.now();
+    for (String sitemap : sitemaps) {
+      String key;
+      try {
+        key = Origin.keyOf(sitemap);
+      } catch (RuntimeException e) {
+        LOG.debug("{} names a sitemap that is not a URL: {}", robotsUrl, sitemap);
+        continue;
+      }
+      DiscoveredUrl discovered = DiscoveredUrl.newBuilder().setUrl(sitemap).setSourceUrl(robotsUrl).setDepth(0).setKind(UrlKind.SITEMAP).setDiscoveredAt(now).build();
+      sendUntracked(record(topics.discovered(), key, discovered));
+    }
   }
 
   private void fetch(HostQueue<Pending> host, Pending pending) {
     FetchRequest request = pending.request();
-    host.started(delayOf(pending));
+    FetchOptions options = pending.options();
+    host.politeness().options(options);
+    host.politeness().started();
     inFlight++;
+    outstanding.merge(pending.partition(), 1, Integer::sum);
     Map<String, String> headers = new HashMap<>();
     if (request.getIfNoneMatch() != null) {
       headers.put("If-None-Match", request.getIfNoneMatch());
@@ -300,19 +401,50 @@ public final class FetchLoop implements Runnable {
       headers.put("If-Modified-Since", request.getIfModifiedSince());
     }
     Instant startedAt = Instant.now();
-    fetcher.get(request.getUrl(), headers, maxRedirects(pending)).thenAccept(attempt -> submit(() -> fetched(host, pending, startedAt, attempt)));
+    FetchOptions filters = options.hasMetadataFilters() ? options : null;
+    if (options.head() != FetchOptions.HeadMode.DISABLED) {
+      PageFetcher.Call head = new PageFetcher.Call(request.getUrl(), true, Map.of(), options.maxRedirects(), filters);
+      fetcher.fetch(head).thenAccept(attempt -> submit(() -> headed(host, pending, headers, startedAt, attempt)));
+      return;
+    }
+    get(host, pending, headers, startedAt);
+  }
+
+  private void get(HostQueue<Pending> host, Pending pending, Map<String, String> headers, Instant startedAt) {
+    FetchOptions options = pending.options();
+    PageFetcher.Call get = new PageFetcher.Call(pending.request().getUrl(), false, headers, options.maxRedirects(), options.hasMetadataFilters() ? options : null);
+    fetcher.fetch(get).thenAccept(attempt -> submit(() -> fetched(host, pending, startedAt, attempt)));
+  }
+
+  /**
+   * The HEAD request went first (seed 002): a 2xx that the metadata filters accept goes on to the GET
+   * at once (HEAD and GET count as one request for politeness); rejected metadata ends the URL as
+   * {@code FILTERED}; any other answer ends it when HEAD is required, and goes on to the GET when it is
+   * optional (many servers answer HEAD badly).
+   */
+  private void headed(HostQueue<Pending> host, Pending pending, Map<String, String> headers, Instant startedAt, FetchAttempt head) {
+    boolean isAccepted = head instanceof FetchAttempt.Response response && response.status() >= 200 && response.status() < 300;
+    boolean isRejected = head instanceof FetchAttempt.Failure failure && failure.kind() == FetchAttempt.FailureKind.REJECTED_METADATA;
+    if (isAccepted || (!isRejected && pending.options().head() == FetchOptions.HeadMode.OPTIONAL)) {
+      get(host, pending, headers, startedAt);
+      return;
+    }
+    fetched(host, pending, startedAt, head);
   }
 
   private void fetched(HostQueue<Pending> host, Pending pending, Instant startedAt, FetchAttempt attempt) {
     inFlight--;
-    host.ended(now());
+    long now = clock.getAsLong();
+    OriginPoliteness politeness = host.politeness();
+    onChange(host, politeness.ended(now, Feedback.of(attempt, Instant.ofEpochMilli(now))), describe(attempt));
+    dirty.add(host.origin());
     reschedule(host);
     FetchRequest request = pending.request();
     try {
       FetchVerdict verdict = FetchVerdict.of(request.getUrl(), attempt);
       if (verdict.isFetched()) {
         FetchAttempt.Response response = (FetchAttempt.Response) attempt;
-        send(pending.partition(), pending.offset(), List.of(record(topics.fetchResults(), pending.origin(), result(request, response, startedAt))), true);
+        send(pending.partition(), pending.offset(), List.of(record(topics.fetchResults(), pending.origin(), result(pending, response, startedAt))), true);
         return;
       }
       Decision decision = requestFacts(Decision.of(request.getUrl(), verdict.outcome().orElseThrow(), verdict.detail().orElse(null)), pending).withDuration(attempt.durationMillis());
@@ -323,14 +455,58 @@ public final class FetchLoop implements Runnable {
     } catch (RuntimeException e) {
       LOG.error("cannot handle the response of {}", request.getUrl(), e);
       finish(pending, requestFacts(Decision.of(request.getUrl(), Outcome.ERROR, e.toString()), pending), null);
+    } finally {
+      release(pending.partition());
     }
   }
 
-  /** Writes a decision that ends a request (and a redirect's target), and marks the request done once written. */
+  /** Logs what a request's end changed about its origin. */
+  private void onChange(HostQueue<Pending> host, OriginPoliteness.Change change, String what) {
+    OriginPoliteness politeness = host.politeness();
+    switch (change) {
+      case PAUSED -> {
+        pausedOrigins.add(host.origin());
+        LOG.warn("{}: patience ran out ({}); paused until {}, its URLs stay queued in the frontier", host.origin(), what, Instant.ofEpochMilli(politeness.pausedUntil()));
+      }
+      case BACKED_OFF -> LOG.info("{}: {}; delay now {} ms, patience {}", host.origin(), what, politeness.delay().millis(), politeness.patience());
+      case NONE -> {}
+    }
+  }
+
+  /** Answers every waiting request of the origin {@code DEFERRED}: the frontier queues them again and holds the origin until {@code until}. */
+  private void deferWaiting(HostQueue<Pending> host, long until, String reason) {
+    String detail = reason + "; not before " + Instant.ofEpochMilli(until);
+    for (Pending pending : host.drain()) {
+      held--;
+      if (trackers.containsKey(pending.partition())) {
+        finish(pending, requestFacts(Decision.of(pending.request().getUrl(), Outcome.DEFERRED, detail), pending), null, until);
+      }
+    }
+  }
+
   private void finish(Pending pending, Decision decision, @Nullable String redirectTarget) {
+    long retryAt = 0;
+    HostQueue<Pending> host = hosts.get(pending.origin());
+    if (host != null && (decision.outcome() == Outcome.RATE_LIMITED || host.politeness().isPaused(clock.getAsLong()))) {
+      // the frontier holds the origin's queue until the fetcher would fetch it again
+      retryAt = Math.max(host.politeness().nextStartAt(), host.politeness().pausedUntil());
+    }
+    finish(pending, decision, redirectTarget, retryAt);
+  }
+
+  /** Writes a decision that ends a request (and a redirect's target), and marks the request done once written. */
+  private void finish(Pending pending, Decision decision, @Nullable String redirectTarget, long retryAt) {
     Instant now = Instant.now();
     List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(3);
-    records.add(record(topics.outcomes(), pending.origin(), decision.toOutcome(SERVICE, now).build()));
+    CrawlOutcome.Builder outcome = decision.toOutcome(SERVICE, now);
+    if (retryAt > now.toEpochMilli()) {
+      outcome.setRetryAt(Instant.ofEpochMilli(retryAt));
+    }
+    HostQueue<Pending> host = hosts.get(pending.origin());
+    if (host != null) {
+      outcome.setOriginDelayMillis(host.politeness().delay().millis());
+    }
+    records.add(record(topics.outcomes(), pending.origin(), outcome.build()));
     records.add(record(topics.log(), pending.origin(), decision.toLogEntry(SERVICE, now)));
     if (redirectTarget != null) {
       DiscoveredUrl target =
@@ -350,7 +526,9 @@ public final class FetchLoop implements Runnable {
     return decision.withRequest(pending.request().getRequestId(), pending.request().getDepth(), pending.request().getAttempt());
   }
 
-  private FetchResult result(FetchRequest request, FetchAttempt.Response response, Instant startedAt) {
+  private FetchResult result(Pending pending, FetchAttempt.Response response, Instant startedAt) {
+    FetchRequest request = pending.request();
+    boolean wasRedirected = !response.redirectChain().isEmpty();
     return FetchResult.newBuilder()
         .setUrl(request.getUrl())
         .setRequestId(request.getRequestId())
@@ -363,7 +541,9 @@ public final class FetchLoop implements Runnable {
         .setCharset(response.charset().orElse(null))
         .setFetchedAt(startedAt)
         .setDurationMillis(response.durationMillis())
-        .setRobotsVerdict(!"false".equals(request.getOptions().get(OBEY_ROBOTS_OPTION)) && settings.obeyRobots() ? RobotsVerdict.ALLOWED : RobotsVerdict.IGNORED)
+        .setRedirectChain(response.redirectChain())
+        .setFinalUrl(wasRedirected ? response.url() : null)
+        .setRobotsVerdict(pending.options().obeysRobots() ? RobotsVerdict.ALLOWED : RobotsVerdict.IGNORED)
         .setOptions(request.getOptions())
         .build();
   }
@@ -377,6 +557,7 @@ public final class FetchLoop implements Runnable {
     AtomicInteger remaining = new AtomicInteger(records.size());
     AtomicBoolean failed = new AtomicBoolean();
     unacknowledged++;
+    outstanding.merge(partition, 1, Integer::sum);
     for (ProducerRecord<byte[], byte[]> record : records) {
       producer.send(
           record,
@@ -391,14 +572,26 @@ public final class FetchLoop implements Runnable {
     }
   }
 
+  /** Sends a record that no request's offset waits for (sitemaps, politeness state). */
+  private void sendUntracked(ProducerRecord<byte[], byte[]> record) {
+    producer.send(
+        record,
+        (metadata, error) -> {
+          if (error != null) {
+            LOG.warn("cannot write to {}: {}", record.topic(), error.toString());
+          }
+        });
+  }
+
   private void acknowledged(TopicPartition partition, long offset, @Nullable ProducerRecord<byte[], byte[]> failedResult, @Nullable Exception error) {
     unacknowledged--;
+    release(partition);
     if (failedResult != null) {
       FetchResult result = topics.fetchResults().valueSerde().deserializer().deserialize(failedResult.topic(), failedResult.value());
       if (result != null) {
         Decision decision =
             Decision.of(result.getUrl(), Outcome.ERROR, "cannot write the fetch result: " + error).withRequest(result.getRequestId(), result.getDepth(), result.getAttempt());
-        String origin = new String(failedResult.key(), java.nio.charset.StandardCharsets.UTF_8);
+        String origin = new String(failedResult.key(), StandardCharsets.UTF_8);
         Instant now = Instant.now();
         send(partition, offset, List.of(record(topics.outcomes(), origin, decision.toOutcome(SERVICE, now).build()), record(topics.log(), origin, decision.toLogEntry(SERVICE, now))), false);
         return;
@@ -410,9 +603,14 @@ public final class FetchLoop implements Runnable {
     }
   }
 
-  private <V> ProducerRecord<byte[], byte[]> record(TopicSpec<String, V> topic, @Nullable String key, V value) {
+  private void release(TopicPartition partition) {
+    outstanding.computeIfPresent(partition, (p, count) -> count > 1 ? count - 1 : null);
+  }
+
+  private <V> ProducerRecord<byte[], byte[]> record(TopicSpec<String, V> topic, @Nullable String key, @Nullable V value) {
     byte[] keyBytes = key == null ? null : topic.keySerde().serializer().serialize(topic.name(), key);
-    return new ProducerRecord<>(topic.name(), keyBytes, topic.valueSerde().serializer().serialize(topic.name(), value));
+    byte[] valueBytes = value == null ? null : topic.valueSerde().serializer().serialize(topic.name(), value);
+    return new ProducerRecord<>(topic.name(), keyBytes, valueBytes);
   }
 
   private void reschedule(HostQueue<Pending> host) {
@@ -421,28 +619,11 @@ public final class FetchLoop implements Runnable {
     }
   }
 
-  private long delayOf(HostQueue<Pending> host) {
-    return host.peek().map(this::delayOf).orElse(settings.delayMillis());
-  }
-
-  private long delayOf(Pending pending) {
-    String option = pending.request().getOptions().get(DELAY_OPTION);
-    if (option != null) {
-      try {
-        long delay = Long.parseLong(option.strip());
-        if (delay >= 0) {
-          return delay;
-        }
-      } catch (NumberFormatException e) {
-        // a bad option: the configured delay applies
-      }
-    }
-    return settings.delayMillis();
-  }
-
   private void submit(Runnable task) {
     tasks.add(task);
-    consumer.wakeup();
+    if (!isHandingOver) {
+      consumer.wakeup(); // during a hand-over the loop is in the rebalance callback and takes tasks itself
+    }
   }
 
   private void runTasks() {
@@ -450,6 +631,62 @@ public final class FetchLoop implements Runnable {
     while ((task = tasks.poll()) != null) {
       task.run();
     }
+  }
+
+  /**
+   * Writes the politeness state of origins whose state changed: all of them ({@code all}, before a
+   * hand-over) or only those whose state outlives a crash's detection (a pause, a back-off, lowered
+   * patience, a next request far away). An origin back to a fresh state gets a tombstone.
+   */
+  private void writePoliteness(long now, boolean all) {
+    for (Iterator<String> it = dirty.iterator(); it.hasNext(); ) {
+      String origin = it.next();
+      HostQueue<Pending> host = hosts.get(origin);
+      TopicPartition partition = partitionOf.get(origin);
+      if (host == null || partition == null || !trackers.containsKey(partition)) {
+        it.remove();
+        continue;
+      }
+      OriginPoliteness politeness = host.politeness();
+      if (politeness.isDefault(now)) {
+        if (written.remove(origin)) {
+          sendUntracked(record(topics.politeness(), origin, null));
+        }
+        it.remove();
+        continue;
+      }
+      OriginPoliteness.Snapshot snapshot = politeness.snapshot(now);
+      boolean isSignificant = politeness.isPaused(now) || snapshot.backoffMillis() > 0 || snapshot.patience() < politeness.options().patience() || snapshot.nextStartAt() - now > SIGNIFICANT_WAIT_MILLIS;
+      if (all || isSignificant) {
+        sendUntracked(record(topics.politeness(), origin, state(origin, snapshot, now)));
+        written.add(origin);
+        it.remove();
+      }
+    }
+  }
+
+  private PolitenessState state(String origin, OriginPoliteness.Snapshot snapshot, long now) {
+    return PolitenessState.newBuilder()
+        .setOrigin(origin)
+        .setNextRequestAt(Instant.ofEpochMilli(Math.max(0, snapshot.nextStartAt())))
+        .setBackoffMillis(snapshot.backoffMillis())
+        .setBackoffChangedAt(Instant.ofEpochMilli(snapshot.backoffChangedAt()))
+        .setPatience(snapshot.patience())
+        .setFailureStreak(snapshot.failureStreak())
+        .setPausedUntil(Instant.ofEpochMilli(snapshot.pausedUntil()))
+        .setUpdatedAt(Instant.ofEpochMilli(now))
+        .setFetcher(settings.instanceId())
+        .build();
+  }
+
+  private static OriginPoliteness.Snapshot snapshot(PolitenessState state) {
+    return new OriginPoliteness.Snapshot(
+        state.getNextRequestAt().toEpochMilli(),
+        state.getBackoffMillis(),
+        state.getBackoffChangedAt().toEpochMilli(),
+        state.getPatience(),
+        state.getFailureStreak(),
+        state.getPausedUntil().toEpochMilli());
   }
 
   private void commit(boolean sync) {
@@ -481,9 +718,24 @@ public final class FetchLoop implements Runnable {
     LOG.warn("offsets {} not committed: the consumer kept being woken", offsets);
   }
 
-  /** Forgets origins with nothing waiting whose delay is over, so memory follows the active origins. */
+  /**
+   * Forgets origins with nothing waiting or running whose delay and pause are over and whose
+   * robots.txt expired, so memory follows the active origins.
+   */
   private void forgetIdleHosts(long now) {
-    hosts.values().removeIf(host -> !host.isBusy() && !host.hasWaiting() && host.isReady(now) && host.needsRobots(now));
+    for (Iterator<HostQueue<Pending>> it = hosts.values().iterator(); it.hasNext(); ) {
+      HostQueue<Pending> host = it.next();
+      OriginPoliteness politeness = host.politeness();
+      if (!host.hasWaiting() && !politeness.isBusy() && !host.isFetchingRobots() && now >= host.nextStartAt() && !politeness.isPaused(now) && host.needsRobots(now)) {
+        it.remove();
+        partitionOf.remove(host.origin());
+        dirty.remove(host.origin());
+        if (written.remove(host.origin())) {
+          sendUntracked(record(topics.politeness(), host.origin(), null));
+        }
+      }
+    }
+    handedOver.values().removeIf(snapshot -> snapshot.nextStartAt() < now && snapshot.pausedUntil() < now && snapshot.backoffChangedAt() < now - settings.backoffQuiet().toMillis() * 8);
   }
 
   private void applyBackpressure() {
@@ -521,27 +773,63 @@ public final class FetchLoop implements Runnable {
     return attempt instanceof FetchAttempt.Response response ? "status " + response.status() : ((FetchAttempt.Failure) attempt).detail();
   }
 
-  private static long now() {
-    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
-  }
-
-  /** Commits what is done before partitions go, and forgets their waiting requests. */
+  /** Hands partitions over politely (finish, write state, commit) before they go; reads their state when they come. */
   private final class Rebalance implements ConsumerRebalanceListener {
 
     @Override
     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-      runTasks();
-      Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-      for (TopicPartition partition : partitions) {
-        OffsetTracker tracker = trackers.get(partition);
-        if (tracker != null) {
-          tracker.committable().ifPresent(offset -> offsets.put(partition, new OffsetAndMetadata(offset)));
-        }
+      if (partitions.isEmpty()) {
+        return;
       }
-      if (!offsets.isEmpty()) {
-        commitSync(offsets);
+      isHandingOver = true;
+      try {
+        finishRunning(partitions);
+        long now = clock.getAsLong();
+        Set<String> leaving = new HashSet<>();
+        partitionOf.forEach((origin, partition) -> {
+          if (partitions.contains(partition)) {
+            leaving.add(origin);
+          }
+        });
+        dirty.addAll(leaving);
+        dirty.retainAll(leaving);
+        writePoliteness(now, true);
+        producer.flush();
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (TopicPartition partition : partitions) {
+          OffsetTracker tracker = trackers.get(partition);
+          if (tracker != null) {
+            tracker.committable().ifPresent(offset -> offsets.put(partition, new OffsetAndMetadata(offset)));
+          }
+        }
+        if (!offsets.isEmpty()) {
+          commitSync(offsets);
+        }
+        LOG.info("handed over {} ({} origins)", partitions, leaving.size());
+      } finally {
+        isHandingOver = false;
       }
       forget(partitions);
+    }
+
+    /** Waits (up to the hand-over timeout) for the partitions' running requests and their records. */
+    private void finishRunning(Collection<TopicPartition> partitions) {
+      long deadline = System.nanoTime() + settings.handoverTimeout().toNanos();
+      while (partitions.stream().anyMatch(outstanding::containsKey) && System.nanoTime() < deadline) {
+        try {
+          Runnable task = tasks.poll(20, TimeUnit.MILLISECONDS);
+          if (task != null) {
+            task.run();
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+      runTasks();
+      if (partitions.stream().anyMatch(outstanding::containsKey)) {
+        LOG.warn("requests of {} still running after {}: their next owner fetches them again", partitions, settings.handoverTimeout());
+      }
     }
 
     @Override
@@ -552,12 +840,71 @@ public final class FetchLoop implements Runnable {
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
       partitions.forEach(partition -> trackers.put(partition, new OffsetTracker()));
+      if (!partitions.isEmpty()) {
+        readPoliteness(partitions);
+      }
+    }
+
+    /** Reads the politeness state of the origins of newly assigned partitions, before any of their requests start. */
+    private void readPoliteness(Collection<TopicPartition> partitions) {
+      List<TopicPartition> stateTopic = partitions.stream().map(p -> new TopicPartition(topics.politeness().name(), p.partition())).toList();
+      Map<String, OriginPoliteness.Snapshot> read = new HashMap<>();
+      long deadline = System.nanoTime() + settings.handoverTimeout().toNanos();
+      try {
+        stateReader.assign(stateTopic);
+        stateReader.seekToBeginning(stateTopic);
+        Map<TopicPartition, Long> ends = stateReader.endOffsets(stateTopic);
+        while (stateTopic.stream().anyMatch(p -> stateReader.position(p) < ends.get(p)) && System.nanoTime() < deadline) {
+          for (ConsumerRecord<byte[], byte[]> raw : stateReader.poll(Duration.ofMillis(100))) {
+            String origin = raw.key() == null ? null : new String(raw.key(), StandardCharsets.UTF_8);
+            if (origin == null) {
+              continue;
+            }
+            try {
+              PolitenessState state = topics.politeness().valueSerde().deserializer().deserialize(raw.topic(), raw.value());
+              if (state == null) {
+                read.remove(origin);
+              } else {
+                read.put(origin, snapshot(state));
+              }
+            } catch (RuntimeException e) {
+              LOG.warn("politeness state of {} at {}-{}@{} cannot be read; starting it fresh: {}", origin, raw.topic(), raw.partition(), raw.offset(), e.toString());
+            }
+          }
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("cannot read the politeness state of {}: starting their origins fresh: {}", partitions, e.toString());
+      } finally {
+        stateReader.assign(List.of());
+      }
+      long now = clock.getAsLong();
+      read.values().removeIf(snapshot -> snapshot.nextStartAt() < now && snapshot.pausedUntil() < now && snapshot.backoffMillis() == 0 && snapshot.failureStreak() == 0);
+      read.forEach((origin, snapshot) -> {
+        HostQueue<Pending> host = hosts.get(origin);
+        if (host != null) {
+          host.politeness().restore(snapshot);
+        } else {
+          handedOver.put(origin, snapshot);
+        }
+      });
+      LOG.info("assigned {}; politeness state of {} origins taken over", partitions, read.size());
     }
 
     private void forget(Collection<TopicPartition> partitions) {
       partitions.forEach(trackers::remove);
-      for (HostQueue<Pending> host : hosts.values()) {
+      partitions.forEach(outstanding::remove);
+      for (Iterator<HostQueue<Pending>> it = hosts.values().iterator(); it.hasNext(); ) {
+        HostQueue<Pending> host = it.next();
         held -= host.removeIf(pending -> partitions.contains(pending.partition()));
+        TopicPartition partition = partitionOf.get(host.origin());
+        if (partition != null && partitions.contains(partition) && !host.isBusy() && !host.isFetchingRobots()) {
+          it.remove(); // its next owner has its politeness now
+          ready.remove(host);
+          partitionOf.remove(host.origin());
+          dirty.remove(host.origin());
+          written.remove(host.origin());
+          pausedOrigins.remove(host.origin());
+        }
       }
     }
   }

@@ -51,6 +51,27 @@ class FetchVerdictTest {
     assertThat(verdict.redirectTarget().isPresent()).isEqualTo("REDIRECT".equals(outcome));
   }
 
+  @org.junit.jupiter.api.Test
+  void recognisesARedirectBackIntoTheFollowedChainAsALoop() {
+    FetchAttempt.Response response =
+        new FetchAttempt.Response(
+            302, Map.of("Location", "/a"), new byte[0], Optional.empty(), Optional.empty(), 5, java.util.List.of("http://a.example/a"), "http://a.example/b");
+
+    FetchVerdict verdict = FetchVerdict.of("http://a.example/a", response);
+
+    assertThat(verdict.outcome()).contains(dev.crawler.events.Outcome.REDIRECT);
+    assertThat(verdict.detail()).contains("302 http://a.example/a (redirect loop)");
+    assertThat(verdict.redirectTarget()).as("a loop's target is not discovered again").isEmpty();
+  }
+
+  @org.junit.jupiter.api.Test
+  void resolvesTheLocationOfAFollowedRedirectAgainstTheUrlThatAnswered() {
+    FetchAttempt.Response response =
+        new FetchAttempt.Response(301, Map.of("Location", "next"), new byte[0], Optional.empty(), Optional.empty(), 5, java.util.List.of("http://a.example/a"), "http://b.example/x/y");
+
+    assertThat(FetchVerdict.of("http://a.example/a", response).redirectTarget()).contains("http://b.example/x/next");
+  }
+
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource(
       delimiter = '|',
@@ -59,6 +80,8 @@ class FetchVerdictTest {
         "TIMEOUT         | Total timeout      | NETWORK_ERROR | timeout: Total timeout",
         "BROKEN_RESPONSE | EOF                | NETWORK_ERROR | broken response: EOF",
         "TOO_LARGE       | over 10 bytes      | TOO_LARGE     | too large: over 10 bytes",
+        "PROTOCOL_ERROR  | bad response       | NETWORK_ERROR | protocol error: bad response",
+        "REJECTED_METADATA | Content-Type application/pdf | FILTERED | METADATA: Content-Type application/pdf",
       })
   void mapsAFailureToAnOutcome(FailureKind kind, String message, String outcome, String detail) {
     FetchVerdict verdict = FetchVerdict.of(URL, new FetchAttempt.Failure(kind, message, 5));

@@ -58,6 +58,58 @@ class RobotsPolicyTest {
     assertThat(rules.getCrawlDelay()).isEqualTo(5000);
   }
 
+  @Test
+  void keepsALongCrawlDelayForTheOriginToCapInsteadOfDisallowingAll() {
+    BaseRobotRules rules = new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, "User-agent: *\nCrawl-delay: 3600\nDisallow: /x\n"));
+
+    assertThat(rules.isAllowNone()).isFalse();
+    assertThat(RobotsPolicy.isAllowedByRobots(rules, "http://a.example/page")).isTrue();
+    assertThat(RobotsPolicy.crawlDelayMillis(rules)).hasValue(3_600_000);
+  }
+
+  @Test
+  void saysWhenNoCrawlDelayIsSet() {
+    BaseRobotRules rules = new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, TXT));
+
+    assertThat(RobotsPolicy.crawlDelayMillis(rules)).isEmpty();
+    assertThat(RobotsPolicy.sitemaps(rules)).containsExactly("http://a.example/sitemap.xml");
+  }
+
+  /** RFC 9309 section 2.2.2: the most specific (longest) match wins; allow wins a tie; {@code *} and {@code $}. */
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
+    "http://a.example/folder/page,        false",
+    "http://a.example/folder/allowed.html, true",
+    "http://a.example/folder/,            false",
+    "http://a.example/fish.php,           false",
+    "http://a.example/fish.php?x=1,       true",
+    "http://a.example/private-data/x,     false",
+    "http://a.example/public,             true",
+    "http://a.example/tie,                true",
+  })
+  void appliesTheRfc9309MatchingRules(String url, boolean allowed) {
+    String txt = "User-agent: *\nDisallow: /folder/\nAllow: /folder/allowed.html\nDisallow: /*.php$\nDisallow: /private*\nDisallow: /tie\nAllow: /tie\n";
+    BaseRobotRules rules = new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, txt));
+
+    assertThat(RobotsPolicy.isAllowedByRobots(rules, url)).isEqualTo(allowed);
+  }
+
+  @Test
+  void allowsAllWhenTheGroupsNameOtherAgentsOnly() {
+    BaseRobotRules rules = new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, "User-agent: otherbot\nDisallow: /\n"));
+
+    assertThat(RobotsPolicy.isAllowedByRobots(rules, "http://a.example/anything")).isTrue();
+  }
+
+  @Test
+  void parsesOnlyTheFirst500KiB() {
+    String padding = "# " + "x".repeat(RobotsPolicy.MAX_BYTES) + "\n";
+    BaseRobotRules rules = new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, "User-agent: *\nDisallow: /a\n" + padding + "Disallow: /b\n"));
+
+    assertThat(RobotsPolicy.isAllowedByRobots(rules, "http://a.example/a")).isFalse();
+    assertThat(RobotsPolicy.isAllowedByRobots(rules, "http://a.example/b")).as("beyond the limit").isTrue();
+  }
+
   @ParameterizedTest
   @CsvSource({"kafka-crawler/0.1, kafka-crawler", "MyBot/1.0 (+http://x), mybot", "Plain, plain", "'  spaced bot', spaced"})
   void takesTheProductTokenOfTheUserAgent(String userAgent, String token) {

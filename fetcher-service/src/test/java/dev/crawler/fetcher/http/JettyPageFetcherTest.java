@@ -72,7 +72,7 @@ class JettyPageFetcherTest {
         });
     server.start();
     base = "http://127.0.0.1:" + connector.getLocalPort();
-    fetcher = new JettyPageFetcher("test-bot/1.0", 1024, Duration.ofSeconds(2), Duration.ofMillis(500), 16, false);
+    fetcher = new JettyPageFetcher("test-bot/1.0", 1024, Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofMillis(500), 16, false);
   }
 
   @AfterAll
