@@ -53,16 +53,21 @@ public final class FrontierApp implements RunningService {
           service.streams().store(StoreQueryParameters.fromNameAndType(FrontierTopology.ORIGINS_STORE, QueryableStoreTypes.keyValueStore()));
       long count = 0;
       long queued = 0;
+      long paused = 0;
       long inFlight = 0;
+      java.time.Instant now = java.time.Instant.now();
       try (KeyValueIterator<String, OriginState> all = origins.all()) {
         while (all.hasNext()) {
           KeyValue<String, OriginState> entry = all.next();
           count++;
           queued += entry.value.getTail() - entry.value.getHead();
+          if (entry.value.getPausedUntil().isAfter(now)) {
+            paused += entry.value.getTail() - entry.value.getHead();
+          }
           inFlight += entry.value.getInFlight();
         }
       }
-      return Optional.of(new FrontierProgress(count, queued, inFlight, budget.released(), budget.isSpent()));
+      return Optional.of(new FrontierProgress(count, queued, paused, inFlight, budget.released(), budget.isSpent()));
     } catch (InvalidStateStoreException e) {
       return Optional.empty();
     }

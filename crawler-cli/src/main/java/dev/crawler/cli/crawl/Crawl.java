@@ -249,9 +249,10 @@ final class Crawl {
     String line =
         String.format(
             java.util.Locale.ROOT,
-            "fetched %d | queued %d | in flight %d | %.1f pages/s | errors %d | documents %d",
+            "fetched %d | queued %d | paused %d | in flight %d | %.1f pages/s | errors %d | documents %d",
             events.fetched(),
             progress.queued(),
+            progress.paused(),
             progress.inFlight(),
             events.fetched() / seconds,
             events.errors(),

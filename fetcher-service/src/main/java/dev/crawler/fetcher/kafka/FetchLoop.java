@@ -487,8 +487,9 @@ public final class FetchLoop implements Runnable {
   private void finish(Pending pending, Decision decision, @Nullable String redirectTarget) {
     long retryAt = 0;
     HostQueue<Pending> host = hosts.get(pending.origin());
-    if (host != null && (decision.outcome() == Outcome.RATE_LIMITED || host.politeness().isPaused(clock.getAsLong()))) {
-      // the frontier holds the origin's queue until the fetcher would fetch it again
+    long now = clock.getAsLong();
+    if (host != null && (host.politeness().isPaused(now) || host.nextStartAt() - now > settings.maxHold().toMillis())) {
+      // the origin will not be fetched for a while: the frontier holds its queue until then
       retryAt = Math.max(host.politeness().nextStartAt(), host.politeness().pausedUntil());
     }
     finish(pending, decision, redirectTarget, retryAt);

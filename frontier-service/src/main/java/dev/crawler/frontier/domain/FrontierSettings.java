@@ -39,10 +39,19 @@ public record FrontierSettings(CrawlConfig crawl, List<String> seeds, long maxPa
    * what keeps one slow origin from filling a partition: the others' requests are released beside it.
    */
   public int window() {
+    return window(delayMillis());
+  }
+
+  /**
+   * The window of an origin whose fetcher reports this delay (its option raised by Crawl-delay or
+   * back-off): a slow origin gets a small window, so the fetcher never holds many of its requests
+   * waiting longer than their leases.
+   */
+  public int window(long originDelayMillis) {
     if (windowPerOrigin > 0) {
       return windowPerOrigin;
     }
-    long delay = Math.max(delayMillis(), 1);
+    long delay = Math.max(originDelayMillis < 0 ? delayMillis() : originDelayMillis, 1);
     long needed = (PIPELINE_LATENCY_MILLIS + delay - 1) / delay;
     return (int) Math.max(MIN_WINDOW, Math.min(MAX_WINDOW, needed));
   }

@@ -86,6 +86,33 @@ public final class CrawlOption<T> {
   public static final CrawlOption<Redirects> REDIRECTS =
       define("redirects", Redirects.RECORD, CrawlOption::redirects, "record (the target is queued as a new URL) | follow N (N <= 10 hops within the fetch).");
 
+  /** Whether a fetch starts with a HEAD request whose headers the metadata filters judge (seed 002). */
+  public enum Head {
+    /** GET only; the metadata filters judge the GET's headers before its body is read. */
+    DISABLED,
+    /** HEAD first; GET anyway if the server cannot answer HEAD. */
+    OPTIONAL,
+    /** HEAD first; a failed HEAD decides the URL's outcome. */
+    REQUIRED
+  }
+
+  public static final CrawlOption<Integer> MAX_CONNECTIONS_PER_ORIGIN =
+      define("max-connections-per-origin", 1, value -> bounded(integer(value, 1), 16), "Requests to one origin at once, at most (1 to 16); each waits delay-ms after the previous one ended.");
+  public static final CrawlOption<Long> MAX_CRAWL_DELAY_MS =
+      define("max-crawl-delay-ms", 60_000L, value -> (long) integer(value, 0), "The cap on robots.txt's Crawl-delay, in milliseconds; the cap is logged when it applies.");
+  public static final CrawlOption<Long> MAX_BACKOFF_MS =
+      define("max-backoff-ms", 600_000L, value -> (long) integer(value, 0), "The cap on the delay raised by rate limits (429, 503 + Retry-After) and failures, in milliseconds.");
+  public static final CrawlOption<Integer> PATIENCE =
+      define("patience", 5, value -> integer(value, 1), "Failures that look persistent (refused, unknown host, gibberish, repeated 5xx or timeouts) before the origin is paused (seed 003).");
+  public static final CrawlOption<Long> PAUSE_MS =
+      define("pause-ms", 600_000L, value -> (long) integer(value, 0), "How long an origin whose patience ran out is paused, in milliseconds; its URLs stay queued.");
+  public static final CrawlOption<Head> HEAD =
+      define("head", Head.DISABLED, value -> enumValue(Head.class, value), "disabled | optional | required: whether a HEAD request goes first, for the metadata filters (seed 002).");
+  public static final CrawlOption<List<String>> CONTENT_TYPES =
+      define("content-types", List.of(), value -> lowerCase(list(value)), "When not empty, the only media types fetched (text/html, text/*); others are FILTERED (METADATA) before their body is read.");
+  public static final CrawlOption<Long> MAX_CONTENT_LENGTH =
+      define("max-content-length", -1L, value -> (long) integer(value, -1), "The largest Content-Length fetched, in bytes; larger is FILTERED (METADATA) before its body is read; -1 for no limit.");
+
   private final String name;
   private final T defaultValue;
   private final Function<Object, T> parser;
@@ -180,6 +207,13 @@ public final class CrawlOption<T> {
       throw new IllegalArgumentException(number + " is less than " + minimum);
     }
     return number;
+  }
+
+  private static int bounded(int value, int maximum) {
+    if (value > maximum) {
+      throw new IllegalArgumentException(value + " is more than " + maximum);
+    }
+    return value;
   }
 
   private static boolean bool(Object value) {

@@ -63,7 +63,6 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   private final FrontierSettings settings;
   private final ReleaseBudget budget;
-  private final int window;
   private final RuleEngine rules;
   /** The seeds, parsed once; each task adds which origins a seed named. */
   private final ScopeCheck seedScope;
@@ -78,7 +77,6 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   FrontierProcessor(FrontierSettings settings, ReleaseBudget budget) {
     this.settings = settings;
     this.budget = budget;
-    this.window = settings.window();
     this.rules = new RuleEngine(settings.crawl());
     List<String> allSeeds = new ArrayList<>(settings.seeds());
     allSeeds.addAll(settings.crawl().seeds());
@@ -213,7 +211,25 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     OriginState originState = originState(origin);
     leases().delete(leaseKey(origin, outcome.getRequestId()));
     originState.setInFlight(originState.getInFlight() - 1);
-    if (settings.isRetried(outcome.getOutcome(), state.getAttempt())) {
+    if (outcome.getOriginDelayMillis() != null) {
+      originState.setDelayMillis(outcome.getOriginDelayMillis());
+    }
+    if (outcome.getRetryAt() != null && outcome.getRetryAt().isAfter(originState.getPausedUntil())) {
+      if (!originState.getPausedUntil().isAfter(now)) {
+        LOG.info("{}: holding its queue until {} ({})", origin, outcome.getRetryAt(), outcome.getDetail());
+      }
+      originState.setPausedUntil(outcome.getRetryAt());
+    }
+    if (outcome.getEtag() != null || outcome.getLastModified() != null) {
+      state.setEtag(outcome.getEtag());
+      state.setLastModified(outcome.getLastModified());
+    }
+    if (outcome.getOutcome() == Outcome.DEFERRED) {
+      // not attempted (the origin is paused or not due): queued again, and the attempt does not count
+      state.setStatus(UrlStatus.QUEUED);
+      state.setAttempt(Math.max(0, state.getAttempt() - 1));
+      enqueue(origin, originState, outcome.getUrl());
+    } else if (settings.isRetried(outcome.getOutcome(), state.getAttempt())) {
       state.setStatus(UrlStatus.QUEUED);
       enqueue(origin, originState, outcome.getUrl());
     } else {
@@ -229,6 +245,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   /** Releases the origin's queue head while its window and the budget allow. */
   private void release(String origin, OriginState originState, Instant now) {
+    if (originState.getPausedUntil().isAfter(now)) {
+      return; // the fetcher asked to leave the origin alone until then; the lease check releases it after
+    }
+    int window = settings.window(originState.getDelayMillis());
     while (originState.getInFlight() < window && originState.getHead() < originState.getTail() && budget.tryAcquire()) {
       String queueKey = queueKey(origin, originState.getHead());
       String url = queue().get(queueKey);
@@ -256,6 +276,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
               .setDepth(state.getDepth())
               .setAttempt(attempt)
               .setReleasedAt(now)
+              .setIfNoneMatch(state.getEtag())
+              .setIfModifiedSince(state.getLastModified())
               .setOptions(requestOptions(url, state.getDepth()))
               .build();
       forward(FrontierTopology.FETCH_REQUESTS_SINK, origin, request, now);
@@ -296,7 +318,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       try (KeyValueIterator<String, OriginState> all = origins().all()) {
         while (all.hasNext()) {
           KeyValue<String, OriginState> entry = all.next();
-          if (entry.value.getHead() < entry.value.getTail() && entry.value.getInFlight() < window) {
+          OriginState candidate = entry.value;
+          boolean isDue = !candidate.getPausedUntil().isAfter(now);
+          if (candidate.getHead() < candidate.getTail() && candidate.getInFlight() < settings.window(candidate.getDelayMillis()) && isDue) {
             changed.putIfAbsent(entry.key, entry.value);
           }
         }

@@ -26,6 +26,17 @@ class FrontierSettingsTest {
     assertThat(settings(delay, configured, 3).window()).isEqualTo(expected);
   }
 
+  @ParameterizedTest(name = "global delay {0} ms, the origin's reported delay {1} ms -> window {2}")
+  @CsvSource({
+    "0,   -1,    64",
+    "0,   60000, 2",
+    "0,   500,   4",
+    "1000, 0,    64",
+  })
+  void anOriginsReportedDelaySizesItsWindow(long delay, long originDelay, int expected) {
+    assertThat(settings(delay, 0, 3).window(originDelay)).isEqualTo(expected);
+  }
+
   @ParameterizedTest(name = "{0} on attempt {1} of {2} -> retried {3}")
   @CsvSource({
     "NETWORK_ERROR, 1, 3, true",

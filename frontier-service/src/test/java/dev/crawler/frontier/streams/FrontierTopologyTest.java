@@ -255,6 +255,47 @@ class FrontierTopologyTest {
   }
 
   @Test
+  void aDeferredUrlIsQueuedAgainWithoutUsingAnAttemptAndItsOriginWaitsUntilTheRetryTime() {
+    start(0);
+    seed(A + "/");
+    link(A + "/1", A + "/", 1);
+    List<FetchRequest> first = requests.readValuesToList();
+    assertThat(first).hasSize(2);
+    Instant retryAt = START.plus(Duration.ofMinutes(5));
+
+    for (FetchRequest request : first) {
+      outcomes.pipeInput(A, outcomeOf(request, Outcome.DEFERRED, "fetcher").setRetryAt(retryAt).setDetail("origin paused").build(), START);
+    }
+    seed(B + "/");
+
+    List<FetchRequest> other = requests.readValuesToList();
+    assertThat(other).extracting(FetchRequest::getUrl).as("another origin goes on").containsExactly(B + "/");
+    outcome(other.get(0), Outcome.COMMITTED, "committer");
+    assertThat(urlState(A + "/").getStatus()).isEqualTo(UrlStatus.QUEUED);
+    assertThat(urlState(A + "/").getAttempt()).isZero();
+    driver.advanceWallClockTime(Duration.ofMinutes(4));
+    assertThat(requests.isEmpty()).isTrue();
+    driver.advanceWallClockTime(Duration.ofMinutes(1).plusSeconds(30));
+    List<FetchRequest> again = requests.readValuesToList();
+    assertThat(again).extracting(FetchRequest::getUrl).containsExactly(A + "/", A + "/1");
+    assertThat(again).extracting(FetchRequest::getAttempt).containsOnly(1);
+  }
+
+  @Test
+  void sendsTheLastValidatorsOnTheNextFetchOfAUrl() {
+    start(0);
+    seed(A + "/");
+    FetchRequest first = requests.readValue();
+    assertThat(first.getIfNoneMatch()).isNull();
+
+    outcomes.pipeInput(A, outcomeOf(first, Outcome.NETWORK_ERROR, "fetcher").setEtag("\"v1\"").setLastModified("Mon, 23 Nov 2026 09:00:00 GMT").build(), START);
+
+    FetchRequest retry = requests.readValue();
+    assertThat(retry.getIfNoneMatch()).isEqualTo("\"v1\"");
+    assertThat(retry.getIfModifiedSince()).isEqualTo("Mon, 23 Nov 2026 09:00:00 GMT");
+  }
+
+  @Test
   void releasesAgainARequestWhoseOutcomeNeverComes() {
     start(0);
     seed(A + "/");

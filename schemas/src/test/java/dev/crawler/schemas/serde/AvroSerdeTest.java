@@ -94,6 +94,8 @@ class AvroSerdeTest {
     varint(avro, 0); // etag: null
     varint(avro, 0); // lastModified: null
     string(avro, "fetcher");
+    varint(avro, 0); // retryAt: null
+    varint(avro, 0); // originDelayMillis: null
     byte[] expected = concat(new byte[] {0, 0, 0, 1, 2}, avro.toByteArray());
 
     assertThat(bytes).containsExactly(expected);
