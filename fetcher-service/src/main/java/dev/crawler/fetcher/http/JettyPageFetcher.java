@@ -260,9 +260,21 @@ public final class JettyPageFetcher implements PageFetcher {
     return hadResponse ? FailureKind.BROKEN_RESPONSE : FailureKind.CONNECT_FAILED;
   }
 
-  private static String describe(Throwable failure) {
-    String message = failure.getMessage();
-    return message == null ? failure.getClass().getSimpleName() : message;
+  /** A short description of a failure: the innermost HTTP parse error when there is one, never a connection dump. */
+  static String describe(Throwable failure) {
+    Throwable described = failure;
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof HttpException) {
+        described = cause;
+      }
+    }
+    String message = described.getMessage();
+    if (message == null || message.isBlank()) {
+      return described.getClass().getSimpleName();
+    }
+    int dump = message.indexOf(" on oejc"); // Jetty appends its connection's state to some messages
+    String text = dump > 0 ? message.substring(0, dump) : message;
+    return text.length() > 200 ? text.substring(0, 200) + "…" : text;
   }
 
   /** The request is aborted on purpose: the body is too large, or its metadata was rejected. */
