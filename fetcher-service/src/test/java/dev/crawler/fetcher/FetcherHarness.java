@@ -79,6 +79,12 @@ final class FetcherHarness implements AutoCloseable {
     return app;
   }
 
+  /** Stops one fetcher (it hands its partitions over as it leaves the group). */
+  void stopFetcher(FetcherApp fetcher) {
+    fetchers.remove(fetcher);
+    fetcher.close();
+  }
+
   /** Sends a fetch request for the URL, with these options. */
   void request(String url, Map<String, String> options) {
     FetchRequest request = FetchRequest.newBuilder().setUrl(url).setRequestId("r-" + url).setDepth(1).setAttempt(1).setReleasedAt(Instant.now()).setOptions(options).build();

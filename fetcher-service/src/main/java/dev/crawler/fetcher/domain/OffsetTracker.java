@@ -1,21 +1,60 @@
 package dev.crawler.fetcher.domain;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * The offsets of one partition that this fetcher received, and which of them are done (their result
- * acknowledged by Kafka). The committable offset is the first offset not yet done: committing it never
- * skips a request whose result was not produced, so a restart or rebalance loses nothing. Not
- * thread-safe: owned by the fetch loop's thread.
+ * acknowledged by Kafka). The committed offset is the first offset not yet done: committing it never
+ * skips a request whose result was not produced, so a restart or rebalance loses nothing. The offsets
+ * done beyond it (other origins' requests that went ahead of a waiting one) travel in the commit's
+ * metadata, so the partition's next owner skips them instead of fetching them again. Not thread-safe:
+ * owned by the fetch loop's thread.
  */
 public final class OffsetTracker {
 
-  private final TreeMap<Long, Boolean> received = new TreeMap<>();
-  private long lastCommitted = -1;
+  /** What to commit: the offset and the offsets done beyond it. */
+  public record Commit(long offset, String metadata) {}
 
-  public void received(long offset) {
+  /** Prefix of the metadata written; other metadata is ignored. */
+  static final String METADATA_PREFIX = "done:";
+
+  /** The longest metadata written (the broker's offset.metadata.max.bytes is 4096 by default). */
+  static final int MAX_METADATA_CHARS = 3500;
+
+  private final TreeMap<Long, Boolean> received = new TreeMap<>();
+  private final List<long[]> skipped;
+  private long nextAfterDone = -1;
+  private Commit lastCommit = new Commit(-1, "");
+
+  public OffsetTracker() {
+    this(List.of());
+  }
+
+  /** A tracker that treats these offset ranges (inclusive) as done already, from a previous owner's commit. */
+  private OffsetTracker(List<long[]> skipped) {
+    this.skipped = skipped;
+  }
+
+  /** A tracker that goes on from the metadata of the partition's last commit. */
+  public static OffsetTracker resuming(@org.jspecify.annotations.Nullable String metadata) {
+    return new OffsetTracker(parse(metadata));
+  }
+
+  /**
+   * Records a received offset; returns false when a previous owner did it already (its result is
+   * written), so it is not to be done again.
+   */
+  public boolean received(long offset) {
+    if (isSkipped(offset)) {
+      received.put(offset, Boolean.TRUE);
+      return false;
+    }
     received.put(offset, Boolean.FALSE);
+    return true;
   }
 
   public void done(long offset) {
@@ -24,24 +63,95 @@ public final class OffsetTracker {
     }
   }
 
-  /**
-   * The offset to commit now, when it moved since the last commit: one past the last of the leading
-   * done offsets. Done offsets below it are forgotten.
-   */
+  /** The offset to commit now (one past the leading done offsets), when it moved since the last commit. */
   public Optional<Long> committable() {
-    Long next = null;
+    return commit().map(Commit::offset);
+  }
+
+  /**
+   * What to commit now, when it changed since the last commit: the first offset not done, and the
+   * ranges done beyond it as metadata. Done offsets below it are forgotten.
+   */
+  public Optional<Commit> commit() {
     while (!received.isEmpty() && received.firstEntry().getValue()) {
-      next = received.pollFirstEntry().getKey() + 1;
+      nextAfterDone = received.pollFirstEntry().getKey() + 1;
     }
-    if (next == null || next <= lastCommitted) {
+    long offset = received.isEmpty() ? nextAfterDone : Math.max(nextAfterDone, received.firstKey());
+    if (offset < 0) {
       return Optional.empty();
     }
-    lastCommitted = next;
-    return Optional.of(next);
+    Commit commit = new Commit(offset, metadata());
+    if (commit.equals(lastCommit) || (commit.offset() < lastCommit.offset())) {
+      return Optional.empty();
+    }
+    lastCommit = commit;
+    return Optional.of(commit);
   }
 
   /** Offsets received and not yet committable. */
   public int pending() {
     return received.size();
+  }
+
+  private boolean isSkipped(long offset) {
+    for (long[] range : skipped) {
+      if (offset >= range[0] && offset <= range[1]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The done offsets beyond the first one not done, as {@code done:a-b,c-d}; cut short at the size limit. */
+  private String metadata() {
+    StringBuilder text = new StringBuilder();
+    long start = -1;
+    long end = -1;
+    for (Map.Entry<Long, Boolean> entry : received.entrySet()) {
+      if (!entry.getValue()) {
+        continue;
+      }
+      long offset = entry.getKey();
+      if (start >= 0 && offset == end + 1) {
+        end = offset;
+        continue;
+      }
+      if (start >= 0 && !append(text, start, end)) {
+        return text.toString();
+      }
+      start = offset;
+      end = offset;
+    }
+    if (start >= 0) {
+      append(text, start, end);
+    }
+    return text.toString();
+  }
+
+  private static boolean append(StringBuilder text, long start, long end) {
+    String range = start == end ? Long.toString(start) : start + "-" + end;
+    if (text.length() + range.length() + 1 > MAX_METADATA_CHARS) {
+      return false; // the rest are fetched again by the next owner: at-least-once, never lost
+    }
+    text.append(text.length() == 0 ? METADATA_PREFIX : ",").append(range);
+    return true;
+  }
+
+  private static List<long[]> parse(@org.jspecify.annotations.Nullable String metadata) {
+    List<long[]> ranges = new ArrayList<>();
+    if (metadata == null || !metadata.startsWith(METADATA_PREFIX)) {
+      return ranges;
+    }
+    try {
+      for (String range : metadata.substring(METADATA_PREFIX.length()).split(",")) {
+        int dash = range.indexOf('-');
+        long start = Long.parseLong(dash < 0 ? range : range.substring(0, dash));
+        long end = dash < 0 ? start : Long.parseLong(range.substring(dash + 1));
+        ranges.add(new long[] {start, end});
+      }
+    } catch (NumberFormatException e) {
+      return List.of(); // unreadable: everything is fetched again, nothing is lost
+    }
+    return ranges;
   }
 }

@@ -239,7 +239,9 @@ public final class FetchLoop implements Runnable {
   private void accept(ConsumerRecord<byte[], byte[]> raw) {
     TopicPartition partition = new TopicPartition(raw.topic(), raw.partition());
     OffsetTracker tracker = trackers.computeIfAbsent(partition, p -> new OffsetTracker());
-    tracker.received(raw.offset());
+    if (!tracker.received(raw.offset())) {
+      return; // the partition's previous owner did it: its result is written
+    }
     FetchRequest request;
     try {
       request = decoder.decode(raw).value();
@@ -692,7 +694,7 @@ public final class FetchLoop implements Runnable {
 
   private void commit(boolean sync) {
     Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-    trackers.forEach((partition, tracker) -> tracker.committable().ifPresent(offset -> offsets.put(partition, new OffsetAndMetadata(offset))));
+    trackers.forEach((partition, tracker) -> tracker.commit().ifPresent(commit -> offsets.put(partition, new OffsetAndMetadata(commit.offset(), commit.metadata()))));
     if (offsets.isEmpty()) {
       return;
     }
@@ -800,7 +802,7 @@ public final class FetchLoop implements Runnable {
         for (TopicPartition partition : partitions) {
           OffsetTracker tracker = trackers.get(partition);
           if (tracker != null) {
-            tracker.committable().ifPresent(offset -> offsets.put(partition, new OffsetAndMetadata(offset)));
+            tracker.commit().ifPresent(commit -> offsets.put(partition, new OffsetAndMetadata(commit.offset(), commit.metadata())));
           }
         }
         if (!offsets.isEmpty()) {
@@ -840,10 +842,20 @@ public final class FetchLoop implements Runnable {
 
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-      partitions.forEach(partition -> trackers.put(partition, new OffsetTracker()));
-      if (!partitions.isEmpty()) {
-        readPoliteness(partitions);
+      if (partitions.isEmpty()) {
+        return;
       }
+      Map<TopicPartition, OffsetAndMetadata> committed = Map.of();
+      try {
+        committed = consumer.committed(new HashSet<>(partitions), Duration.ofSeconds(10));
+      } catch (RuntimeException e) {
+        LOG.warn("cannot read the committed offsets of {}: requests done beyond them are fetched again: {}", partitions, e.toString());
+      }
+      for (TopicPartition partition : partitions) {
+        OffsetAndMetadata last = committed.get(partition);
+        trackers.put(partition, OffsetTracker.resuming(last == null ? null : last.metadata()));
+      }
+      readPoliteness(partitions);
     }
 
     /** Reads the politeness state of the origins of newly assigned partitions, before any of their requests start. */

@@ -15,7 +15,7 @@ class OffsetTrackerTest {
 
     tracker.done(11);
     tracker.done(12);
-    assertThat(tracker.committable()).as("10 is not done: nothing past it").isEmpty();
+    assertThat(tracker.commit()).as("10 is not done: nothing past it, 11 and 12 as metadata").contains(new OffsetTracker.Commit(10, "done:11-12"));
 
     tracker.done(10);
     assertThat(tracker.committable()).contains(13L);
@@ -29,7 +29,7 @@ class OffsetTrackerTest {
     tracker.received(5);
     tracker.received(7);
     tracker.done(5);
-    assertThat(tracker.committable()).contains(6L);
+    assertThat(tracker.committable()).as("6 was a marker, 7 is waiting").contains(7L);
     tracker.done(7);
     assertThat(tracker.committable()).contains(8L);
   }
@@ -39,5 +39,56 @@ class OffsetTrackerTest {
     OffsetTracker tracker = new OffsetTracker();
     tracker.done(3);
     assertThat(tracker.committable()).isEmpty();
+  }
+
+  @Test
+  void commitsTheOffsetsDoneBeyondTheFirstWaitingOneAsMetadata() {
+    OffsetTracker tracker = new OffsetTracker();
+    for (long offset = 10; offset <= 16; offset++) {
+      tracker.received(offset);
+    }
+    tracker.done(10);
+    tracker.done(12);
+    tracker.done(13);
+    tracker.done(15);
+
+    assertThat(tracker.commit()).contains(new OffsetTracker.Commit(11, "done:12-13,15"));
+    assertThat(tracker.commit()).as("nothing changed").isEmpty();
+    tracker.done(16);
+    assertThat(tracker.commit()).as("the metadata changed").contains(new OffsetTracker.Commit(11, "done:12-13,15-16"));
+  }
+
+  @Test
+  void theNextOwnerSkipsWhatThePreviousOneDid() {
+    OffsetTracker next = OffsetTracker.resuming("done:12-13,15");
+
+    assertThat(next.received(11)).isTrue();
+    assertThat(next.received(12)).isFalse();
+    assertThat(next.received(13)).isFalse();
+    assertThat(next.received(14)).isTrue();
+    assertThat(next.received(15)).isFalse();
+    next.done(11);
+    next.done(14);
+    assertThat(next.commit()).contains(new OffsetTracker.Commit(16, ""));
+  }
+
+  @Test
+  void fetchesEverythingAgainWhenTheMetadataIsNotItsOwn() {
+    assertThat(OffsetTracker.resuming("something else").received(12)).isTrue();
+    assertThat(OffsetTracker.resuming("done:x-y").received(12)).isTrue();
+    assertThat(OffsetTracker.resuming(null).received(12)).isTrue();
+  }
+
+  @Test
+  void keepsTheMetadataWithinTheBrokersLimit() {
+    OffsetTracker tracker = new OffsetTracker();
+    for (long offset = 0; offset < 4000; offset++) {
+      tracker.received(offset);
+      if (offset % 2 == 1) {
+        tracker.done(offset);
+      }
+    }
+
+    assertThat(tracker.commit().orElseThrow().metadata().length()).isLessThanOrEqualTo(OffsetTracker.MAX_METADATA_CHARS);
   }
 }
