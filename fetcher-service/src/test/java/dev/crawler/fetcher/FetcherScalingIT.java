@@ -24,8 +24,8 @@ class FetcherScalingIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(FetcherScalingIT.class);
   private static final int ORIGINS = 9;
-  private static final int PAGES = 16;
-  private static final long DELAY = 200;
+  private static final int PAGES = 6;
+  private static final long DELAY = 1500;
 
   private static TestCluster cluster;
 

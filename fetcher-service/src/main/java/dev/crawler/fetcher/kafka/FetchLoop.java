@@ -221,7 +221,7 @@ public final class FetchLoop implements Runnable {
     long untilNext = startReady(now);
     if (now - lastCommit >= settings.commitInterval().toMillis()) {
       commit(false);
-      writePoliteness(now, false);
+      writePoliteness(now, new ArrayList<>(dirty), false);
       forgetIdleHosts(now);
       lastCommit = now;
     }
@@ -309,6 +309,8 @@ public final class FetchLoop implements Runnable {
 
   private void startNext(HostQueue<Pending> host, long now) {
     Pending pending = host.peek().orElseThrow();
+    // the options of the request about to go apply to the origin from now on, robots.txt's request included
+    host.politeness().options(pending.options());
     boolean obeysRobots = pending.options().obeysRobots();
     if (obeysRobots && host.needsRobots(now)) {
       fetchRobots(host); // the request waits in the queue for the rules
@@ -391,7 +393,6 @@ public final class FetchLoop implements Runnable {
   private void fetch(HostQueue<Pending> host, Pending pending) {
     FetchRequest request = pending.request();
     FetchOptions options = pending.options();
-    host.politeness().options(options);
     host.politeness().started();
     inFlight++;
     outstanding.merge(pending.partition(), 1, Integer::sum);
@@ -637,17 +638,16 @@ public final class FetchLoop implements Runnable {
   }
 
   /**
-   * Writes the politeness state of origins whose state changed: all of them ({@code all}, before a
-   * hand-over) or only those whose state outlives a crash's detection (a pause, a back-off, lowered
+   * Writes the politeness state of these origins: whatever it is ({@code all}, before a hand-over) or
+   * only whose state outlives a crash's detection (a pause, a back-off, lowered
    * patience, a next request far away). An origin back to a fresh state gets a tombstone.
    */
-  private void writePoliteness(long now, boolean all) {
-    for (Iterator<String> it = dirty.iterator(); it.hasNext(); ) {
-      String origin = it.next();
+  private void writePoliteness(long now, Collection<String> origins, boolean all) {
+    for (String origin : origins) {
       HostQueue<Pending> host = hosts.get(origin);
       TopicPartition partition = partitionOf.get(origin);
       if (host == null || partition == null || !trackers.containsKey(partition)) {
-        it.remove();
+        dirty.remove(origin);
         continue;
       }
       OriginPoliteness politeness = host.politeness();
@@ -655,7 +655,7 @@ public final class FetchLoop implements Runnable {
         if (written.remove(origin)) {
           sendUntracked(record(topics.politeness(), origin, null));
         }
-        it.remove();
+        dirty.remove(origin);
         continue;
       }
       OriginPoliteness.Snapshot snapshot = politeness.snapshot(now);
@@ -663,7 +663,7 @@ public final class FetchLoop implements Runnable {
       if (all || isSignificant) {
         sendUntracked(record(topics.politeness(), origin, state(origin, snapshot, now)));
         written.add(origin);
-        it.remove();
+        dirty.remove(origin);
       }
     }
   }
@@ -794,9 +794,7 @@ public final class FetchLoop implements Runnable {
             leaving.add(origin);
           }
         });
-        dirty.addAll(leaving);
-        dirty.retainAll(leaving);
-        writePoliteness(now, true);
+        writePoliteness(now, leaving, true);
         producer.flush();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (TopicPartition partition : partitions) {
