@@ -91,8 +91,9 @@ public final class TestOrigins implements AutoCloseable {
 
   /** Starts one origin per site; returns them with their origins in order. */
   public static TestOrigins start(List<Site> sites) throws Exception {
-    QueuedThreadPool threads = new QueuedThreadPool(64, 4);
+    QueuedThreadPool threads = new QueuedThreadPool(Math.max(64, 32 + sites.size() * 4), 4);
     threads.setName("test-origins");
+    threads.setDaemon(true);
     Server server = new Server(threads);
     TestOrigins origins = new TestOrigins(server);
     List<ServerConnector> connectors = new ArrayList<>();
@@ -210,25 +211,30 @@ public final class TestOrigins implements AutoCloseable {
       String origin = originOf(Request.getLocalPort(request));
       Site site = sites.getOrDefault(origin, new Site());
       String path = request.getHttpURI().getPathQuery();
-      Callback recording =
-          Callback.from(
-              () -> {
-                hits.computeIfAbsent(origin, o -> new CopyOnWriteArrayList<>()).add(new Hit(path, start, nowMillis()));
-                callback.succeeded();
-              },
-              callback::failed);
+      // the end is taken as the response starts to be written: the client cannot have it sooner, so a
+      // gap measured here is never longer than the one the fetcher kept
+      java.util.function.Supplier<Callback> recording =
+          () -> {
+            long end = nowMillis();
+            return Callback.from(
+                () -> {
+                  hits.computeIfAbsent(origin, o -> new CopyOnWriteArrayList<>()).add(new Hit(path, start, end));
+                  callback.succeeded();
+                },
+                callback::failed);
+          };
       if (path.equals("/robots.txt")) {
         pause(site.robotsDelayMillis);
         response.setStatus(site.robotsStatus);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
-        response.write(true, ByteBuffer.wrap(site.robots.getBytes(StandardCharsets.UTF_8)), recording);
+        response.write(true, ByteBuffer.wrap(site.robots.getBytes(StandardCharsets.UTF_8)), recording.get());
         return true;
       }
       pause(site.pageMillis);
       if (pageRequests.computeIfAbsent(origin, o -> new AtomicInteger()).incrementAndGet() <= site.rateLimited) {
         response.setStatus(429);
         response.getHeaders().put("Retry-After", site.retryAfter);
-        response.write(true, null, recording);
+        response.write(true, null, recording.get());
         return true;
       }
       String first = path.split("/").length > 1 ? path.split("/")[1] : "";
@@ -238,31 +244,31 @@ public final class TestOrigins implements AutoCloseable {
           int hops = Integer.parseInt(path.split("/")[2]);
           response.setStatus(hops % 2 == 0 ? 302 : 301);
           response.getHeaders().put(HttpHeader.LOCATION, hops > 1 ? "/moved/" + (hops - 1) : "/page/after-redirects");
-          response.write(true, null, recording);
+          response.write(true, null, recording.get());
         }
         case "loop" -> {
           response.setStatus(302);
           response.getHeaders().put(HttpHeader.LOCATION, path.endsWith("/a") ? "/loop/b" : "/loop/a");
-          response.write(true, null, recording);
+          response.write(true, null, recording.get());
         }
         case "bomb" -> {
           response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html");
           response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
-          response.write(true, ByteBuffer.wrap(BOMB), recording);
+          response.write(true, ByteBuffer.wrap(BOMB), recording.get());
         }
         case "gzipped" -> {
           response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
           response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
-          response.write(true, ByteBuffer.wrap(gzip(("<html><body>gzipped " + path + "</body></html>").getBytes(StandardCharsets.UTF_8))), recording);
+          response.write(true, ByteBuffer.wrap(gzip(("<html><body>gzipped " + path + "</body></html>").getBytes(StandardCharsets.UTF_8))), recording.get());
         }
         case "file.pdf" -> {
           response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/pdf");
-          response.write(true, ByteBuffer.wrap(new byte[2048]), recording);
+          response.write(true, ByteBuffer.wrap(new byte[2048]), recording.get());
         }
         default -> {
           response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
           String html = "<html><head><title>" + path + "</title></head><body><a href=\"/page/next\">next</a></body></html>";
-          response.write(true, ByteBuffer.wrap(html.getBytes(StandardCharsets.UTF_8)), recording);
+          response.write(true, ByteBuffer.wrap(html.getBytes(StandardCharsets.UTF_8)), recording.get());
         }
       }
       return true;

@@ -192,7 +192,9 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       bytes = new byte[body.remaining()];
       body.duplicate().get(bytes);
     }
-    return new Page(result.getUrl(), result.getHeaders(), bytes, Optional.ofNullable(result.getContentType()), Optional.ofNullable(result.getCharset()));
+    // after redirects followed in the fetch, the page is at the last target: its links resolve against that
+    String answeredBy = result.getFinalUrl() != null ? result.getFinalUrl() : result.getUrl();
+    return new Page(answeredBy, result.getHeaders(), bytes, Optional.ofNullable(result.getContentType()), Optional.ofNullable(result.getCharset()));
   }
 
   private void forward(String sink, String key, SpecificRecord value, Instant now) {

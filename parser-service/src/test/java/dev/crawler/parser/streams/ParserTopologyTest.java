@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -174,6 +175,20 @@ class ParserTopologyTest {
 
     assertThat(parsed.readValue().getCanonicalUrl()).isEqualTo(A + "/self");
     assertThat(discovered.readKeyValuesToList()).containsExactly(KeyValue.pair(A, link(A + "/x", UrlKind.LINK, "X", A + "/self", 2)));
+  }
+
+  @Test
+  void resolvesTheLinksOfARedirectedPageAgainstTheUrlThatAnswered() {
+    start(ParserSettings.DEFAULTS);
+    FetchResult redirected = result(A + "/old/page", "text/html", "<link rel=\"canonical\" href=\"/new/page\"><a href=\"next\">N</a>", Map.of());
+    redirected.setRedirectChain(List.of(A + "/old/page"));
+    redirected.setFinalUrl(A + "/new/page");
+
+    results.pipeInput(A, redirected);
+
+    ParsedDocument document = parsed.readValue();
+    assertThat(document.getUrl()).isEqualTo(A + "/old/page");
+    assertThat(discovered.readKeyValuesToList()).containsExactly(KeyValue.pair(A, link(A + "/new/next", UrlKind.LINK, "N", A + "/old/page", 2)));
   }
 
   @Test
