@@ -145,12 +145,16 @@ final class FetcherHarness implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     for (FetcherApp fetcher : fetchers) {
       fetcher.close();
     }
     running.set(false);
-    reader.join(5000);
+    try {
+      reader.join(5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     producer.close();
   }
 }

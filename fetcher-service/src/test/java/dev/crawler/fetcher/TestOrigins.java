@@ -170,11 +170,15 @@ public final class TestOrigins implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() throws IOException {
     for (ServerSocket socket : rawServers) {
       socket.close();
     }
-    server.stop();
+    try {
+      server.stop();
+    } catch (Exception e) {
+      throw new IOException("cannot stop the test origins", e);
+    }
   }
 
   private static String originOf(int port) {

@@ -34,7 +34,7 @@ public final class FrontierConfig extends StreamsServiceConfig {
       "Fetch requests in flight per origin at most; 0 derives it from the delay (2 at one second, up to 64 at no delay).";
 
   public static final String LEASE_TIMEOUT_MS_CONFIG = "frontier.lease.timeout.ms";
-  private static final String LEASE_TIMEOUT_MS_DOC = "How long a released request waits for its outcome before its URL is released again, in milliseconds.";
+  private static final String LEASE_TIMEOUT_MS_DOC = "How long a released request waits for its outcome before its URL is released again, in milliseconds. Keep it above the fetchers' fetcher.max.hold.ms plus fetcher.request.timeout.ms, or a request a fetcher still holds is released twice.";
 
   public static final String CRAWL_CONFIG_CONFIG = "frontier.crawl.config";
   private static final String CRAWL_CONFIG_DOC =

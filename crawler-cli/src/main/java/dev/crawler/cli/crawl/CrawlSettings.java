@@ -75,10 +75,11 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
   }
 
   /**
-   * A request whose outcome was lost is released again after a minute rather than the service's ten: in
-   * one JVM there is no other fetcher that could still be working on it.
+   * A request whose outcome was lost is released again after three minutes rather than the service's
+   * ten: longer than the fetcher may legitimately hold a request (fetcher.max.hold.ms, 2 minutes, plus
+   * a request's timeout), so only a lost one is released twice.
    */
-  static final String LEASE_TIMEOUT_MS = "60000";
+  static final String LEASE_TIMEOUT_MS = "180000";
 
   private Map<String, String> streams(String service, String bootstrapServers, String registryUrl) {
     Map<String, String> settings = service(bootstrapServers, registryUrl);
