@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "crawler 0.1.0",
     description = "A Kafka-native web crawler.",
-    subcommands = {dev.crawler.cli.crawl.CrawlCommand.class, ClusterCommand.class, SettingsCommand.class, ExplainCommand.class, ErrorsCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {dev.crawler.cli.crawl.CrawlCommand.class, ClusterCommand.class, SettingsCommand.class, ExplainCommand.class, ErrorsCommand.class, DocumentsCommand.class, CommandLine.HelpCommand.class})
 public final class CrawlerCli {
 
   /** Exit code for bad arguments or configuration: nothing was started. */
@@ -21,6 +21,11 @@ public final class CrawlerCli {
 
   /** Runs the command line and returns the exit code, without exiting. */
   public static int run(String... args) {
+    return commandLine().execute(args);
+  }
+
+  /** The command line, set up as {@link #run} runs it (tests set its output). */
+  static CommandLine commandLine() {
     CommandLine commandLine = new CommandLine(new CrawlerCli());
     commandLine.setExitCodeExceptionMapper(e -> USAGE_ERROR);
     commandLine.setParameterExceptionHandler(
@@ -28,6 +33,6 @@ public final class CrawlerCli {
           e.getCommandLine().getErr().println("crawler: " + e.getMessage());
           return USAGE_ERROR;
         });
-    return commandLine.execute(args);
+    return commandLine;
   }
 }

@@ -1,0 +1,154 @@
+package dev.crawler.cli;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawler.events.DocumentEvent;
+import dev.crawler.events.DocumentEventType;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
+import dev.crawler.schemas.serde.RecordDecoder;
+import dev.crawler.schemas.serde.UndecodableRecordException;
+import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code crawler documents}: what a downstream consumer of {@code crawl.documents} sees, as JSON lines.
+ * By default it reads the compacted topic from the start and prints the live set — one line per
+ * document whose last event is an upsert — the way a search index rebuilds itself; with {@code
+ * --follow} it prints every event (upsert, delete, tombstone) as it comes. It reads with a plain
+ * Kafka consumer and the Confluent wire format, like any downstream consumer, and commits nothing.
+ */
+@Command(name = "documents", mixinStandardHelpOptions = true, description = "Print the live documents of crawl.documents, or follow its events, as JSON lines.")
+public final class DocumentsCommand implements Callable<Integer> {
+
+  private static final ObjectMapper JSON = new ObjectMapper().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", defaultValue = "localhost:9092", description = "The crawl's Kafka cluster (default: ${DEFAULT-VALUE}).")
+  String bootstrapServers;
+
+  @Option(names = "--schema-registry", paramLabel = "URL", defaultValue = "http://localhost:8081", description = "The crawl's schema registry (default: ${DEFAULT-VALUE}).")
+  String schemaRegistry;
+
+  @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = Topics.DEFAULT_PREFIX, description = "The crawl's topic prefix (default: ${DEFAULT-VALUE}).")
+  String prefix;
+
+  @Option(names = "--follow", description = "Print every event from the start of the topic and keep following it, instead of the live set.")
+  boolean follow;
+
+  @Option(names = "--text", description = "Include each document's text (left out by default: it is long).")
+  boolean withText;
+
+  @Option(names = "--limit", paramLabel = "N", defaultValue = "0", description = "With --follow: stop after N events (default: never).")
+  long limit;
+
+  @Override
+  public Integer call() throws Exception {
+    Topics topics = Topics.create(prefix, new HttpSchemaRegistryClient(schemaRegistry));
+    RecordDecoder<String, DocumentEvent> decoder = new RecordDecoder<>(topics.documents());
+    Map<String, Object> properties =
+        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    PrintWriter out = spec.commandLine().getOut();
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions = new ArrayList<>();
+      consumer.partitionsFor(topics.documents().name()).forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+      Map<String, DocumentEvent> live = new LinkedHashMap<>();
+      long printed = 0;
+      while (follow || partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+        for (ConsumerRecord<byte[], byte[]> raw : consumer.poll(Duration.ofMillis(200))) {
+          ConsumerRecord<String, DocumentEvent> record;
+          try {
+            record = decoder.decode(raw);
+          } catch (UndecodableRecordException e) {
+            spec.commandLine().getErr().println("crawler: skipping a record: " + e.getMessage());
+            continue;
+          }
+          if (follow) {
+            out.println(JSON.writeValueAsString(eventLine(record)));
+            out.flush();
+            if (limit > 0 && ++printed >= limit) {
+              return 0;
+            }
+          } else if (record.value() == null || record.value().getType() == DocumentEventType.DELETE) {
+            live.remove(record.key());
+          } else {
+            live.put(record.key(), record.value());
+          }
+        }
+      }
+      for (DocumentEvent event : live.values()) {
+        out.println(JSON.writeValueAsString(toJson(event.getDocument())));
+      }
+      out.flush();
+    }
+    return 0;
+  }
+
+  private Map<String, Object> eventLine(ConsumerRecord<String, DocumentEvent> record) {
+    Map<String, Object> line = new LinkedHashMap<>();
+    DocumentEvent event = record.value();
+    line.put("event", event == null ? "TOMBSTONE" : event.getType().name());
+    line.put("url", record.key());
+    if (event != null) {
+      line.put("time", event.getTime().toString());
+      if (event.getType() == DocumentEventType.DELETE) {
+        line.put("deleteReason", event.getDeleteReason() == null ? null : event.getDeleteReason().name());
+        line.put("deleteDetail", event.getDeleteDetail());
+      } else {
+        line.put("document", toJson(event.getDocument()));
+      }
+    }
+    return line;
+  }
+
+  /** A record's fields as JSON values: timestamps as ISO-8601 text, enums by name; the text only with --text. */
+  private Object toJson(Object value) {
+    if (value instanceof SpecificRecord record) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      for (Schema.Field field : record.getSchema().getFields()) {
+        if (field.name().equals("text") && !withText) {
+          continue;
+        }
+        fields.put(field.name(), toJson(record.get(field.pos())));
+      }
+      return fields;
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<String, Object> copy = new LinkedHashMap<>();
+      map.forEach((k, v) -> copy.put(String.valueOf(k), toJson(v)));
+      return copy;
+    }
+    if (value instanceof List<?> list) {
+      return list.stream().map(this::toJson).toList();
+    }
+    if (value instanceof CharSequence || value instanceof Instant || value instanceof Enum<?>) {
+      return value.toString();
+    }
+    if (value instanceof ByteBuffer) {
+      return null;
+    }
+    return value;
+  }
+}
