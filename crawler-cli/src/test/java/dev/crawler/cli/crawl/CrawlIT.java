@@ -67,6 +67,7 @@ class CrawlIT {
                 Map.entry(a + "/frame-a", "Frame A"),
                 Map.entry(a + "/frame-b", "Frame B"),
                 Map.entry(a + "/frame-c", "Frame C"),
+                Map.entry(a + "/from-sitemap", "From sitemap"),
                 Map.entry(b + "/", "Home of B"),
                 Map.entry(b + "/b1", "B1")));
     assertThat(outcomes("first"))
@@ -90,9 +91,13 @@ class CrawlIT {
                 Map.entry(a + "/photo.png", List.of("FILTERED")),
                 Map.entry(a + "/data.json", List.of("IMPORT_REJECTED")),
                 Map.entry(site.c() + "/c-page", List.of("OUT_OF_SCOPE")),
+                Map.entry(a + "/sitemap.xml", List.of("SITEMAP")),
+                Map.entry(a + "/from-sitemap", List.of("COMMITTED")),
+                Map.entry(b + "/sitemap.xml", List.of("NOT_FOUND")),
                 Map.entry(b + "/", List.of("COMMITTED")),
                 Map.entry(b + "/b1", List.of("COMMITTED"))));
     assertThat(logEntry("first", a + "/old").get("detail").asText()).isEqualTo("301 " + a + "/new");
+    assertThat(logEntry("first", a + "/sitemap.xml").get("detail").asText()).isEqualTo("xml sitemap: 2 URLs, 0 sitemaps");
     assertThat(logEntry("first", a + "/photo.png").get("detail").asText()).isEqualTo("IGNORED_EXTENSION png");
   }
 
@@ -109,9 +114,9 @@ class CrawlIT {
         .extracting(TestSite.Hit::path)
         .containsExactlyInAnyOrder(
             "/robots.txt", "/", "/about", "/old", "/new", "/missing", "/dup", "/canonical", "/noindex", "/from-noindex", "/nofollow",
-            "/frames", "/frame-a", "/frame-b", "/frame-c", "/data.json");
+            "/frames", "/frame-a", "/frame-b", "/frame-c", "/data.json", "/sitemap.xml", "/from-sitemap");
     assertThat(byOrigin.get(a).get(0).path()).isEqualTo("/robots.txt");
-    assertThat(byOrigin.get(b)).extracting(TestSite.Hit::path).containsExactlyInAnyOrder("/robots.txt", "/", "/b1");
+    assertThat(byOrigin.get(b)).extracting(TestSite.Hit::path).containsExactlyInAnyOrder("/robots.txt", "/", "/b1", "/sitemap.xml");
     for (List<TestSite.Hit> origin : byOrigin.values()) {
       for (int i = 1; i < origin.size(); i++) {
         long gap = TimeUnit.NANOSECONDS.toMillis(origin.get(i).nanoTime() - origin.get(i - 1).nanoTime());

@@ -61,7 +61,12 @@ final class TestSite implements AutoCloseable {
   }
 
   private void defineA() {
-    text(a, "/robots.txt", "User-agent: *\nDisallow: /private/\n");
+    text(a, "/robots.txt", "User-agent: *\nDisallow: /private/\n\nSitemap: " + origin(a) + "/sitemap.xml\n");
+    String sitemap =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+            + "<url><loc>" + origin(a) + "/about</loc></url><url><loc>" + origin(a) + "/from-sitemap</loc><lastmod>2026-11-01</lastmod></url></urlset>";
+    pages.put(a.getLocalPort() + "/sitemap.xml", new Page(200, "application/xml", sitemap.getBytes(StandardCharsets.UTF_8), Map.of()));
+    html(a, "/from-sitemap", "From sitemap", "linked from nowhere, listed in the sitemap");
     html(
         a,
         "/",

@@ -548,6 +548,7 @@ public final class FetchLoop implements Runnable {
         .setRedirectChain(response.redirectChain())
         .setFinalUrl(wasRedirected ? response.url() : null)
         .setRobotsVerdict(pending.options().obeysRobots() ? RobotsVerdict.ALLOWED : RobotsVerdict.IGNORED)
+        .setKind(request.getKind())
         .setOptions(request.getOptions())
         .build();
   }

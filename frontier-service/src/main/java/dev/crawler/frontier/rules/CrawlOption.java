@@ -113,6 +113,9 @@ public final class CrawlOption<T> {
   public static final CrawlOption<Long> MAX_CONTENT_LENGTH =
       define("max-content-length", -1L, value -> (long) integer(value, -1), "The largest Content-Length fetched, in bytes; larger is FILTERED (METADATA) before its body is read; -1 for no limit.");
 
+  public static final CrawlOption<Boolean> SITEMAP_XML =
+      define("sitemap-xml", true, CrawlOption::bool, "Whether /sitemap.xml of each seed's origin is read once for its URLs (seed 002); sitemaps robots.txt names are read either way.");
+
   private final String name;
   private final T defaultValue;
   private final Function<Object, T> parser;

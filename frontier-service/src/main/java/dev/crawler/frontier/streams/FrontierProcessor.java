@@ -150,7 +150,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     // a URL seen again changes nothing otherwise: the first state takes precedence (seed 001)
     if (known == null) {
       Resolution resolution = rules.resolve(url, discovered.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState));
-      if (resolution.isCrawled()) {
+      if (resolution.isCrawled() || isSitemapWithIgnoredExtension(discovered, resolution)) {
         urls().put(url, newState(discovered, now).setStatus(UrlStatus.QUEUED).build());
         enqueue(origin, originState, url);
         isQueued = true;
@@ -163,10 +163,27 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       }
       // filtered or disallowed without the log flag: no record of it is kept (seed 004)
     }
+    if (isNewlyInScope) {
+      discoverSitemapXml(origin, now);
+    }
     // most discovered URLs are known already: then nothing changed and nothing is written
     if (isNewlyInScope || isQueued) {
       release(origin, originState, now);
       origins().put(origin, originState);
+    }
+  }
+
+  /** A sitemap ends in .xml.gz or .gz, which the ignored extensions would drop: a sitemap is read anyway. */
+  private static boolean isSitemapWithIgnoredExtension(DiscoveredUrl discovered, Resolution resolution) {
+    return discovered.getKind() == UrlKind.SITEMAP && resolution.outcome().orElse(null) == Outcome.FILTERED && resolution.detail().orElse("").startsWith("IGNORED_EXTENSION");
+  }
+
+  /** A seed's origin came into scope: its /sitemap.xml is read once, unless the sitemap-xml option is off (seed 002). */
+  private void discoverSitemapXml(String origin, Instant now) {
+    String sitemap = origin + "/sitemap.xml";
+    if (rules.resolve(sitemap, 0, ScopeCheck.ANY).get(CrawlOption.SITEMAP_XML)) {
+      DiscoveredUrl discovered = DiscoveredUrl.newBuilder().setUrl(sitemap).setDepth(0).setKind(UrlKind.SITEMAP).setDiscoveredAt(now).build();
+      forward(FrontierTopology.DISCOVERED_SINK, origin, discovered, now);
     }
   }
 
@@ -276,11 +293,20 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
               .setDepth(state.getDepth())
               .setAttempt(attempt)
               .setReleasedAt(now)
+              .setKind(kindOf(state))
               .setIfNoneMatch(state.getEtag())
               .setIfModifiedSince(state.getLastModified())
               .setOptions(requestOptions(url, state.getDepth()))
               .build();
       forward(FrontierTopology.FETCH_REQUESTS_SINK, origin, request, now);
+    }
+  }
+
+  private static UrlKind kindOf(UrlState state) {
+    try {
+      return UrlKind.valueOf(state.getKind());
+    } catch (IllegalArgumentException e) {
+      return UrlKind.LINK;
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.crawler.frontier.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.crawler.common.streams.TopologyTestSupport;
 import dev.crawler.events.CrawlLogEntry;
@@ -56,7 +57,10 @@ class FrontierTopologyTest {
   }
 
   private void start(long maxPages, CrawlConfig config) {
-    CrawlConfig crawl = config.withGlobal(Map.of(CrawlOption.MAX_DEPTH, 2, CrawlOption.DELAY_MS, 1000L));
+    start(maxPages, config.withGlobal(Map.of(CrawlOption.MAX_DEPTH, 2, CrawlOption.DELAY_MS, 1000L, CrawlOption.SITEMAP_XML, false)), true);
+  }
+
+  private void start(long maxPages, CrawlConfig crawl, boolean unused) {
     FrontierSettings settings = new FrontierSettings(crawl, List.of(), maxPages, 2, Duration.ofSeconds(60), 3);
     driver = TopologyTestSupport.driver(FrontierTopology.build(topics, settings), topics.deadLetters(), "frontier", stateDir, START);
     discovered = TopologyTestSupport.input(driver, topics.discovered());
@@ -293,6 +297,20 @@ class FrontierTopologyTest {
     FetchRequest retry = requests.readValue();
     assertThat(retry.getIfNoneMatch()).isEqualTo("\"v1\"");
     assertThat(retry.getIfModifiedSince()).isEqualTo("Mon, 23 Nov 2026 09:00:00 GMT");
+  }
+
+  @Test
+  void readsTheSitemapXmlOfASeedsOriginOnceEvenAsGz() {
+    start(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L)), true);
+    seed(A + "/");
+    seed(A + "/other");
+    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(A + "/sitemap-2.xml.gz").setDepth(0).setKind(UrlKind.SITEMAP).build(), START);
+
+    List<FetchRequest> released = requests.readValuesToList();
+    assertThat(released).extracting(FetchRequest::getUrl, FetchRequest::getKind).containsExactly(tuple(A + "/", UrlKind.SEED), tuple(A + "/sitemap.xml", UrlKind.SITEMAP));
+    assertThat(urlState(A + "/other").getStatus()).isEqualTo(UrlStatus.QUEUED);
+    assertThat(urlState(A + "/sitemap-2.xml.gz").getStatus()).as("a sitemap's .gz is not an ignored extension").isEqualTo(UrlStatus.QUEUED);
+    assertThat(log.readValuesToList()).isEmpty();
   }
 
   @Test

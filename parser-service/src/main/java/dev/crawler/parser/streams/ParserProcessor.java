@@ -10,6 +10,7 @@ import dev.crawler.parser.domain.Discovery;
 import dev.crawler.parser.domain.Page;
 import dev.crawler.parser.domain.ParseResult;
 import dev.crawler.parser.domain.RecentLinks;
+import dev.crawler.parser.domain.SitemapReader;
 import dev.crawler.schemas.Origin;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -43,6 +44,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
 
   private final Function<Page, ParseResult> parser;
   private final RecentLinks recentLinks;
+  private final SitemapReader sitemaps = new SitemapReader();
   private @Nullable ProcessorContext<String, SpecificRecord> context;
 
   /**
@@ -98,6 +100,9 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   }
 
   private Outputs outputs(FetchResult result) {
+    if (result.getKind() == UrlKind.SITEMAP) {
+      return sitemapOutputs(result);
+    }
     Page page = page(result);
     ParseResult parsed = parser.apply(page);
     if (parsed instanceof ParseResult.Rejected rejected) {
@@ -113,12 +118,51 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     return new Outputs(Optional.empty(), Optional.of(parsedDocument(result, page, document, obeyRobotsMeta)), discovered);
   }
 
+  /**
+   * A sitemap (it was discovered as one: from robots.txt, {@code /sitemap.xml} or a sitemap index) is
+   * read for its URLs, which go to the frontier with their sitemap hints, at the sitemap's depth; the
+   * sitemap itself is not a document: its outcome is {@code SITEMAP}.
+   */
+  private Outputs sitemapOutputs(FetchResult result) {
+    Page page = page(result);
+    SitemapReader.Result read = sitemaps.read(page.url(), Optional.ofNullable(result.getContentType()), page.body());
+    if (read instanceof SitemapReader.Unreadable unreadable) {
+      return Outputs.rejected(decision(result, Outcome.IMPORT_REJECTED, unreadable.detail()));
+    }
+    SitemapReader.Read sitemap = (SitemapReader.Read) read;
+    List<KeyValue<String, DiscoveredUrl>> discovered = new ArrayList<>();
+    long sitemaps = 0;
+    Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
+    for (SitemapReader.Entry entry : sitemap.entries()) {
+      String origin;
+      try {
+        origin = Origin.keyOf(entry.url());
+      } catch (RuntimeException e) {
+        continue; // not an http(s) URL: nothing the frontier could fetch
+      }
+      sitemaps += entry.isSitemap() ? 1 : 0;
+      DiscoveredUrl url =
+          DiscoveredUrl.newBuilder()
+              .setUrl(entry.url())
+              .setSourceUrl(result.getUrl())
+              .setDepth(result.getDepth())
+              .setKind(entry.isSitemap() ? UrlKind.SITEMAP : UrlKind.LINK)
+              .setDiscoveredAt(now)
+              .setSitemapLastModified(entry.lastModified().orElse(null))
+              .setSitemapChangeFrequency(entry.changeFrequency().orElse(null))
+              .setSitemapPriority(entry.priority().isPresent() ? entry.priority().getAsDouble() : null)
+              .build();
+      discovered.add(KeyValue.pair(origin, url));
+    }
+    String detail = sitemap.kind() + ": " + (discovered.size() - sitemaps) + " URLs, " + sitemaps + " sitemaps";
+    return new Outputs(Optional.of(decision(result, Outcome.SITEMAP, detail)), Optional.empty(), discovered);
+  }
+
   private void emit(String origin, Outputs outputs, Instant now) {
     if (outputs.rejection().isPresent()) {
       Decision decision = outputs.rejection().get();
       forward(ParserTopology.OUTCOMES_SINK, origin, decision.toOutcome(SERVICE, now).build(), now);
       forward(ParserTopology.LOG_SINK, origin, decision.toLogEntry(SERVICE, now), now);
-      return;
     }
     outputs.document().ifPresent(document -> forward(ParserTopology.PARSED_SINK, origin, document, now));
     for (KeyValue<String, DiscoveredUrl> discovered : outputs.discovered()) {

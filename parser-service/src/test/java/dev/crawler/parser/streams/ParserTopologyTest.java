@@ -192,6 +192,45 @@ class ParserTopologyTest {
   }
 
   @Test
+  void readsASitemapForItsUrlsAndTheirHintsAndPublishesNothing() {
+    start(ParserSettings.DEFAULTS);
+    String xml =
+        "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>" + A + "/one</loc><lastmod>2026-11-20</lastmod><changefreq>weekly</changefreq>"
+            + "<priority>0.3</priority></url><url><loc>" + B + "/elsewhere</loc></url></urlset>";
+    FetchResult sitemap = result(A + "/sitemap.xml", "application/xml", xml, Map.of());
+    sitemap.setKind(UrlKind.SITEMAP);
+    sitemap.setDepth(0);
+
+    results.pipeInput(A, sitemap);
+
+    assertThat(parsed.isEmpty()).isTrue();
+    CrawlOutcome outcome = outcomes.readValue();
+    assertThat(outcome.getOutcome()).isEqualTo(Outcome.SITEMAP);
+    assertThat(outcome.getDetail()).isEqualTo("xml sitemap: 2 URLs, 0 sitemaps");
+    List<KeyValue<String, DiscoveredUrl>> urls = discovered.readKeyValuesToList();
+    assertThat(urls).extracting(kv -> kv.key).containsExactly(A, B);
+    DiscoveredUrl one = urls.get(0).value;
+    assertThat(one.getKind()).isEqualTo(UrlKind.LINK);
+    assertThat(one.getDepth()).isZero();
+    assertThat(one.getSourceUrl()).isEqualTo(A + "/sitemap.xml");
+    assertThat(one.getSitemapLastModified()).isEqualTo(java.time.Instant.parse("2026-11-20T00:00:00Z"));
+    assertThat(one.getSitemapChangeFrequency()).isEqualTo("weekly");
+    assertThat(one.getSitemapPriority()).isEqualTo(0.3);
+  }
+
+  @Test
+  void rejectsASitemapThatIsNone() {
+    start(ParserSettings.DEFAULTS);
+    FetchResult sitemap = result(A + "/sitemap.xml", "text/html", "<html>not found</html>", Map.of());
+    sitemap.setKind(UrlKind.SITEMAP);
+
+    results.pipeInput(A, sitemap);
+
+    assertThat(outcomes.readValue().getOutcome()).isEqualTo(Outcome.IMPORT_REJECTED);
+    assertThat(discovered.isEmpty()).isTrue();
+  }
+
+  @Test
   void followsNoLinksOfANofollowPage() {
     start(ParserSettings.DEFAULTS);
 
