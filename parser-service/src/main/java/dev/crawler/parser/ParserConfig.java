@@ -28,9 +28,15 @@ public final class ParserConfig extends StreamsServiceConfig {
   private static final String RECENT_LINKS_DOC =
       "Links each task remembers having sent to the frontier, so a link on many pages (menus, footers) is sent once; 0 sends every link. The frontier deduplicates regardless.";
 
+  public static final String ROBOTS_AGENT_CONFIG = "parser.robots.agent";
+  private static final String ROBOTS_AGENT_DOC =
+      "The crawler's name in robots directives addressed to one crawler (<meta name=\"NAME\">, X-Robots-Tag: NAME: noindex): the product token of fetcher.user.agent,"
+          + " lower-case. Directives addressed to other crawlers (googlebot: noindex) are ignored.";
+
   public static final ConfigDef DEFINITION =
       streamsDefinition("crawler-parser")
           .define(MAX_TEXT_CHARS_CONFIG, Type.INT, ParserSettings.DEFAULT_MAX_TEXT_CHARS, Range.atLeast(0), Importance.MEDIUM, MAX_TEXT_CHARS_DOC)
+          .define(ROBOTS_AGENT_CONFIG, Type.STRING, ParserSettings.DEFAULT_ROBOTS_AGENT, new ConfigDef.NonEmptyString(), Importance.LOW, ROBOTS_AGENT_DOC)
           .define(RECENT_LINKS_CONFIG, Type.INT, ParserSettings.DEFAULT_RECENT_LINKS, Range.between(0, 10_000_000), Importance.LOW, RECENT_LINKS_DOC)
           .define(
               IMPORTED_CONTENT_TYPES_CONFIG,
@@ -52,7 +58,7 @@ public final class ParserConfig extends StreamsServiceConfig {
 
   /** The parser's own settings. */
   public ParserSettings settings() {
-    return new ParserSettings(new HashSet<>(getList(IMPORTED_CONTENT_TYPES_CONFIG)), getInt(MAX_TEXT_CHARS_CONFIG), getInt(RECENT_LINKS_CONFIG));
+    return new ParserSettings(new HashSet<>(getList(IMPORTED_CONTENT_TYPES_CONFIG)), getInt(MAX_TEXT_CHARS_CONFIG), getInt(RECENT_LINKS_CONFIG), getString(ROBOTS_AGENT_CONFIG));
   }
 
   private static void validateMediaTypes(String name, Object value) {

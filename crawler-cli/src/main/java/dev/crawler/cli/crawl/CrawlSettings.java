@@ -60,7 +60,13 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
   }
 
   ParserConfig parser(String bootstrapServers, String registryUrl) {
-    return new ParserConfig(streams("parser", bootstrapServers, registryUrl));
+    Map<String, String> settings = streams("parser", bootstrapServers, registryUrl);
+    // robots directives addressed to one crawler are matched on the name the fetcher gives itself
+    String userAgent = settings.get(dev.crawler.fetcher.FetcherConfig.USER_AGENT_CONFIG);
+    if (userAgent != null && !userAgent.isBlank()) {
+      settings.putIfAbsent(ParserConfig.ROBOTS_AGENT_CONFIG, dev.crawler.fetcher.domain.RobotsPolicy.productToken(userAgent));
+    }
+    return new ParserConfig(settings);
   }
 
   CommitterConfig committer(String bootstrapServers, String registryUrl) {

@@ -30,10 +30,14 @@ final class HtmlFacts implements NodeVisitor {
   final List<Element> jsonLdScripts = new ArrayList<>(0);
   @Nullable String timeDatetime;
 
-  private HtmlFacts() {}
+  private final String robotsAgent;
 
-  static HtmlFacts of(Document document) {
-    HtmlFacts facts = new HtmlFacts();
+  private HtmlFacts(String robotsAgent) {
+    this.robotsAgent = robotsAgent;
+  }
+
+  static HtmlFacts of(Document document, String robotsAgent) {
+    HtmlFacts facts = new HtmlFacts(robotsAgent);
     document.traverse(facts);
     return facts;
   }
@@ -83,7 +87,7 @@ final class HtmlFacts implements NodeVisitor {
 
   private void meta(Element meta) {
     String name = meta.attr("name").strip();
-    if (name.equalsIgnoreCase("robots")) {
+    if (RobotsMeta.isAddressedTo(name, robotsAgent)) {
       robots = robots.and(RobotsMeta.parse(meta.attr("content")));
     } else if (name.equalsIgnoreCase("description")) {
       if (description == null) {

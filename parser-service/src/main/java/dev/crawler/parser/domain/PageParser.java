@@ -106,7 +106,7 @@ public final class PageParser {
 
   private ParseResult parseHtml(Page page, String type) throws IOException {
     Document document = Jsoup.parse(new ByteArrayInputStream(page.body()), page.declaredCharset().map(Charset::name).orElse(null), page.url());
-    HtmlFacts facts = HtmlFacts.of(document);
+    HtmlFacts facts = HtmlFacts.of(document, settings.robotsAgent());
     List<Link> links = new ArrayList<>(facts.linkElements.size());
     int outlinkCount = links(facts.linkElements, links);
     Element body = document.body();
@@ -231,11 +231,11 @@ public final class PageParser {
   }
 
   /** The directives of every {@code X-Robots-Tag} header. */
-  private static RobotsMeta headerRobots(Page page) {
+  private RobotsMeta headerRobots(Page page) {
     RobotsMeta robots = RobotsMeta.NONE;
     for (Map.Entry<String, String> header : page.headers().entrySet()) {
       if (header.getKey().equalsIgnoreCase("X-Robots-Tag")) {
-        robots = robots.and(RobotsMeta.parse(header.getValue()));
+        robots = robots.and(RobotsMeta.parseHeader(header.getValue(), settings.robotsAgent()));
       }
     }
     return robots;

@@ -13,8 +13,14 @@ import java.util.Set;
  * @param maxTextChars characters of text kept per document, at least 0; the checksum covers all of it
  * @param recentLinks links each parser task remembers having sent to the frontier, so that a link on
  *     many pages (menus, footers) is sent once; 0 sends every link ({@link RecentLinks})
+ * @param robotsAgent the crawler's name in robots directives addressed to one crawler ({@code <meta
+ *     name="kafka-crawler">}, {@code X-Robots-Tag: kafka-crawler: noindex}), lower-case: the product
+ *     token of the fetcher's user agent
  */
-public record ParserSettings(Set<String> importedContentTypes, int maxTextChars, int recentLinks) {
+public record ParserSettings(Set<String> importedContentTypes, int maxTextChars, int recentLinks, String robotsAgent) {
+
+  /** The robots agent unless configured: the product token of the fetcher's default user agent. */
+  public static final String DEFAULT_ROBOTS_AGENT = "kafka-crawler";
 
   /** The media types imported unless configured otherwise: HTML, XHTML, plain text and XML. */
   public static final List<String> DEFAULT_IMPORTED_CONTENT_TYPES = List.of("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml");
@@ -25,6 +31,11 @@ public record ParserSettings(Set<String> importedContentTypes, int maxTextChars,
 
   /** The settings a parser has when nothing is configured. */
   public static final ParserSettings DEFAULTS = new ParserSettings(Set.copyOf(DEFAULT_IMPORTED_CONTENT_TYPES), DEFAULT_MAX_TEXT_CHARS, DEFAULT_RECENT_LINKS);
+
+  /** Settings with the default robots agent. */
+  public ParserSettings(Set<String> importedContentTypes, int maxTextChars, int recentLinks) {
+    this(importedContentTypes, maxTextChars, recentLinks, DEFAULT_ROBOTS_AGENT);
+  }
 
   /**
    * @throws IllegalArgumentException when a media type is not {@code type/subtype}, or a number is
@@ -45,6 +56,10 @@ public record ParserSettings(Set<String> importedContentTypes, int maxTextChars,
     }
     if (recentLinks < 0) {
       throw new IllegalArgumentException("recentLinks must be at least 0: " + recentLinks);
+    }
+    robotsAgent = robotsAgent.strip().toLowerCase(Locale.ROOT);
+    if (robotsAgent.isEmpty() || robotsAgent.equals("robots")) {
+      throw new IllegalArgumentException("robotsAgent must be a crawler's name: '" + robotsAgent + "'");
     }
   }
 

@@ -1,12 +1,13 @@
 package dev.crawler.parser.domain;
 
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The robots directives of a page, from {@code <meta name="robots">} and the {@code X-Robots-Tag} header
- * (seed 002's robots meta; comma-separated tokens, case-insensitive; {@code none} means both). A
- * directive the header addresses to a user agent ({@code googlebot: noindex}) is obeyed as if it were
- * addressed to every crawler: the cautious reading.
+ * (seed 002's robots meta; comma-separated tokens, case-insensitive; {@code none} means both), including
+ * the forms addressed to one crawler: {@code <meta name="googlebot">} and {@code X-Robots-Tag: googlebot:
+ * noindex} apply only to the crawler of that name, ours being the parser's robots agent.
  *
  * @param noindex the page asks not to be indexed
  * @param nofollow the page asks that its links not be followed
@@ -15,17 +16,15 @@ record RobotsMeta(boolean noindex, boolean nofollow) {
 
   static final RobotsMeta NONE = new RobotsMeta(false, false);
 
-  /** The directives of one comma-separated value; tokens other than noindex, nofollow and none are ignored. */
+  /** Directives whose value follows a colon, which a leading user agent must not be confused with. */
+  private static final Set<String> DIRECTIVES_WITH_VALUES = Set.of("unavailable_after", "max-snippet", "max-image-preview", "max-video-preview");
+
+  /** The directives of a meta tag's content, all addressed to one audience. */
   static RobotsMeta parse(String value) {
     boolean noindex = false;
     boolean nofollow = false;
     for (String token : value.split(",")) {
       String directive = token.strip().toLowerCase(Locale.ROOT);
-      // the header may name a user agent first ("googlebot: noindex"); user-agent forms are matched later
-      int colon = directive.indexOf(':');
-      if (colon >= 0 && !directive.startsWith("unavailable_after")) {
-        directive = directive.substring(colon + 1).strip();
-      }
       switch (directive) {
         case "noindex" -> noindex = true;
         case "nofollow" -> nofollow = true;
@@ -34,11 +33,34 @@ record RobotsMeta(boolean noindex, boolean nofollow) {
           nofollow = true;
         }
         default -> {
-          // index, follow, noarchive, ...: nothing the crawler acts on
+          // index, follow, noarchive, max-snippet:…: nothing the crawler acts on
         }
       }
     }
     return new RobotsMeta(noindex, nofollow);
+  }
+
+  /**
+   * The directives of an {@code X-Robots-Tag} value for the crawler named {@code agent}: a value that
+   * starts with a user agent ({@code googlebot: noindex, nofollow}) applies only to that crawler.
+   */
+  static RobotsMeta parseHeader(String value, String agent) {
+    String text = value.strip();
+    int colon = text.indexOf(':');
+    if (colon > 0) {
+      String first = text.substring(0, colon).strip().toLowerCase(Locale.ROOT);
+      boolean isAgent = !first.isEmpty() && first.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '-' || c == '_') && !DIRECTIVES_WITH_VALUES.contains(first) && !first.contains(",");
+      if (isAgent) {
+        return first.equals(agent) ? parse(text.substring(colon + 1)) : NONE;
+      }
+    }
+    return parse(text);
+  }
+
+  /** Whether a meta tag of this name speaks to the crawler named {@code agent}: {@code robots}, or its own name. */
+  static boolean isAddressedTo(String metaName, String agent) {
+    String name = metaName.strip().toLowerCase(Locale.ROOT);
+    return name.equals("robots") || name.equals(agent);
   }
 
   RobotsMeta and(RobotsMeta other) {

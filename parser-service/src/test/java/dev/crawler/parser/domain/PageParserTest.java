@@ -115,7 +115,11 @@ class PageParserTest {
           noarchive, nosnippet   |                           | false | false
                                  | noindex                   | true  | false
                                  | NONE                      | true  | true
-                                 | googlebot: nofollow       | false | true
+                                 | googlebot: nofollow       | false | false
+                                 | googlebot: noindex, nofollow | false | false
+                                 | kafka-crawler: noindex    | true  | false
+                                 | Kafka-Crawler: NONE       | true  | true
+                                 | max-snippet: 20           | false | false
                                  | unavailable_after: 2030-01-01 | false | false
                                  | noarchive, noindex        | true  | false
           noindex                | nofollow                  | true  | true
@@ -130,6 +134,14 @@ class PageParserTest {
     assertThat(parsed.noindex()).isEqualTo(noindex);
     assertThat(parsed.nofollow()).isEqualTo(nofollow);
     assertThat(parsed.links()).as("links are found on a nofollow page too; the caller decides").hasSize(1);
+  }
+
+  @ParameterizedTest(name = "<meta name={0} content=noindex> -> noindex {1}")
+  @CsvSource({"robots, true", "ROBOTS, true", "kafka-crawler, true", "Kafka-Crawler, true", "googlebot, false", "bingbot, false"})
+  void obeysRobotsMetaAddressedToEveryCrawlerOrToThisOne(String name, boolean noindex) {
+    ParseResult.Parsed parsed = html("<html><head><meta name=\"" + name + "\" content=\"noindex\"></head></html>");
+
+    assertThat(parsed.noindex()).isEqualTo(noindex);
   }
 
   @Test
