@@ -62,6 +62,17 @@ public sealed interface ParseResult {
     }
 
     /**
+     * This page with a canonical that points back into the redirects followed to reach it counted as
+     * its own (no loop: the page is not non-canonical because of a URL that redirected to it).
+     */
+    public Parsed withRedirectsAsSelf(List<String> redirectChain) {
+      if (canonicalUrl.isEmpty() || !redirectChain.contains(canonicalUrl.get())) {
+        return this;
+      }
+      return new Parsed(url, contentType, charset, title, description, language, text, Optional.of(url), noindex, nofollow, links, outlinkCount, contentChecksum, publishedAt);
+    }
+
+    /**
      * Whether the page's nofollow keeps its links from being followed: it says nofollow and robots meta
      * is obeyed (false is seed 001's "rogue" mode, option {@code obey-robots-meta: false}).
      */

@@ -108,7 +108,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     if (parsed instanceof ParseResult.Rejected rejected) {
       return Outputs.rejected(decision(result, Outcome.IMPORT_REJECTED, rejected.detail()));
     }
-    ParseResult.Parsed document = (ParseResult.Parsed) parsed;
+    ParseResult.Parsed document = ((ParseResult.Parsed) parsed).withRedirectsAsSelf(result.getRedirectChain());
     boolean obeyRobotsMeta = obeysRobotsMeta(result);
     List<Discovery> discoveries = document.discoveries(result.getDepth(), obeyRobotsMeta);
     List<KeyValue<String, DiscoveredUrl>> discovered = new ArrayList<>(discoveries.size());
@@ -203,7 +203,8 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .setRequestId(result.getRequestId())
         .setDepth(result.getDepth())
         .setAttempt(result.getAttempt())
-        .setCanonicalUrl(document.canonicalUrl().orElse(null))
+        // a page that is its own canonical after redirects is canonical under the URL it was requested as
+        .setCanonicalUrl(document.isNonCanonical() ? document.canonicalUrl().orElse(null) : document.canonicalUrl().map(self -> result.getUrl()).orElse(null))
         .setTitle(document.title().orElse(null))
         .setDescription(document.description().orElse(null))
         .setLanguage(document.language().orElse(null))

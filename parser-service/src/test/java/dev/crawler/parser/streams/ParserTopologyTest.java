@@ -188,7 +188,21 @@ class ParserTopologyTest {
 
     ParsedDocument document = parsed.readValue();
     assertThat(document.getUrl()).isEqualTo(A + "/old/page");
+    assertThat(document.getCanonicalUrl()).as("its own canonical, under the URL it was requested as").isEqualTo(A + "/old/page");
     assertThat(discovered.readKeyValuesToList()).containsExactly(KeyValue.pair(A, link(A + "/new/next", UrlKind.LINK, "N", A + "/old/page", 2)));
+  }
+
+  @Test
+  void ignoresACanonicalThatPointsBackIntoTheRedirectChain() {
+    start(ParserSettings.DEFAULTS);
+    FetchResult redirected = result(A + "/a", "text/html", "<link rel=\"canonical\" href=\"/a\"><a href=\"/x\">X</a>", Map.of());
+    redirected.setRedirectChain(List.of(A + "/a"));
+    redirected.setFinalUrl(A + "/b");
+
+    results.pipeInput(A, redirected);
+
+    assertThat(parsed.readValue().getCanonicalUrl()).isEqualTo(A + "/a");
+    assertThat(discovered.readKeyValuesToList()).extracting(kv -> kv.value.getKind()).containsExactly(UrlKind.LINK);
   }
 
   @Test
