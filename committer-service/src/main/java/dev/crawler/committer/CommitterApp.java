@@ -12,7 +12,7 @@ public final class CommitterApp {
 
   /** Starts the committer; returns at once. */
   public static RunningService start(CommitterConfig config) {
-    return StreamsService.start(config.serviceName(), CommitterTopology.build(config.topics()), config.streamsProperties());
+    return StreamsService.start(config.serviceName(), CommitterTopology.build(config.topics(), config.settings()), config.streamsProperties());
   }
 
   /**

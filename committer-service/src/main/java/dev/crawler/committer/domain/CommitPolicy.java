@@ -39,7 +39,19 @@ public final class CommitPolicy {
    * @param now when the decision is made: the first-seen time of a new URL and the time of the events
    */
   public static Commit decide(@Nullable DocumentState previous, ParsedDocument parsed, Instant now) {
+    return decide(previous, parsed, Optional.empty(), now);
+  }
+
+  /**
+   * The decision about a parsed document, as {@link #decide(DocumentState, ParsedDocument, Instant)},
+   * and {@code DUPLICATE} when {@code duplicateOf} names another URL published with the same content
+   * (seed 002's REJECTED_DUPLICATE; the first URL keeps the document; a published duplicate is deleted).
+   *
+   * @param duplicateOf the URL that publishes the parsed content already, when another one does
+   */
+  public static Commit decide(@Nullable DocumentState previous, ParsedDocument parsed, Optional<String> duplicateOf, Instant now) {
     DocumentState state = previous != null ? DocumentState.newBuilder(previous).build() : firstSight(now);
+    state.setFailures(0); // the URL answered
     boolean isPublished = state.getPublished();
     if (parsed.getNoindex()) {
       return withdrawOrIgnore(state, parsed.getUrl(), Outcome.NOINDEX, "robots meta noindex", DeleteReason.NOINDEX, isPublished, now);
@@ -47,6 +59,9 @@ public final class CommitPolicy {
     if (isNonCanonical(parsed)) {
       String canonical = Objects.requireNonNull(parsed.getCanonicalUrl());
       return withdrawOrIgnore(state, parsed.getUrl(), Outcome.NONCANONICAL, canonical, DeleteReason.NONCANONICAL, isPublished, now);
+    }
+    if (duplicateOf.isPresent() && !duplicateOf.get().equals(parsed.getUrl())) {
+      return withdrawOrIgnore(state, parsed.getUrl(), Outcome.DUPLICATE, "same content as " + duplicateOf.get(), DeleteReason.DUPLICATE, isPublished, now);
     }
     if (isUnmodified(state, parsed)) {
       decided(state, Outcome.UNMODIFIED, now);
@@ -86,23 +101,66 @@ public final class CommitPolicy {
     return state.getPublished() && state.getContentChecksum().equals(parsed.getContentChecksum());
   }
 
+  /** As {@link #onFetchOutcome(DocumentState, CrawlOutcome, CommitterSettings, Instant)} with the default settings. */
+  public static Optional<Commit> onFetchOutcome(@Nullable DocumentState previous, CrawlOutcome outcome, Instant now) {
+    return onFetchOutcome(previous, outcome, CommitterSettings.DEFAULTS, now);
+  }
+
   /**
-   * The decision about an outcome read from {@code crawl.outcomes}: a published document whose URL
-   * another service found 404 (NOT_FOUND) or 410 (GONE) is deleted. Every other outcome, the
-   * committer's own (which it reads back from the topic it writes), and outcomes of URLs not published
-   * change nothing.
+   * The decision about an outcome read from {@code crawl.outcomes} for a published document (seed 002's
+   * deletions): 410 deletes it at once; 404 after {@code notFoundGrace} crawls in a row; a bad status,
+   * a network error or rate limit the frontier gave up on, or a body too large after {@code errorGrace}
+   * crawls in a row; newly blocked by robots.txt, filtered or out of scope deletes it at once. A failure
+   * within the grace is recorded and logged, and nothing is published. Every other outcome, the
+   * committer's own (which it reads back from the topic it writes), a network error the frontier still
+   * retries, and outcomes of URLs not published change nothing.
    *
    * @param previous the URL's state, or null when the committer has not seen the URL
-   * @return the deletion, or empty when nothing changes (no state to store, nothing to log)
+   * @return the decision, or empty when nothing changes (no state to store, nothing to log)
    */
-  public static Optional<Commit> onFetchOutcome(@Nullable DocumentState previous, CrawlOutcome outcome, Instant now) {
-    if (!isWithdrawal(outcome) || previous == null || !previous.getPublished()) {
+  public static Optional<Commit> onFetchOutcome(@Nullable DocumentState previous, CrawlOutcome outcome, CommitterSettings settings, Instant now) {
+    if (previous == null || !previous.getPublished() || SERVICE.equals(outcome.getService())) {
       return Optional.empty();
     }
-    DeleteReason reason = outcome.getOutcome() == Outcome.GONE ? DeleteReason.GONE : DeleteReason.NOT_FOUND;
+    Optional<DeleteReason> reason = deleteReason(outcome);
+    if (reason.isEmpty()) {
+      return Optional.empty();
+    }
     DocumentState state = DocumentState.newBuilder(previous).build();
-    String detail = "document deleted: " + (outcome.getDetail() != null ? outcome.getDetail() : "status " + outcome.getStatus());
-    return Optional.of(withdrawOrIgnore(state, outcome.getUrl(), outcome.getOutcome(), detail, reason, true, now));
+    String what = outcome.getDetail() != null ? outcome.getDetail() : "status " + outcome.getStatus();
+    int grace =
+        switch (reason.get()) {
+          case NOT_FOUND -> settings.notFoundGrace();
+          case BAD_STATUS, NETWORK_ERROR, OTHER -> settings.errorGrace();
+          default -> 0;
+        };
+    int failures = state.getFailures() + 1;
+    state.setFailures(failures);
+    if (failures <= grace) {
+      decided(state, outcome.getOutcome(), now);
+      String detail = what + ": kept, failed crawl " + failures + " of a grace of " + grace;
+      return Optional.of(new Commit(outcome.getOutcome(), Optional.of(detail), state, Optional.empty(), false));
+    }
+    return Optional.of(withdrawOrIgnore(state, outcome.getUrl(), outcome.getOutcome(), "document deleted: " + what, reason.get(), true, now));
+  }
+
+  /**
+   * Why an outcome would withdraw a published document, when it would: the answers that say the page
+   * is gone or failing for this crawl, and the decisions that say it may no longer be crawled.
+   */
+  static Optional<DeleteReason> deleteReason(CrawlOutcome outcome) {
+    boolean isFinal = !"fetcher".equals(outcome.getService()); // the frontier says when it gave up retrying
+    return switch (outcome.getOutcome()) {
+      case GONE -> Optional.of(DeleteReason.GONE);
+      case NOT_FOUND -> Optional.of(DeleteReason.NOT_FOUND);
+      case BAD_STATUS -> Optional.of(DeleteReason.BAD_STATUS);
+      case TOO_LARGE -> Optional.of(DeleteReason.OTHER);
+      case NETWORK_ERROR, RATE_LIMITED -> isFinal ? Optional.of(DeleteReason.NETWORK_ERROR) : Optional.empty();
+      case BLOCKED_BY_ROBOTS_TXT -> Optional.of(DeleteReason.BLOCKED_BY_ROBOTS_TXT);
+      case FILTERED -> Optional.of(DeleteReason.FILTERED);
+      case OUT_OF_SCOPE -> Optional.of(DeleteReason.OUT_OF_SCOPE);
+      default -> Optional.empty();
+    };
   }
 
   private static Commit withdrawOrIgnore(
@@ -122,12 +180,6 @@ public final class CommitPolicy {
             .setDeleteDetail(detail)
             .build();
     return new Commit(outcome, Optional.of(detail), state, Optional.of(delete), true);
-  }
-
-  /** Whether an outcome says the URL's document no longer exists: a 404 or 410 found by another service. */
-  static boolean isWithdrawal(CrawlOutcome outcome) {
-    boolean isRemoval = outcome.getOutcome() == Outcome.NOT_FOUND || outcome.getOutcome() == Outcome.GONE;
-    return isRemoval && !SERVICE.equals(outcome.getService());
   }
 
   private static DocumentState firstSight(Instant now) {

@@ -2,12 +2,14 @@ package dev.crawler.committer.streams;
 
 import dev.crawler.committer.domain.Commit;
 import dev.crawler.committer.domain.CommitPolicy;
+import dev.crawler.committer.domain.CommitterSettings;
 import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.ParsedDocument;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -25,20 +27,28 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
 
   static final String SERVICE = CommitPolicy.SERVICE;
 
+  private final CommitterSettings settings;
   private @Nullable ProcessorContext<String, SpecificRecord> context;
   private @Nullable KeyValueStore<String, DocumentState> documents;
+  private @Nullable KeyValueStore<String, String> checksums;
+
+  CommitterProcessor(CommitterSettings settings) {
+    this.settings = settings;
+  }
 
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
     this.documents = context.getStateStore(CommitterTopology.DOCUMENTS_STORE);
+    this.checksums = context.getStateStore(CommitterTopology.CHECKSUMS_STORE);
   }
 
   @Override
   public void process(Record<String, SpecificRecord> record) {
     Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
     if (record.value() instanceof ParsedDocument parsed) {
-      Commit commit = CommitPolicy.decide(store().get(parsed.getUrl()), parsed, now);
+      Optional<String> duplicateOf = settings.detectsDuplicates() ? Optional.ofNullable(checksums().get(parsed.getContentChecksum())) : Optional.empty();
+      Commit commit = CommitPolicy.decide(store().get(parsed.getUrl()), parsed, duplicateOf, now);
       apply(record.key(), parsed.getUrl(), commit, now);
       Decision decision = decision(parsed.getUrl(), commit).withRequest(parsed.getRequestId(), parsed.getDepth(), parsed.getAttempt()).withStatus(parsed.getStatus());
       CrawlOutcome outcome =
@@ -47,7 +57,7 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
       forward(CommitterTopology.LOG_SINK, record.key(), decision.toLogEntry(SERVICE, now), now);
     } else if (record.value() instanceof CrawlOutcome outcome) {
       // the fetch already ended the request: a deletion is logged, but no second outcome is written
-      CommitPolicy.onFetchOutcome(store().get(outcome.getUrl()), outcome, now)
+      CommitPolicy.onFetchOutcome(store().get(outcome.getUrl()), outcome, settings, now)
           .ifPresent(
               commit -> {
                 apply(record.key(), outcome.getUrl(), commit, now);
@@ -58,10 +68,25 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
   }
 
   private void apply(@Nullable String origin, String url, Commit commit, Instant now) {
+    DocumentState previous = store().get(url);
     store().put(url, commit.state());
+    indexChecksum(url, previous, commit.state());
     commit.event().ifPresent(event -> forward(CommitterTopology.DOCUMENTS_SINK, url, event, now));
     if (commit.isTombstoneFollowing()) {
       context().forward(new Record<String, SpecificRecord>(url, null, now.toEpochMilli()), CommitterTopology.DOCUMENTS_SINK);
+    }
+  }
+
+  /** Keeps the checksum index: a published document owns its checksum unless another URL owned it first. */
+  private void indexChecksum(String url, @Nullable DocumentState previous, DocumentState state) {
+    if (previous != null && previous.getPublished() && !previous.getContentChecksum().isEmpty()) {
+      boolean isGoneOrChanged = !state.getPublished() || !state.getContentChecksum().equals(previous.getContentChecksum());
+      if (isGoneOrChanged && url.equals(checksums().get(previous.getContentChecksum()))) {
+        checksums().delete(previous.getContentChecksum());
+      }
+    }
+    if (state.getPublished() && !state.getContentChecksum().isEmpty()) {
+      checksums().putIfAbsent(state.getContentChecksum(), url);
     }
   }
 
@@ -75,6 +100,10 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
 
   private ProcessorContext<String, SpecificRecord> context() {
     return Objects.requireNonNull(context, "not initialized");
+  }
+
+  private KeyValueStore<String, String> checksums() {
+    return Objects.requireNonNull(checksums, "not initialized");
   }
 
   private KeyValueStore<String, DocumentState> store() {

@@ -1,5 +1,6 @@
 package dev.crawler.committer.streams;
 
+import dev.crawler.committer.domain.CommitterSettings;
 import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
@@ -19,6 +20,9 @@ public final class CommitterTopology {
 
   public static final String DOCUMENTS_STORE = "committer-documents";
 
+  /** Content checksum to the URL that publishes it, for duplicates (within the task's partition). */
+  public static final String CHECKSUMS_STORE = "committer-checksums";
+
   static final String PARSED_SOURCE = "parsed";
   static final String OUTCOMES_SOURCE = "outcomes";
   static final String PROCESSOR = "committer";
@@ -29,12 +33,17 @@ public final class CommitterTopology {
   private CommitterTopology() {}
 
   public static Topology build(Topics topics) {
+    return build(topics, CommitterSettings.DEFAULTS);
+  }
+
+  public static Topology build(Topics topics, CommitterSettings settings) {
     Topology topology = new Topology();
     Sources.add(topology, PARSED_SOURCE, topics.parsed());
     Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
-    topology.addProcessor(PROCESSOR, CommitterProcessor::new, PARSED_SOURCE, OUTCOMES_SOURCE);
+    topology.addProcessor(PROCESSOR, () -> new CommitterProcessor(settings), PARSED_SOURCE, OUTCOMES_SOURCE);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS_STORE), Serdes.String(), StateSerde.of(DocumentState.class)), PROCESSOR);
+    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHECKSUMS_STORE), Serdes.String(), Serdes.String()), PROCESSOR);
     Sinks.add(topology, DOCUMENTS_SINK, topics.documents(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);

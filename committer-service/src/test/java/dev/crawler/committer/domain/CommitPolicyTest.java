@@ -238,8 +238,11 @@ class CommitPolicyTest {
         "GONE,          fetcher,   unpublished, -",
         "NOT_FOUND,     fetcher,   none,        -",
         "GONE,          fetcher,   none,        -",
-        "BAD_STATUS,    fetcher,   published,   -",
         "NETWORK_ERROR, fetcher,   published,   -",
+        "RATE_LIMITED,  fetcher,   published,   -",
+        "BLOCKED_BY_ROBOTS_TXT, fetcher, published, BLOCKED_BY_ROBOTS_TXT",
+        "FILTERED,      frontier,  published,   FILTERED",
+        "OUT_OF_SCOPE,  frontier,  published,   OUT_OF_SCOPE",
         "REDIRECT,      fetcher,   published,   -",
         "COMMITTED,     committer, published,   -",
         // the committer reads back its own outcomes: never a reason to delete
@@ -269,7 +272,75 @@ class CommitPolicyTest {
     assertThat(commit.get().isTombstoneFollowing()).isTrue();
     assertThat(commit.get().state())
         .isEqualTo(
-            DocumentState.newBuilder(state("published c1")).setPublished(false).setLastOutcome(fetched.name()).setDecidedAt(T2).build());
+            DocumentState.newBuilder(state("published c1")).setPublished(false).setLastOutcome(fetched.name()).setFailures(1).setDecidedAt(T2).build());
+  }
+
+  /** Seed 002's deletion grace: a failing URL keeps its document for a number of failed crawls in a row. */
+  @ParameterizedTest(name = "404 grace {0}, error grace {1}: {2} -> deleted {3} after failure {4}")
+  @CsvSource({
+    // not-found grace, error grace, outcomes by service (one per crawl), deleted at, failures counted
+    "0, 1, NOT_FOUND@fetcher,                                   1, 1",
+    "2, 1, NOT_FOUND@fetcher NOT_FOUND@fetcher,                 0, 2",
+    "2, 1, NOT_FOUND@fetcher NOT_FOUND@fetcher NOT_FOUND@fetcher, 3, 3",
+    "0, 1, BAD_STATUS@fetcher,                                  0, 1",
+    "0, 1, BAD_STATUS@fetcher BAD_STATUS@fetcher,               2, 2",
+    "0, 0, BAD_STATUS@fetcher,                                  1, 1",
+    "0, 1, NETWORK_ERROR@frontier NETWORK_ERROR@frontier,       2, 2",
+    "0, 1, NETWORK_ERROR@fetcher NETWORK_ERROR@fetcher NETWORK_ERROR@frontier, 0, 1",
+    "0, 1, RATE_LIMITED@frontier TOO_LARGE@fetcher,             2, 2",
+    "0, 1, GONE@fetcher,                                        1, 1",
+    "5, 5, GONE@fetcher,                                        1, 1",
+    "0, 1, BAD_STATUS@fetcher NOT_FOUND@fetcher,                2, 2",
+  })
+  void deletesAFailingDocumentAfterItsGrace(int notFoundGrace, int errorGrace, String outcomes, int deletedAt, int failures) {
+    CommitterSettings settings = new CommitterSettings(notFoundGrace, errorGrace, true);
+    DocumentState state = java.util.Objects.requireNonNull(state("published c1"));
+    int crawl = 0;
+    int deleted = 0;
+    for (String outcome : outcomes.strip().split(" ")) {
+      String[] parts = outcome.split("@");
+      Optional<Commit> commit = CommitPolicy.onFetchOutcome(state, fetchOutcome(Outcome.valueOf(parts[0]), parts[1]), settings, T2);
+      if (commit.isEmpty()) {
+        continue; // a failure the frontier still retries: not a crawl's answer
+      }
+      crawl++;
+      state = commit.get().state();
+      if (commit.get().event().isPresent()) {
+        assertThat(commit.get().isTombstoneFollowing()).isTrue();
+        deleted = crawl;
+      } else {
+        assertThat(commit.get().detail().orElseThrow()).contains("kept, failed crawl " + crawl + " of a grace of");
+      }
+    }
+
+    assertThat(deleted).isEqualTo(deletedAt);
+    assertThat(state.getFailures()).isEqualTo(failures);
+    assertThat(state.getPublished()).isEqualTo(deletedAt == 0);
+  }
+
+  @Test
+  void aGoodFetchEndsTheFailures() {
+    DocumentState failing = DocumentState.newBuilder(state("published c1")).setFailures(1).build();
+
+    Commit commit = CommitPolicy.decide(failing, parsed("c1"), T2);
+
+    assertThat(commit.outcome()).isEqualTo(Outcome.UNMODIFIED);
+    assertThat(commit.state().getFailures()).isZero();
+  }
+
+  @Test
+  void aDocumentWithTheContentOfAnotherPublishedUrlIsADuplicate() {
+    Commit fresh = CommitPolicy.decide(null, parsed("c1"), Optional.of("http://a.example/original"), T2);
+    Commit wasPublished = CommitPolicy.decide(state("published c0"), parsed("c1"), Optional.of("http://a.example/original"), T2);
+    Commit itself = CommitPolicy.decide(state("published c1"), parsed("c1"), Optional.of(URL), T2);
+
+    assertThat(fresh.outcome()).isEqualTo(Outcome.DUPLICATE);
+    assertThat(fresh.detail()).contains("same content as http://a.example/original");
+    assertThat(fresh.event()).isEmpty();
+    assertThat(wasPublished.outcome()).isEqualTo(Outcome.DUPLICATE);
+    assertThat(wasPublished.event().orElseThrow().getDeleteReason()).isEqualTo(DeleteReason.DUPLICATE);
+    assertThat(wasPublished.isTombstoneFollowing()).isTrue();
+    assertThat(itself.outcome()).as("a URL is no duplicate of itself").isEqualTo(Outcome.UNMODIFIED);
   }
 
   private static CrawlOutcome fetchOutcome(Outcome outcome, String service) {
@@ -298,6 +369,10 @@ class CommitPolicyTest {
         .setLastOutcome("COMMITTED")
         .setDecidedAt(T1)
         .build();
+  }
+
+  private static ParsedDocument parsed(String checksum) {
+    return parsed(checksum, false, null);
   }
 
   private static ParsedDocument parsed(String checksum, boolean noindex, @Nullable String canonical) {

@@ -263,8 +263,28 @@ class CommitterTopologyTest {
 
     assertThat(documents.isEmpty()).isTrue();
     assertThat(outcomes.isEmpty()).isTrue();
-    assertThat(log.isEmpty()).isTrue();
+    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getOutcome, CrawlLogEntry::getDetail)
+        .as("a bad status is logged and kept within the grace; the network error the frontier still retries is not a crawl's answer")
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(Outcome.BAD_STATUS, "status 500: kept, failed crawl 1 of a grace of 1"));
     assertThat(store().get(URL).getPublished()).isTrue();
+    assertThat(store().get(URL).getFailures()).isEqualTo(1);
+  }
+
+  @Test
+  void publishesTheFirstOfTwoUrlsWithTheSameContentAndCallsTheOtherADuplicate() {
+    parsed.pipeInput(ORIGIN, page("c1", "req-1"), START);
+    ParsedDocument copy = ParsedDocument.newBuilder(page("c1", "req-2")).setUrl(ORIGIN + "/copy").build();
+    parsed.pipeInput(ORIGIN, copy, START);
+
+    assertThat(documents.readKeyValuesToList()).extracting(kv -> kv.key).containsExactly(URL);
+    assertThat(outcomes.readValuesToList()).extracting(CrawlOutcome::getOutcome).containsExactly(Outcome.COMMITTED, Outcome.DUPLICATE);
+
+    // the original changes: the copy is published when it is next crawled, the original keeps its URL
+    parsed.pipeInput(ORIGIN, page("c2", "req-3"), START.plusSeconds(60));
+    parsed.pipeInput(ORIGIN, ParsedDocument.newBuilder(copy).setRequestId("req-4").build(), START.plusSeconds(60));
+
+    assertThat(documents.readKeyValuesToList()).extracting(kv -> kv.key).containsExactly(URL, ORIGIN + "/copy");
+    assertThat(outcomes.readValuesToList()).extracting(CrawlOutcome::getOutcome).containsExactly(Outcome.COMMITTED, Outcome.COMMITTED);
   }
 
   @Test

@@ -254,6 +254,12 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       state.setOutcome(outcome.getOutcome().name());
       state.setDetail(outcome.getDetail());
       state.setDecidedAt(now);
+      if (outcome.getOutcome() == Outcome.NETWORK_ERROR || outcome.getOutcome() == Outcome.RATE_LIMITED) {
+        // the retries are spent: this crawl's fetch of the URL failed (the committer's deletion grace counts it)
+        String detail = "gave up after " + state.getAttempt() + " attempts" + (outcome.getDetail() == null ? "" : ": " + outcome.getDetail());
+        CrawlOutcome gaveUp = Decision.of(outcome.getUrl(), outcome.getOutcome(), detail).withRequest(outcome.getRequestId(), outcome.getDepth(), outcome.getAttempt()).toOutcome(SERVICE, now).build();
+        forward(FrontierTopology.OUTCOMES_SINK, origin, gaveUp, now);
+      }
     }
     urls().put(outcome.getUrl(), state);
     release(origin, originState, now);

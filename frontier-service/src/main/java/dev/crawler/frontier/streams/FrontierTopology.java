@@ -42,6 +42,7 @@ public final class FrontierTopology {
   static final String FETCH_REQUESTS_SINK = "fetch-requests";
   static final String LOG_SINK = "log";
   static final String DISCOVERED_SINK = "discovered-rekeyed";
+  static final String OUTCOMES_SINK = "outcomes-out";
 
   /** The serde of {@value #ORIGINS_STORE}'s values, for interactive queries. */
   public static final Serde<OriginState> ORIGIN_STATE_SERDE = StateSerde.of(OriginState.class);
@@ -81,6 +82,7 @@ public final class FrontierTopology {
     Sinks.add(topology, FETCH_REQUESTS_SINK, topics.fetchRequests(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
+    Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
     return topology;
   }
 

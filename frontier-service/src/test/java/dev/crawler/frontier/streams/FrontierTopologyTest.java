@@ -256,6 +256,12 @@ class FrontierTopologyTest {
     }
     assertThat(requests.isEmpty()).isTrue();
     assertThat(urlState(A + "/").getOutcome()).isEqualTo("NETWORK_ERROR");
+    TestOutputTopic<String, CrawlOutcome> gaveUp = TopologyTestSupport.output(driver, topics.outcomes());
+    assertThat(gaveUp.readValuesToList())
+        .filteredOn(outcome -> outcome.getService().equals("frontier"))
+        .extracting(CrawlOutcome::getOutcome, CrawlOutcome::getDetail)
+        .as("the committer counts a crawl's failure once the retries are spent")
+        .containsExactly(tuple(Outcome.NETWORK_ERROR, "gave up after 3 attempts"));
   }
 
   @Test
