@@ -4,6 +4,8 @@ import dev.crawler.common.RunningService;
 import dev.crawler.committer.CommitterApp;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.TopicInstaller;
+import dev.crawler.events.ControlCommand;
+import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.UrlKind;
@@ -72,7 +74,8 @@ final class Crawl {
       Optional<String> bootstrapServers,
       Optional<String> schemaRegistry,
       Optional<Path> out,
-      Optional<Path> crawlLog) {}
+      Optional<Path> crawlLog,
+      boolean forceRecrawl) {}
 
   private final Plan plan;
   private final PrintStream console = System.out;
@@ -145,8 +148,11 @@ final class Crawl {
 
       Instant crawling = Instant.now();
       seed(kafka, topics, crawling);
+      if (plan.forceRecrawl()) {
+        recrawlAll(kafka, topics, crawling);
+      }
       console.println("Crawling from " + plan.seeds().size() + " seed(s), started in " + Duration.between(started, crawling).toMillis() + " ms.");
-      boolean finished = awaitIdle(new FrontierLag(admin, frontierConfig.getString(FrontierConfig.APPLICATION_ID_CONFIG), List.of(topics.discovered(), topics.outcomes())), crawling);
+      boolean finished = awaitIdle(new FrontierLag(admin, frontierConfig.getString(FrontierConfig.APPLICATION_ID_CONFIG), List.of(topics.discovered(), topics.outcomes(), topics.control())), crawling);
       Instant ended = Instant.now();
       awaitEvents(admin);
       stop();
@@ -168,6 +174,20 @@ final class Crawl {
       for (String seed : plan.seeds()) {
         DiscoveredUrl discovered = DiscoveredUrl.newBuilder().setUrl(seed).setDepth(0).setKind(UrlKind.SEED).setDiscoveredAt(now).build();
         producer.send(new ProducerRecord<>(topics.discovered().name(), Origin.keyOf(seed), discovered));
+      }
+      producer.flush();
+    }
+  }
+
+  /** Asks every frontier task to fetch every URL it knows once more (one command per partition of the control topic). */
+  private void recrawlAll(Map<String, Object> kafka, Topics topics, Instant now) {
+    Map<String, Object> properties = new java.util.HashMap<>(kafka);
+    properties.put(ProducerConfig.ACKS_CONFIG, "all");
+    ControlCommand command = ControlCommand.newBuilder().setCommand(ControlCommandType.RECRAWL_ALL).setIssuedAt(now).setIssuedBy("crawler crawl --force-recrawl").build();
+    try (KafkaProducer<String, ControlCommand> producer =
+        new KafkaProducer<>(properties, topics.control().keySerde().serializer(), topics.control().valueSerde().serializer())) {
+      for (org.apache.kafka.common.PartitionInfo partition : producer.partitionsFor(topics.control().name())) {
+        producer.send(new ProducerRecord<>(topics.control().name(), partition.partition(), "", command));
       }
       producer.flush();
     }

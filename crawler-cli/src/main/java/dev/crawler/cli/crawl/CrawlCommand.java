@@ -58,6 +58,9 @@ public final class CrawlCommand implements Callable<Integer> {
   @Option(names = "--crawl-log", paramLabel = "FILE", description = "Write every crawl-log entry as one JSON object per line.")
   Path crawlLog;
 
+  @Option(names = "--force-recrawl", description = "Fetch every URL the crawl knows once more (documents are updated, kept or deleted by the answers); URLs the configuration now filters are deleted.")
+  boolean forceRecrawl;
+
   @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", description = "Use this Kafka cluster instead of the embedded broker.")
   String bootstrapServers;
 
@@ -139,7 +142,8 @@ public final class CrawlCommand implements Callable<Integer> {
         Optional.ofNullable(bootstrapServers),
         Optional.ofNullable(schemaRegistry),
         Optional.ofNullable(out),
-        Optional.ofNullable(crawlLog));
+        Optional.ofNullable(crawlLog),
+        forceRecrawl);
   }
 
   private static void requireAtLeast(String option, Long value, long minimum) {

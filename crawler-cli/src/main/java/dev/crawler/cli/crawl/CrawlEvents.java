@@ -46,6 +46,8 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   /** Outcomes that say nothing was requested from the site, or that restate another service's. */
   private static final List<Outcome> NOT_FETCHED = List.of(Outcome.BLOCKED_BY_ROBOTS_TXT, Outcome.OUT_OF_SCOPE, Outcome.TOO_DEEP, Outcome.FILTERED, Outcome.PREMATURE, Outcome.BLACKLISTED, Outcome.DEFERRED);
 
+  private static final java.util.Set<Outcome> COMMITTER_DECISIONS = java.util.EnumSet.of(Outcome.COMMITTED, Outcome.UNMODIFIED, Outcome.DUPLICATE, Outcome.NOINDEX, Outcome.NONCANONICAL);
+
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final Topics topics;
   private final RecordDecoder<String, CrawlLogEntry> logDecoder;
@@ -126,7 +128,9 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   }
 
   private void onLogEntry(CrawlLogEntry entry) {
-    boolean isDeletion = "committer".equals(entry.getService()) && (entry.getOutcome() == Outcome.NOT_FOUND || entry.getOutcome() == Outcome.GONE);
+    // the committer logs what another service's outcome did to a document (a deletion, a kept failure):
+    // that outcome was counted already
+    boolean isDeletion = "committer".equals(entry.getService()) && !COMMITTER_DECISIONS.contains(entry.getOutcome());
     if (!isDeletion) {
       outcomes.get(entry.getOutcome()).incrementAndGet();
       if (!NOT_FETCHED.contains(entry.getOutcome())) {

@@ -188,10 +188,67 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   }
 
   private void onCommand(ControlCommand command) {
+    if (command.getCommand() == ControlCommandType.RECRAWL_ALL) {
+      recrawlAll(command);
+    }
     if (command.getCommand() == ControlCommandType.CLEAR_ERRORS) {
       control().put(ERRORS_CLEARED_AT, context().currentSystemTimeMs());
       LOG.info("errors cleared by {}: blacklisted URLs are queued again when next discovered", command.getIssuedBy());
     }
+  }
+
+  /**
+   * Every URL this task knows that is not waiting or in flight is decided again by the crawl
+   * configuration: still crawled, it is queued to be fetched once more (its document is then updated,
+   * unchanged or deleted by what the fetch says); now filtered or out of scope, its outcome goes to the
+   * committer, which deletes a published document. One pass over the task's URLs, when the operator asks.
+   */
+  private void recrawlAll(ControlCommand command) {
+    Instant now = now();
+    List<KeyValue<String, UrlState>> known = new ArrayList<>();
+    try (KeyValueIterator<String, UrlState> all = urls().all()) {
+      while (all.hasNext()) {
+        KeyValue<String, UrlState> entry = all.next();
+        if (entry.value.getStatus() == UrlStatus.DONE || entry.value.getStatus() == UrlStatus.ERROR) {
+          known.add(entry);
+        }
+      }
+    }
+    Map<String, OriginState> changed = new HashMap<>();
+    int queued = 0;
+    for (KeyValue<String, UrlState> entry : known) {
+      String url = entry.key;
+      UrlState state = entry.value;
+      String origin = Origin.keyOf(url);
+      OriginState originState = changed.computeIfAbsent(origin, this::originState);
+      boolean isSeed = UrlKind.SEED.name().equals(state.getKind());
+      Resolution resolution = rules.resolve(url, state.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState));
+      if (resolution.isCrawled() || UrlKind.SITEMAP.name().equals(state.getKind())) {
+        state.setStatus(UrlStatus.QUEUED);
+        state.setAttempt(0);
+        urls().put(url, state);
+        enqueue(origin, originState, url);
+        queued++;
+      } else if (resolution.outcome().isPresent() && !resolution.outcome().get().name().equals(state.getOutcome())) {
+        Outcome outcome = resolution.outcome().get();
+        String detail = resolution.detail().orElse(null);
+        state.setStatus(UrlStatus.DONE);
+        state.setOutcome(outcome.name());
+        state.setDetail(detail);
+        state.setDecidedAt(now);
+        urls().put(url, state);
+        Decision decision = Decision.of(url, outcome, detail).withDepth(state.getDepth());
+        decision = resolution.rule().map(decision::withRule).orElse(decision);
+        forward(FrontierTopology.OUTCOMES_SINK, origin, decision.toOutcome(SERVICE, now).build(), now);
+        forward(FrontierTopology.LOG_SINK, origin, decision.toLogEntry(SERVICE, now), now);
+      }
+    }
+    changed.forEach(
+        (origin, originState) -> {
+          release(origin, originState, now);
+          origins().put(origin, originState);
+        });
+    LOG.info("recrawl of every known URL asked by {}: {} of {} queued again", command.getIssuedBy(), queued, known.size());
   }
 
   /** When an operator last cleared the errors, in epoch milliseconds; 0 when never. */

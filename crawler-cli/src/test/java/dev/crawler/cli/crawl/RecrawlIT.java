@@ -1,0 +1,131 @@
+package dev.crawler.cli.crawl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawler.cli.CrawlerCli;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two crawls of a site that changes between them (a page edited, one removed, one made noindex, one
+ * given another canonical, one added), the second with {@code --force-recrawl} on the same data
+ * directory: replaying {@code crawl.documents} from the start gives exactly the live site.
+ */
+class RecrawlIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path work;
+
+  private final Map<String, String> pages = new ConcurrentHashMap<>();
+
+  @Test
+  void theDocumentsAfterASecondCrawlAreTheLiveSite() throws Exception {
+    Server server = new Server();
+    ServerConnector connector = new ServerConnector(server);
+    connector.setHost("127.0.0.1");
+    server.addConnector(connector);
+    server.setHandler(new Site());
+    server.start();
+    try {
+      String site = "http://127.0.0.1:" + connector.getLocalPort();
+      pages.put("/", page("Home", "<a href=\"/edited\">e</a> <a href=\"/removed\">r</a> <a href=\"/hidden\">h</a> <a href=\"/moved\">m</a>"));
+      pages.put("/edited", page("Edited", "first version"));
+      pages.put("/removed", page("Removed", "here today"));
+      pages.put("/hidden", page("Hidden", "indexable for now"));
+      pages.put("/moved", page("Moved", "its own canonical for now"));
+
+      assertThat(crawl(site, "first")).isZero();
+      assertThat(live("first")).containsOnlyKeys(site + "/", site + "/edited", site + "/removed", site + "/hidden", site + "/moved");
+
+      pages.put("/edited", page("Edited", "second version"));
+      pages.remove("/removed");
+      pages.put("/hidden", "<html><head><title>Hidden</title><meta name=\"robots\" content=\"noindex\"></head><body>hidden now</body></html>");
+      pages.put("/moved", "<html><head><title>Moved</title><link rel=\"canonical\" href=\"/new-home\"></head><body>moved</body></html>");
+      pages.put("/new-home", page("New home", "the canonical of /moved"));
+
+      assertThat(crawl(site, "second", "--force-recrawl")).isZero();
+
+      Map<String, JsonNode> live = live("first", "second");
+      assertThat(live).containsOnlyKeys(site + "/", site + "/edited", site + "/new-home");
+      assertThat(live.get(site + "/edited").get("title").asText()).isEqualTo("Edited");
+      assertThat(upserts("second")).as("the unchanged home page is not sent again").containsExactlyInAnyOrder(site + "/edited", site + "/new-home");
+      List<JsonNode> deletes = events("second").stream().filter(e -> e.get("type").asText().equals("DELETE")).toList();
+      assertThat(deletes).extracting(e -> e.get("url").asText()).containsExactlyInAnyOrder(site + "/removed", site + "/hidden", site + "/moved");
+    } finally {
+      server.stop();
+    }
+  }
+
+  private int crawl(String site, String run, String... more) {
+    List<String> args = new ArrayList<>(List.of("crawl", site + "/", "--delay-ms", "0", "--data-dir", work.resolve("data").toString()));
+    args.addAll(List.of("--out", work.resolve(run + "-documents.jsonl").toString(), "--crawl-log", work.resolve(run + "-log.jsonl").toString()));
+    args.addAll(List.of(more));
+    return CrawlerCli.run(args.toArray(String[]::new));
+  }
+
+  /** The live set after replaying these runs' document events in order: upserts put, deletes remove. */
+  private Map<String, JsonNode> live(String... runs) throws Exception {
+    Map<String, JsonNode> live = new TreeMap<>();
+    for (String run : runs) {
+      for (JsonNode event : events(run)) {
+        if (event.get("type").asText().equals("UPSERT")) {
+          live.put(event.get("url").asText(), event);
+        } else {
+          live.remove(event.get("url").asText());
+        }
+      }
+    }
+    return live;
+  }
+
+  private List<String> upserts(String run) throws Exception {
+    return events(run).stream().filter(e -> e.get("type").asText().equals("UPSERT")).map(e -> e.get("url").asText()).toList();
+  }
+
+  private List<JsonNode> events(String run) throws Exception {
+    List<JsonNode> events = new ArrayList<>();
+    for (String line : Files.readAllLines(work.resolve(run + "-documents.jsonl"))) {
+      events.add(JSON.readTree(line));
+    }
+    return events;
+  }
+
+  private static String page(String title, String body) {
+    return "<!DOCTYPE html><html><head><title>" + title + "</title></head><body><p>" + body + "</p></body></html>";
+  }
+
+  /** Answers the pages of the moment; everything else (robots.txt, sitemap.xml, removed pages) is 404. */
+  private final class Site extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      String html = pages.get(request.getHttpURI().getPath());
+      if (html == null) {
+        response.setStatus(404);
+        callback.succeeded();
+        return true;
+      }
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
+      response.write(true, ByteBuffer.wrap(html.getBytes(StandardCharsets.UTF_8)), callback);
+      return true;
+    }
+  }
+}
