@@ -113,6 +113,21 @@ public final class CrawlOption<T> {
   public static final CrawlOption<Long> MAX_CONTENT_LENGTH =
       define("max-content-length", -1L, value -> (long) integer(value, -1), "The largest Content-Length fetched, in bytes; larger is FILTERED (METADATA) before its body is read; -1 for no limit.");
 
+  /** Which canonical URLs a page may name (seed 002's canonical). */
+  public enum CanonicalScope {
+    /** Within the page's registered domain; others are ignored. */
+    DOMAIN,
+    /** Anywhere. */
+    ANY
+  }
+
+  public static final CrawlOption<CanonicalScope> CANONICAL_SCOPE =
+      define("canonical-scope", CanonicalScope.DOMAIN, value -> enumValue(CanonicalScope.class, value), "domain | any: a canonical outside the page's registered domain is ignored unless any.");
+  public static final CrawlOption<String> CHECKSUM_IGNORE =
+      define("checksum-ignore", "", value -> String.valueOf(value).strip(), "A CSS selector of the parts left out of the content checksum (footer, .clock), so they do not make a page look changed.");
+  public static final CrawlOption<List<String>> METADATA_CHECKSUM =
+      define("metadata-checksum", List.of(), value -> lowerCase(list(value)), "The response headers the metadata checksum covers (etag, last-modified, …); empty for none.");
+
   public static final CrawlOption<Boolean> SITEMAP_XML =
       define("sitemap-xml", true, CrawlOption::bool, "Whether /sitemap.xml of each seed's origin is read once for its URLs (seed 002); sitemaps robots.txt names are read either way.");
 

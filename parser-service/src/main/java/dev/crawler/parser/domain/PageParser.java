@@ -76,6 +76,11 @@ public final class PageParser {
    * {@link ParseResult.Rejected} with the reason (an unexpected exception's included).
    */
   public ParseResult parse(Page page) {
+    return parse(page, ParseOptions.DEFAULTS);
+  }
+
+  /** Parses the page with the options the crawl configuration resolved for its URL. */
+  public ParseResult parse(Page page, ParseOptions options) {
     if (page.body().length == 0) {
       return new ParseResult.Rejected("empty body");
     }
@@ -92,7 +97,7 @@ public final class PageParser {
     }
     try {
       if (HTML_TYPES.contains(type)) {
-        return parseHtml(page, type);
+        return parseHtml(page, type, options);
       }
       if (type.endsWith("/xml") || type.endsWith("+xml")) {
         return parseXml(page, type);
@@ -104,7 +109,7 @@ public final class PageParser {
     }
   }
 
-  private ParseResult parseHtml(Page page, String type) throws IOException {
+  private ParseResult parseHtml(Page page, String type, ParseOptions options) throws IOException {
     Document document = Jsoup.parse(new ByteArrayInputStream(page.body()), page.declaredCharset().map(Charset::name).orElse(null), page.url());
     HtmlFacts facts = HtmlFacts.of(document, settings.robotsAgent());
     List<Link> links = new ArrayList<>(facts.linkElements.size());
@@ -113,7 +118,14 @@ public final class PageParser {
     String text = body == null ? "" : collapseWhitespace(body.text());
     String title = collapseWhitespace(document.title());
     Optional<String> canonical = Optional.ofNullable(facts.canonicalHref).flatMap(UrlNormalizer::tryNormalize).or(() -> headerCanonical(page));
+    canonical = canonical.filter(url -> options.acceptsCanonical(normalizedUrl(page), url));
     RobotsMeta robots = facts.robots.and(headerRobots(page));
+    String checksum = checksumOfCollapsed(title, text);
+    if (options.checksumIgnore().isPresent() && body != null) {
+      // parts that change on every visit (a clock, a visitor count) are left out of the checksum only
+      document.select(options.checksumIgnore().get()).remove();
+      checksum = checksumOfCollapsed(title, collapseWhitespace(body.text()));
+    }
     return new ParseResult.Parsed(
         normalizedUrl(page),
         type,
@@ -127,7 +139,7 @@ public final class PageParser {
         robots.nofollow(),
         links,
         outlinkCount,
-        checksumOfCollapsed(title, text),
+        checksum,
         facts.publishedAt());
   }
 

@@ -8,6 +8,8 @@ import dev.crawler.events.ParsedDocument;
 import dev.crawler.events.UrlKind;
 import dev.crawler.parser.domain.Discovery;
 import dev.crawler.parser.domain.Page;
+import dev.crawler.parser.domain.PageParser;
+import dev.crawler.parser.domain.ParseOptions;
 import dev.crawler.parser.domain.ParseResult;
 import dev.crawler.parser.domain.RecentLinks;
 import dev.crawler.parser.domain.SitemapReader;
@@ -18,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -42,7 +44,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   /** The request option (resolved by the frontier's rules) that, set to false, ignores robots meta nofollow. */
   static final String OBEY_ROBOTS_META_OPTION = "obey-robots-meta";
 
-  private final Function<Page, ParseResult> parser;
+  private final BiFunction<Page, ParseOptions, ParseResult> parser;
   private final RecentLinks recentLinks;
   private final SitemapReader sitemaps = new SitemapReader();
   private @Nullable ProcessorContext<String, SpecificRecord> context;
@@ -52,7 +54,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
    *     ERROR outcome for the page
    * @param recentLinksCapacity links remembered as sent ({@link RecentLinks})
    */
-  ParserProcessor(Function<Page, ParseResult> parser, int recentLinksCapacity) {
+  ParserProcessor(BiFunction<Page, ParseOptions, ParseResult> parser, int recentLinksCapacity) {
     this.parser = parser;
     this.recentLinks = new RecentLinks(recentLinksCapacity);
   }
@@ -104,7 +106,8 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       return sitemapOutputs(result);
     }
     Page page = page(result);
-    ParseResult parsed = parser.apply(page);
+    ParseOptions options = ParseOptions.of(result.getOptions());
+    ParseResult parsed = parser.apply(page, options);
     if (parsed instanceof ParseResult.Rejected rejected) {
       return Outputs.rejected(decision(result, Outcome.IMPORT_REJECTED, rejected.detail()));
     }
@@ -181,6 +184,18 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   }
 
   /** Whether robots meta nofollow is obeyed for this URL: unless its options say {@code obey-robots-meta: false}. */
+  /** The checksum of the headers the metadata-checksum option names, those present, in its order; null when it names none. */
+  private static @Nullable String metadataChecksum(Page page, ParseOptions options) {
+    if (options.metadataChecksumHeaders().isEmpty()) {
+      return null;
+    }
+    StringBuilder metadata = new StringBuilder();
+    for (String header : options.metadataChecksumHeaders()) {
+      page.header(header).ifPresent(value -> metadata.append(header).append(": ").append(value.strip()).append('\n'));
+    }
+    return PageParser.checksum("", metadata.toString());
+  }
+
   private static boolean obeysRobotsMeta(FetchResult result) {
     String option = result.getOptions().get(OBEY_ROBOTS_META_OPTION);
     return option == null || !option.strip().equalsIgnoreCase("false");
@@ -217,7 +232,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .setFetchedAt(result.getFetchedAt())
         .setPublishedAt(document.publishedAt().orElse(null))
         .setContentChecksum(document.contentChecksum())
-        .setMetadataChecksum(null)
+        .setMetadataChecksum(metadataChecksum(page, ParseOptions.of(result.getOptions())))
         .setOutlinkCount(document.outlinkCount())
         .setNoindex(document.noindex())
         .setNofollow(document.isNofollowObeyed(obeyRobotsMeta))

@@ -3,11 +3,12 @@ package dev.crawler.parser.streams;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
 import dev.crawler.parser.domain.Page;
+import dev.crawler.parser.domain.ParseOptions;
 import dev.crawler.parser.domain.PageParser;
 import dev.crawler.parser.domain.ParseResult;
 import dev.crawler.parser.domain.ParserSettings;
 import dev.crawler.schemas.Topics;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.apache.kafka.streams.Topology;
 
 /**
@@ -42,7 +43,7 @@ public final class ParserTopology {
   }
 
   /** The topology with another parser: for tests of what happens when parsing fails. */
-  static Topology build(Topics topics, ParserSettings settings, Function<Page, ParseResult> parser) {
+  static Topology build(Topics topics, ParserSettings settings, BiFunction<Page, ParseOptions, ParseResult> parser) {
     Topology topology = new Topology();
     Sources.add(topology, SOURCE, topics.fetchResults());
     topology.addProcessor(PROCESSOR, () -> new ParserProcessor(parser, settings.recentLinks()), SOURCE);

@@ -173,7 +173,8 @@ class PageParserTest {
   void findsTheCanonicalInTheTagOrElseTheLinkHeader(String tag, String header, String canonical, boolean isNonCanonical) {
     Map<String, String> headers = header == null ? Map.of() : Map.of("link", header);
 
-    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(page("<html><head>" + (tag == null ? "" : tag) + "</head><body>x</body></html>", headers, "text/html"));
+    ParseOptions anyCanonical = ParseOptions.of(Map.of("canonical-scope", "any"));
+    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(page("<html><head>" + (tag == null ? "" : tag) + "</head><body>x</body></html>", headers, "text/html"), anyCanonical);
 
     assertThat(parsed.canonicalUrl()).isEqualTo(Optional.ofNullable(canonical));
     assertThat(parsed.isNonCanonical()).isEqualTo(isNonCanonical);

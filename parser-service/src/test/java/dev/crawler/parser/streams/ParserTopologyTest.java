@@ -24,7 +24,6 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
@@ -151,10 +150,22 @@ class ParserTopologyTest {
   void sendsOnlyTheCanonicalOfANonCanonicalPageAtTheSameDepth() {
     start(ParserSettings.DEFAULTS);
 
-    results.pipeInput(A, result(A + "/dup", "text/html", "<link rel=\"canonical\" href=\"http://b.example/orig\"><a href=\"/x\">X</a>", Map.of()));
+    FetchResult dup = result(A + "/dup", "text/html", "<link rel=\"canonical\" href=\"http://b.example/orig\"><a href=\"/x\">X</a>", Map.of());
+    dup.setOptions(new HashMap<>(Map.of("canonical-scope", "any")));
+    results.pipeInput(A, dup);
 
     assertThat(parsed.readValue().getCanonicalUrl()).isEqualTo(B + "/orig");
     assertThat(discovered.readKeyValuesToList()).containsExactly(KeyValue.pair(B, link(B + "/orig", UrlKind.CANONICAL, null, A + "/dup", 1)));
+  }
+
+  @Test
+  void ignoresACanonicalOutsideTheRegisteredDomainByDefault() {
+    start(ParserSettings.DEFAULTS);
+
+    results.pipeInput(A, result(A + "/dup", "text/html", "<link rel=\"canonical\" href=\"http://b.example/orig\"><a href=\"/x\">X</a>", Map.of()));
+
+    assertThat(parsed.readValue().getCanonicalUrl()).isNull();
+    assertThat(discovered.readKeyValuesToList()).extracting(kv -> kv.value.getKind()).containsExactly(UrlKind.LINK);
   }
 
   @Test
@@ -230,6 +241,21 @@ class ParserTopologyTest {
     assertThat(one.getSitemapLastModified()).isEqualTo(java.time.Instant.parse("2026-11-20T00:00:00Z"));
     assertThat(one.getSitemapChangeFrequency()).isEqualTo("weekly");
     assertThat(one.getSitemapPriority()).isEqualTo(0.3);
+  }
+
+  @Test
+  void checksumsTheMetadataTheOptionNames() {
+    start(ParserSettings.DEFAULTS);
+    FetchResult withOption = result(A + "/m", "text/html", "<title>m</title>", Map.of("ETag", "\"v1\"", "Last-Modified", "Mon, 23 Nov 2026 09:00:00 GMT"));
+    withOption.setOptions(new HashMap<>(Map.of("metadata-checksum", "etag,last-modified")));
+
+    results.pipeInput(A, withOption);
+    results.pipeInput(A, result(A + "/n", "text/html", "<title>n</title>", Map.of("ETag", "\"v1\"")));
+
+    List<ParsedDocument> documents = parsed.readValuesToList();
+    assertThat(documents.get(0).getMetadataChecksum())
+        .isEqualTo(dev.crawler.parser.domain.PageParser.checksum("", "etag: \"v1\"\nlast-modified: Mon, 23 Nov 2026 09:00:00 GMT\n"));
+    assertThat(documents.get(1).getMetadataChecksum()).as("no option: no metadata checksum").isNull();
   }
 
   @Test
@@ -335,12 +361,12 @@ class ParserTopologyTest {
   @Test
   void anUnexpectedFailureEndsThePageInErrorAndTheNextPageIsParsed() {
     PageParser real = PageParser.withDefaults();
-    Function<Page, ParseResult> failingOnBoom =
-        page -> {
+    java.util.function.BiFunction<Page, dev.crawler.parser.domain.ParseOptions, ParseResult> failingOnBoom =
+        (page, options) -> {
           if (page.url().endsWith("/boom")) {
             throw new IllegalStateException("boom");
           }
-          return real.parse(page);
+          return real.parse(page, options);
         };
     start(ParserTopology.build(topics, ParserSettings.DEFAULTS, failingOnBoom));
 
