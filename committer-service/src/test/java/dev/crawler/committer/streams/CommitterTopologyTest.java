@@ -2,6 +2,7 @@ package dev.crawler.committer.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawler.committer.domain.CommitterSettings;
 import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.streams.TopologyTestSupport;
 import dev.crawler.events.CrawlLogEntry;
@@ -321,6 +322,28 @@ class CommitterTopologyTest {
   }
 
   @Test
+  void deletesAfterTheNotFoundGraceAndKeepsTheDocumentWhenThePageComesBack() {
+    driver.close();
+    open(START, new CommitterSettings(1, 1, true));
+    parsed.pipeInput(ORIGIN, page("c1", "req-1"), START);
+    drainOutputs();
+
+    outcomesIn.pipeInput(ORIGIN, fetcherOutcome(Outcome.NOT_FOUND, 404), DAY_2);
+    assertThat(documents.isEmpty()).as("first 404: within the grace").isTrue();
+    parsed.pipeInput(ORIGIN, page("c1", "req-2"), DAY_2);
+    outcomesIn.pipeInput(ORIGIN, fetcherOutcome(Outcome.NOT_FOUND, 404), DAY_2);
+    assertThat(documents.isEmpty()).as("the page came back in between: the count starts again").isTrue();
+    outcomesIn.pipeInput(ORIGIN, fetcherOutcome(Outcome.NOT_FOUND, 404), DAY_2);
+
+    List<KeyValue<String, DocumentEvent>> events = documents.readKeyValuesToList();
+    assertThat(events).hasSize(2);
+    assertThat(events.get(0).value.getDeleteReason()).isEqualTo(DeleteReason.NOT_FOUND);
+    assertThat(events.get(1).value).as("tombstone").isNull();
+    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getDetail)
+        .contains("status 404: kept, failed crawl 1 of a grace of 1", "document deleted: status 404");
+  }
+
+  @Test
   void keepsVersionPermalinkAndFirstSightAcrossARestartThroughTheChangelog() {
     parsed.pipeInput(ORIGIN, page("c1", "req-1"), START);
     String changelog =
@@ -344,7 +367,11 @@ class CommitterTopologyTest {
   }
 
   private void open(Instant wallClock) {
-    driver = TopologyTestSupport.driver(CommitterTopology.build(topics), topics.deadLetters(), "committer", stateDir, wallClock);
+    open(wallClock, CommitterSettings.DEFAULTS);
+  }
+
+  private void open(Instant wallClock, CommitterSettings settings) {
+    driver = TopologyTestSupport.driver(CommitterTopology.build(topics, settings), topics.deadLetters(), "committer", stateDir, wallClock);
     parsed = TopologyTestSupport.input(driver, topics.parsed());
     outcomesIn = TopologyTestSupport.input(driver, topics.outcomes());
     documents = TopologyTestSupport.output(driver, topics.documents());
