@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.DocumentEventType;
 import dev.crawler.schemas.Topics;
-import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
 import dev.crawler.schemas.serde.RecordDecoder;
 import dev.crawler.schemas.serde.UndecodableRecordException;
 import java.io.PrintWriter;
@@ -26,6 +25,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -43,14 +43,7 @@ public final class DocumentsCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", defaultValue = "localhost:9092", description = "The crawl's Kafka cluster (default: ${DEFAULT-VALUE}).")
-  String bootstrapServers;
-
-  @Option(names = "--schema-registry", paramLabel = "URL", defaultValue = "http://localhost:8081", description = "The crawl's schema registry (default: ${DEFAULT-VALUE}).")
-  String schemaRegistry;
-
-  @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = Topics.DEFAULT_PREFIX, description = "The crawl's topic prefix (default: ${DEFAULT-VALUE}).")
-  String prefix;
+  @Mixin ClusterOptions cluster;
 
   @Option(names = "--follow", description = "Print every event from the start of the topic and keep following it, instead of the live set.")
   boolean follow;
@@ -63,10 +56,10 @@ public final class DocumentsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Topics topics = Topics.create(prefix, new HttpSchemaRegistryClient(schemaRegistry));
+    Topics topics = cluster.topics();
     RecordDecoder<String, DocumentEvent> decoder = new RecordDecoder<>(topics.documents());
     Map<String, Object> properties =
-        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(), ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     PrintWriter out = spec.commandLine().getOut();
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> partitions = new ArrayList<>();
