@@ -149,10 +149,16 @@ final class Crawl {
       Instant crawling = Instant.now();
       seed(kafka, topics, crawling);
       if (plan.forceRecrawl()) {
-        recrawlAll(kafka, topics, crawling);
+        control(kafka, topics, ControlCommandType.RECRAWL_ALL, crawling);
       }
       console.println("Crawling from " + plan.seeds().size() + " seed(s), started in " + Duration.between(started, crawling).toMillis() + " ms.");
-      boolean finished = awaitIdle(new FrontierLag(admin, frontierConfig.getString(FrontierConfig.APPLICATION_ID_CONFIG), List.of(topics.discovered(), topics.outcomes(), topics.control())), crawling);
+      FrontierLag lag = new FrontierLag(admin, frontierConfig.getString(FrontierConfig.APPLICATION_ID_CONFIG), List.of(topics.discovered(), topics.outcomes(), topics.control()));
+      boolean finished = awaitIdle(lag, crawling);
+      if (finished && plan.forceRecrawl()) {
+        // the recrawl is over: URLs no page linked meanwhile are orphans, handled by their orphans option
+        control(kafka, topics, ControlCommandType.RECRAWL_ORPHANS, Instant.now());
+        finished = awaitIdle(lag, crawling);
+      }
       Instant ended = Instant.now();
       awaitEvents(admin);
       stop();
@@ -179,11 +185,11 @@ final class Crawl {
     }
   }
 
-  /** Asks every frontier task to fetch every URL it knows once more (one command per partition of the control topic). */
-  private void recrawlAll(Map<String, Object> kafka, Topics topics, Instant now) {
+  /** Sends a command to every frontier task (one copy per partition of the control topic). */
+  private void control(Map<String, Object> kafka, Topics topics, ControlCommandType type, Instant now) {
     Map<String, Object> properties = new java.util.HashMap<>(kafka);
     properties.put(ProducerConfig.ACKS_CONFIG, "all");
-    ControlCommand command = ControlCommand.newBuilder().setCommand(ControlCommandType.RECRAWL_ALL).setIssuedAt(now).setIssuedBy("crawler crawl --force-recrawl").build();
+    ControlCommand command = ControlCommand.newBuilder().setCommand(type).setIssuedAt(now).setIssuedBy("crawler crawl --force-recrawl").build();
     try (KafkaProducer<String, ControlCommand> producer =
         new KafkaProducer<>(properties, topics.control().keySerde().serializer(), topics.control().valueSerde().serializer())) {
       for (org.apache.kafka.common.PartitionInfo partition : producer.partitionsFor(topics.control().name())) {

@@ -75,6 +75,33 @@ class RecrawlIT {
     }
   }
 
+  @Test
+  void aRecrawlDeletesTheDocumentsOfPagesNoLongerLinkedWhenTheConfigurationSaysSo() throws Exception {
+    Server server = new Server();
+    ServerConnector connector = new ServerConnector(server);
+    connector.setHost("127.0.0.1");
+    server.addConnector(connector);
+    server.setHandler(new Site());
+    server.start();
+    try {
+      String site = "http://127.0.0.1:" + connector.getLocalPort();
+      Path config = Files.writeString(work.resolve("crawl.yaml"), "global: {orphans: delete, sitemap-xml: false}\n");
+      pages.put("/", page("Home", "<a href=\"/kept\">k</a> <a href=\"/unlinked\">u</a>"));
+      pages.put("/kept", page("Kept", "still linked"));
+      pages.put("/unlinked", page("Unlinked", "soon linked from nowhere, but still here"));
+
+      assertThat(crawl(site, "first", "--config", config.toString())).isZero();
+      pages.put("/", page("Home", "<a href=\"/kept\">k</a>"));
+      assertThat(crawl(site, "second", "--config", config.toString(), "--force-recrawl")).isZero();
+
+      assertThat(live("first", "second")).containsOnlyKeys(site + "/", site + "/kept");
+      assertThat(events("second")).filteredOn(e -> e.get("type").asText().equals("DELETE")).extracting(e -> e.get("url").asText() + " " + e.get("reason").asText())
+          .containsExactly(site + "/unlinked ORPHAN");
+    } finally {
+      server.stop();
+    }
+  }
+
   private int crawl(String site, String run, String... more) {
     List<String> args = new ArrayList<>(List.of("crawl", site + "/", "--delay-ms", "0", "--data-dir", work.resolve("data").toString()));
     args.addAll(List.of("--out", work.resolve(run + "-documents.jsonl").toString(), "--crawl-log", work.resolve(run + "-log.jsonl").toString()));

@@ -128,6 +128,19 @@ public final class CrawlOption<T> {
   public static final CrawlOption<List<String>> METADATA_CHECKSUM =
       define("metadata-checksum", List.of(), value -> lowerCase(list(value)), "The response headers the metadata checksum covers (etag, last-modified, …); empty for none.");
 
+  /** What a recrawl does with a URL no page links to any more (seed 002's orphans). */
+  public enum Orphans {
+    /** It is fetched again and decided by the answer. */
+    PROCESS,
+    /** It is left as it is: not fetched, its document kept. */
+    IGNORE,
+    /** Its document is deleted. */
+    DELETE
+  }
+
+  public static final CrawlOption<Orphans> ORPHANS =
+      define("orphans", Orphans.PROCESS, value -> enumValue(Orphans.class, value), "process | ignore | delete: what crawler crawl --force-recrawl does with a URL no page links to any more.");
+
   public static final CrawlOption<Boolean> SITEMAP_XML =
       define("sitemap-xml", true, CrawlOption::bool, "Whether /sitemap.xml of each seed's origin is read once for its URLs (seed 002); sitemaps robots.txt names are read either way.");
 

@@ -147,6 +147,15 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
         known = null; // errors were cleared since: decided again as a new URL
       }
     }
+    if (known != null && known.getStatus() == UrlStatus.DONE && known.getAwaitingLinkSince().toEpochMilli() > 0) {
+      // a recrawl waits for this URL to be linked again: it is, so it is fetched again
+      known.setAwaitingLinkSince(Instant.EPOCH);
+      known.setStatus(UrlStatus.QUEUED);
+      known.setAttempt(0);
+      urls().put(url, known);
+      enqueue(origin, originState, url);
+      isQueued = true;
+    }
     // a URL seen again changes nothing otherwise: the first state takes precedence (seed 001)
     if (known == null) {
       Resolution resolution = rules.resolve(url, discovered.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState));
@@ -191,6 +200,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     if (command.getCommand() == ControlCommandType.RECRAWL_ALL) {
       recrawlAll(command);
     }
+    if (command.getCommand() == ControlCommandType.RECRAWL_ORPHANS) {
+      handleOrphans(command);
+    }
     if (command.getCommand() == ControlCommandType.CLEAR_ERRORS) {
       control().put(ERRORS_CLEARED_AT, context().currentSystemTimeMs());
       LOG.info("errors cleared by {}: blacklisted URLs are queued again when next discovered", command.getIssuedBy());
@@ -223,7 +235,12 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       OriginState originState = changed.computeIfAbsent(origin, this::originState);
       boolean isSeed = UrlKind.SEED.name().equals(state.getKind());
       Resolution resolution = rules.resolve(url, state.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState));
-      if (resolution.isCrawled() || UrlKind.SITEMAP.name().equals(state.getKind())) {
+      boolean waitsForALink = state.getStatus() == UrlStatus.DONE && !isSeed && !UrlKind.SITEMAP.name().equals(state.getKind()) && resolution.get(CrawlOption.ORPHANS) != CrawlOption.Orphans.PROCESS;
+      if ((resolution.isCrawled() || UrlKind.SITEMAP.name().equals(state.getKind())) && waitsForALink) {
+        // orphans ignore or delete: fetched again only when a page links to it during the recrawl
+        state.setAwaitingLinkSince(now);
+        urls().put(url, state);
+      } else if (resolution.isCrawled() || UrlKind.SITEMAP.name().equals(state.getKind())) {
         state.setStatus(UrlStatus.QUEUED);
         state.setAttempt(0);
         urls().put(url, state);
@@ -249,6 +266,52 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
           origins().put(origin, originState);
         });
     LOG.info("recrawl of every known URL asked by {}: {} of {} queued again", command.getIssuedBy(), queued, known.size());
+  }
+
+  /**
+   * The recrawl is over: URLs still waiting to be linked again are orphans (seed 002), handled by their
+   * orphans option: ignore leaves them (their documents stay), delete sends their outcome to the
+   * committer, which deletes their documents (reason ORPHAN), process fetches them again after all.
+   */
+  private void handleOrphans(ControlCommand command) {
+    Instant now = now();
+    List<KeyValue<String, UrlState>> waiting = new ArrayList<>();
+    try (KeyValueIterator<String, UrlState> all = urls().all()) {
+      while (all.hasNext()) {
+        KeyValue<String, UrlState> entry = all.next();
+        if (entry.value.getStatus() == UrlStatus.DONE && entry.value.getAwaitingLinkSince().toEpochMilli() > 0) {
+          waiting.add(entry);
+        }
+      }
+    }
+    Map<String, OriginState> changed = new HashMap<>();
+    for (KeyValue<String, UrlState> entry : waiting) {
+      String url = entry.key;
+      UrlState state = entry.value;
+      String origin = Origin.keyOf(url);
+      state.setAwaitingLinkSince(Instant.EPOCH);
+      CrawlOption.Orphans strategy = rules.resolve(url, state.getDepth(), ScopeCheck.ANY).get(CrawlOption.ORPHANS);
+      if (strategy == CrawlOption.Orphans.PROCESS) {
+        state.setStatus(UrlStatus.QUEUED);
+        state.setAttempt(0);
+        enqueue(origin, changed.computeIfAbsent(origin, this::originState), url);
+      } else if (strategy == CrawlOption.Orphans.DELETE) {
+        String detail = "ORPHAN: no page links to it any more";
+        state.setOutcome(Outcome.FILTERED.name());
+        state.setDetail(detail);
+        state.setDecidedAt(now);
+        Decision decision = Decision.of(url, Outcome.FILTERED, detail).withDepth(state.getDepth()).withRule("orphans: delete");
+        forward(FrontierTopology.OUTCOMES_SINK, origin, decision.toOutcome(SERVICE, now).build(), now);
+        forward(FrontierTopology.LOG_SINK, origin, decision.toLogEntry(SERVICE, now), now);
+      }
+      urls().put(url, state);
+    }
+    changed.forEach(
+        (origin, originState) -> {
+          release(origin, originState, now);
+          origins().put(origin, originState);
+        });
+    LOG.info("recrawl over ({}): {} orphans", command.getIssuedBy(), waiting.size());
   }
 
   /** When an operator last cleared the errors, in epoch milliseconds; 0 when never. */

@@ -320,6 +320,33 @@ class FrontierTopologyTest {
   }
 
   @Test
+  void aRecrawlFetchesWhatIsLinkedAgainAndDeletesOrphansWhenTold() {
+    start(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.ORPHANS, CrawlOption.Orphans.DELETE)), true);
+    seed(A + "/");
+    outcome(requests.readValue(), Outcome.COMMITTED, "committer");
+    link(A + "/x", A + "/", 1);
+    link(A + "/y", A + "/", 1);
+    for (FetchRequest request : requests.readValuesToList()) {
+      outcome(request, Outcome.COMMITTED, "committer");
+    }
+    TestOutputTopic<String, CrawlOutcome> outcomesOut = TopologyTestSupport.output(driver, topics.outcomes());
+    outcomesOut.readValuesToList();
+    var control = TopologyTestSupport.input(driver, topics.control());
+
+    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ALL).setIssuedBy("test").build());
+    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).as("the seed at once; linked pages when linked again").containsExactly(A + "/");
+    link(A + "/x", A + "/", 1);
+    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/x");
+    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ORPHANS).setIssuedBy("test").build());
+
+    assertThat(requests.isEmpty()).isTrue();
+    assertThat(outcomesOut.readValuesToList())
+        .filteredOn(outcome -> outcome.getService().equals("frontier"))
+        .extracting(CrawlOutcome::getUrl, CrawlOutcome::getOutcome, CrawlOutcome::getDetail)
+        .containsExactly(tuple(A + "/y", Outcome.FILTERED, "ORPHAN: no page links to it any more"));
+  }
+
+  @Test
   void releasesAgainARequestWhoseOutcomeNeverComes() {
     start(0);
     seed(A + "/");

@@ -9,24 +9,40 @@ import java.util.Map;
  * URL itself, and it keeps the first depth and source it sees, which are the ones sent here. Holds at
  * most {@code capacity} URLs, forgetting the least recently seen. Not thread-safe: one per task.
  *
+ * <p>A link is remembered for {@code maxAgeMillis} at most, then sent again: a recrawl that starts
+ * later rediscovers every link, which its orphan detection relies on.
+ *
  * <p>Must be {@linkplain #clear() cleared} whenever the task's output may have been discarded (a
  * transaction aborted, the task re-initialized), or a link it remembers might never have reached the
  * frontier.
  */
 public final class RecentLinks {
 
+  /** How long a link is remembered unless told otherwise. */
+  public static final long DEFAULT_MAX_AGE_MILLIS = 10 * 60 * 1000;
+
   private final int capacity;
-  private final LinkedHashMap<String, Boolean> urls;
+  private final long maxAgeMillis;
+  private final LinkedHashMap<String, Long> urls;
 
   /** @param capacity URLs remembered at most; 0 remembers none, so every link is sent */
   public RecentLinks(int capacity) {
+    this(capacity, Long.MAX_VALUE);
+  }
+
+  /**
+   * @param capacity URLs remembered at most; 0 remembers none, so every link is sent
+   * @param maxAgeMillis how long a URL is remembered after it was sent
+   */
+  public RecentLinks(int capacity, long maxAgeMillis) {
     this.capacity = capacity;
+    this.maxAgeMillis = maxAgeMillis;
     this.urls =
         new LinkedHashMap<>(16, 0.75f, true) {
           private static final long serialVersionUID = 1L;
 
           @Override
-          protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+          protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
             return size() > RecentLinks.this.capacity;
           }
         };
@@ -34,10 +50,20 @@ public final class RecentLinks {
 
   /** Whether the URL was not sent lately; it counts as sent from now on. */
   public boolean isNew(String url) {
+    return isNew(url, 0);
+  }
+
+  /** Whether the URL was not sent within the maximum age before {@code nowMillis}; if so it counts as sent now. */
+  public boolean isNew(String url, long nowMillis) {
     if (capacity == 0) {
       return true;
     }
-    return urls.put(url, Boolean.TRUE) == null;
+    Long sentAt = urls.get(url);
+    if (sentAt != null && nowMillis - sentAt < maxAgeMillis) {
+      return false;
+    }
+    urls.put(url, nowMillis);
+    return true;
   }
 
   public void clear() {

@@ -56,7 +56,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
    */
   ParserProcessor(BiFunction<Page, ParseOptions, ParseResult> parser, int recentLinksCapacity) {
     this.parser = parser;
-    this.recentLinks = new RecentLinks(recentLinksCapacity);
+    this.recentLinks = new RecentLinks(recentLinksCapacity, RecentLinks.DEFAULT_MAX_AGE_MILLIS);
   }
 
   @Override
@@ -170,7 +170,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     outputs.document().ifPresent(document -> forward(ParserTopology.PARSED_SINK, origin, document, now));
     for (KeyValue<String, DiscoveredUrl> discovered : outputs.discovered()) {
       // a link on many pages (menus, footers) is sent once; a canonical always
-      if (discovered.value.getKind() == UrlKind.CANONICAL || recentLinks.isNew(discovered.value.getUrl())) {
+      if (discovered.value.getKind() == UrlKind.CANONICAL || recentLinks.isNew(discovered.value.getUrl(), now.toEpochMilli())) {
         forward(ParserTopology.DISCOVERED_SINK, discovered.key, discovered.value, now);
       }
     }
@@ -194,6 +194,14 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       page.header(header).ifPresent(value -> metadata.append(header).append(": ").append(value.strip()).append('\n'));
     }
     return PageParser.checksum("", metadata.toString());
+  }
+
+  private static Optional<Instant> httpDate(String value) {
+    try {
+      return Optional.of(java.time.ZonedDateTime.parse(value.strip(), java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+    } catch (java.time.format.DateTimeParseException e) {
+      return Optional.empty();
+    }
   }
 
   private static boolean obeysRobotsMeta(FetchResult result) {
@@ -230,7 +238,8 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .setEtag(page.header("ETag").orElse(null))
         .setLastModified(page.header("Last-Modified").orElse(null))
         .setFetchedAt(result.getFetchedAt())
-        .setPublishedAt(document.publishedAt().orElse(null))
+        // the date the page states; else the response's Last-Modified; else the committer uses the first sight
+        .setPublishedAt(document.publishedAt().or(() -> page.header("Last-Modified").flatMap(ParserProcessor::httpDate)).orElse(null))
         .setContentChecksum(document.contentChecksum())
         .setMetadataChecksum(metadataChecksum(page, ParseOptions.of(result.getOptions())))
         .setOutlinkCount(document.outlinkCount())

@@ -35,4 +35,14 @@ class RecentLinksTest {
     assertThat(links.isNew("a")).isTrue();
     assertThat(links.isNew("a")).isTrue();
   }
+
+  @org.junit.jupiter.api.Test
+  void sendsALinkAgainOnceItsMaximumAgeHasPassed() {
+    RecentLinks links = new RecentLinks(10, 1000);
+
+    assertThat(links.isNew("http://a.example/x", 0)).isTrue();
+    assertThat(links.isNew("http://a.example/x", 999)).isFalse();
+    assertThat(links.isNew("http://a.example/x", 1000)).as("a later recrawl sees every link again").isTrue();
+    assertThat(links.isNew("http://a.example/x", 1500)).isFalse();
+  }
 }

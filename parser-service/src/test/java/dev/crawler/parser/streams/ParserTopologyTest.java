@@ -103,7 +103,7 @@ class ParserTopologyTest {
                     .setEtag("\"v1\"")
                     .setLastModified("Mon, 23 Nov 2026 09:00:00 GMT")
                     .setFetchedAt(FETCHED)
-                    .setPublishedAt(null)
+                    .setPublishedAt(java.time.Instant.parse("2026-11-23T09:00:00Z")) // the page states none: Last-Modified
                     .setContentChecksum(PageParser.checksum("Home", "Welcome home X B again"))
                     .setMetadataChecksum(null)
                     .setOutlinkCount(4)
@@ -256,6 +256,18 @@ class ParserTopologyTest {
     assertThat(documents.get(0).getMetadataChecksum())
         .isEqualTo(dev.crawler.parser.domain.PageParser.checksum("", "etag: \"v1\"\nlast-modified: Mon, 23 Nov 2026 09:00:00 GMT\n"));
     assertThat(documents.get(1).getMetadataChecksum()).as("no option: no metadata checksum").isNull();
+  }
+
+  @Test
+  void takesThePublishDateFromLastModifiedWhenThePageStatesNone() {
+    start(ParserSettings.DEFAULTS);
+
+    results.pipeInput(A, result(A + "/dated", "text/html", "<title>d</title>", Map.of("Last-Modified", "Mon, 23 Nov 2026 09:00:00 GMT")));
+    results.pipeInput(A, result(A + "/stated", "text/html", "<meta property=\"article:published_time\" content=\"2026-11-01T08:00:00Z\"><title>s</title>", Map.of("Last-Modified", "Mon, 23 Nov 2026 09:00:00 GMT")));
+    results.pipeInput(A, result(A + "/undated", "text/html", "<title>u</title>", Map.of("Last-Modified", "yesterday")));
+
+    assertThat(parsed.readValuesToList()).extracting(ParsedDocument::getPublishedAt)
+        .containsExactly(java.time.Instant.parse("2026-11-23T09:00:00Z"), java.time.Instant.parse("2026-11-01T08:00:00Z"), null);
   }
 
   @Test
