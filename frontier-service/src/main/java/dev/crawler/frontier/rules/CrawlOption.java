@@ -128,6 +128,17 @@ public final class CrawlOption<T> {
   public static final CrawlOption<List<String>> METADATA_CHECKSUM =
       define("metadata-checksum", List.of(), value -> lowerCase(list(value)), "The response headers the metadata checksum covers (etag, last-modified, …); empty for none.");
 
+  public static final CrawlOption<Integer> RECRAWL_INTERVAL_PER_URL =
+      define("recrawl.interval-per-url", 0, value -> integer(value, 0), "Minutes after which a fetched URL is fetched again (continuous refresh); 0 for never.");
+  public static final CrawlOption<Boolean> RECRAWL_ADAPTIVE =
+      define("recrawl.adaptive", false, CrawlOption::bool, "Whether a URL's refresh interval halves when its content changed and doubles when it did not, between recrawl.min-interval and recrawl.max-interval.");
+  public static final CrawlOption<Integer> RECRAWL_MIN_INTERVAL =
+      define("recrawl.min-interval", 60, value -> integer(value, 1), "The shortest adaptive refresh interval, in minutes.");
+  public static final CrawlOption<Integer> RECRAWL_MAX_INTERVAL =
+      define("recrawl.max-interval", 43_200, value -> integer(value, 1), "The longest adaptive refresh interval, in minutes.");
+  public static final CrawlOption<Integer> RECRAWL_ERROR_INTERVAL =
+      define("recrawl.error-interval", 0, value -> integer(value, 0), "Minutes after which a URL whose fetch failed is tried again; 0 for the refresh interval.");
+
   /** What a recrawl does with a URL no page links to any more (seed 002's orphans). */
   public enum Orphans {
     /** It is fetched again and decided by the answer. */

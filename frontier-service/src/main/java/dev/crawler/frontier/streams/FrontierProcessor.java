@@ -10,6 +10,7 @@ import dev.crawler.events.FetchRequest;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.UrlKind;
 import dev.crawler.frontier.domain.FrontierSettings;
+import dev.crawler.frontier.domain.RefreshSchedule;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.frontier.rules.Resolution;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -73,6 +75,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private @Nullable KeyValueStore<String, String> queue;
   private @Nullable KeyValueStore<String, Lease> leases;
   private @Nullable KeyValueStore<String, Long> control;
+  private @Nullable KeyValueStore<String, String> due;
 
   FrontierProcessor(FrontierSettings settings, ReleaseBudget budget) {
     this.settings = settings;
@@ -91,6 +94,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     this.queue = context.getStateStore(FrontierTopology.QUEUE_STORE);
     this.leases = context.getStateStore(FrontierTopology.LEASES_STORE);
     this.control = context.getStateStore(FrontierTopology.CONTROL_STORE);
+    this.due = context.getStateStore(FrontierTopology.DUE_STORE);
     Duration interval = settings.leaseTimeout().dividedBy(4);
     if (interval.compareTo(MAX_LEASE_CHECK_INTERVAL) > 0) {
       interval = MAX_LEASE_CHECK_INTERVAL;
@@ -145,6 +149,18 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
         log(origin, decision, discovered, now);
       } else {
         known = null; // errors were cleared since: decided again as a new URL
+      }
+    }
+    if (known != null && known.getStatus() == UrlStatus.DONE && known.getDueAt().toEpochMilli() > 0 && known.getAwaitingLinkSince().toEpochMilli() == 0) {
+      Instant lastModified = discovered.getSitemapLastModified();
+      if (lastModified != null && lastModified.isAfter(known.getDecidedAt())) {
+        // the sitemap says the page changed since it was fetched: it is due now
+        requeue(origin, originState, url, known);
+        isQueued = true;
+      } else if (known.getDueAt().isAfter(now) && !known.getPrematureLogged()) {
+        known.setPrematureLogged(true);
+        urls().put(url, known);
+        log(origin, Decision.of(url, Outcome.PREMATURE, "due at " + known.getDueAt()).withDepth(discovered.getDepth()), discovered, now);
       }
     }
     if (known != null && known.getStatus() == UrlStatus.DONE && known.getAwaitingLinkSince().toEpochMilli() > 0) {
@@ -374,6 +390,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       state.setOutcome(outcome.getOutcome().name());
       state.setDetail(outcome.getDetail());
       state.setDecidedAt(now);
+      scheduleRefresh(outcome.getUrl(), state, outcome.getOutcome(), now);
       if (outcome.getOutcome() == Outcome.NETWORK_ERROR || outcome.getOutcome() == Outcome.RATE_LIMITED) {
         // the retries are spent: this crawl's fetch of the URL failed (the committer's deletion grace counts it)
         String detail = "gave up after " + state.getAttempt() + " attempts" + (outcome.getDetail() == null ? "" : ": " + outcome.getDetail());
@@ -436,6 +453,71 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     }
   }
 
+  /**
+   * Continuous refresh: the URL is fetched again {@link RefreshSchedule#next its interval} after this
+   * fetch ended; its due time goes in the time-ordered store {@value FrontierTopology#DUE_STORE}.
+   */
+  private void scheduleRefresh(String url, UrlState state, Outcome outcome, Instant now) {
+    Resolution resolution = rules.resolve(url, state.getDepth(), ScopeCheck.ANY);
+    RefreshSchedule schedule =
+        new RefreshSchedule(
+            resolution.get(CrawlOption.RECRAWL_INTERVAL_PER_URL),
+            resolution.get(CrawlOption.RECRAWL_ADAPTIVE),
+            resolution.get(CrawlOption.RECRAWL_MIN_INTERVAL),
+            resolution.get(CrawlOption.RECRAWL_MAX_INTERVAL),
+            resolution.get(CrawlOption.RECRAWL_ERROR_INTERVAL));
+    if (state.getDueAt().toEpochMilli() > 0) {
+      due().delete(dueKey(state.getDueAt(), url));
+    }
+    OptionalLong minutes = schedule.next(outcome, state.getRefreshMinutes(), state.getChangeFrequency());
+    if (minutes.isEmpty()) {
+      state.setDueAt(Instant.EPOCH);
+      return;
+    }
+    Instant dueAt = now.plus(Duration.ofMinutes(minutes.getAsLong()));
+    state.setRefreshMinutes(minutes.getAsLong());
+    state.setDueAt(dueAt);
+    state.setPrematureLogged(false);
+    due().put(dueKey(dueAt, url), url);
+  }
+
+  /** Queues again the URLs whose due time has come (one range scan of the due-time index). */
+  private void releaseDue(Instant now, Map<String, OriginState> changed) {
+    List<KeyValue<String, String>> ripe = new ArrayList<>();
+    try (KeyValueIterator<String, String> range = due().range(dueKey(Instant.EPOCH, ""), dueKey(now, "~"))) {
+      while (range.hasNext()) {
+        ripe.add(range.next());
+      }
+    }
+    for (KeyValue<String, String> entry : ripe) {
+      due().delete(entry.key);
+      String url = entry.value;
+      UrlState state = urls().get(url);
+      if (state == null || (state.getStatus() != UrlStatus.DONE && state.getStatus() != UrlStatus.ERROR) || state.getDueAt().isAfter(now)) {
+        continue; // fetched meanwhile, or rescheduled
+      }
+      String origin = Origin.keyOf(url);
+      requeue(origin, changed.computeIfAbsent(origin, this::originState), url, state);
+    }
+  }
+
+  private void requeue(String origin, OriginState originState, String url, UrlState state) {
+    if (state.getDueAt().toEpochMilli() > 0) {
+      due().delete(dueKey(state.getDueAt(), url));
+    }
+    state.setDueAt(Instant.EPOCH);
+    state.setStatus(UrlStatus.QUEUED);
+    state.setAttempt(0);
+    urls().put(url, state);
+    enqueue(origin, originState, url);
+  }
+
+  /** The due-time index key: zero-padded epoch millis, a space, the URL. */
+  static String dueKey(Instant dueAt, String url) {
+    String digits = Long.toString(dueAt.toEpochMilli());
+    return "0".repeat(Math.max(0, 19 - digits.length())) + digits + ' ' + url;
+  }
+
   /** Releases again the URLs whose lease expired, and releases whatever the windows allow. */
   private void expireLeases(long wallClockMillis) {
     Instant now = Instant.ofEpochMilli(wallClockMillis);
@@ -450,6 +532,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       }
     }
     Map<String, OriginState> changed = new HashMap<>();
+    releaseDue(now, changed);
     for (KeyValue<String, Lease> lease : expired) {
       String origin = lease.key.substring(0, lease.key.indexOf(' '));
       String requestId = lease.key.substring(origin.length() + 1);
@@ -502,6 +585,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   private static UrlState.Builder newState(DiscoveredUrl discovered, Instant now) {
     return UrlState.newBuilder()
+        .setChangeFrequency(discovered.getSitemapChangeFrequency())
         .setDepth(discovered.getDepth())
         .setKind(discovered.getKind().name())
         .setSourceUrl(discovered.getSourceUrl())
@@ -545,6 +629,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   private KeyValueStore<String, Long> control() {
     return java.util.Objects.requireNonNull(control, "not initialized");
+  }
+
+  private KeyValueStore<String, String> due() {
+    return java.util.Objects.requireNonNull(due, "not initialized");
   }
 
   private KeyValueStore<String, Lease> leases() {

@@ -35,6 +35,9 @@ public final class FrontierTopology {
   public static final String LEASES_STORE = "frontier-leases";
   public static final String CONTROL_STORE = "frontier-control";
 
+  /** Due times of continuous refresh: key zero-padded epoch millis, a space, the URL; scanned by time. */
+  public static final String DUE_STORE = "frontier-due";
+
   static final String DISCOVERED_SOURCE = "discovered";
   static final String OUTCOMES_SOURCE = "outcomes";
   static final String CONTROL_SOURCE = "control";
@@ -71,6 +74,7 @@ public final class FrontierTopology {
     topology.addProcessor(PROCESSOR, () -> new FrontierProcessor(settings, budget), DISCOVERED_SOURCE, OUTCOMES_SOURCE, CONTROL_SOURCE);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CONTROL_STORE), Serdes.String(), Serdes.Long()), PROCESSOR);
+    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DUE_STORE), Serdes.String(), Serdes.String()), PROCESSOR);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(URLS_STORE), Serdes.String(), URL_STATE_SERDE), PROCESSOR);
     topology.addStateStore(

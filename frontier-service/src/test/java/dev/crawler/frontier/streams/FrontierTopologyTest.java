@@ -347,6 +347,40 @@ class FrontierTopologyTest {
   }
 
   @Test
+  void fetchesAUrlAgainWhenItIsDueAndCallsAnEarlierRediscoveryPremature() {
+    start(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.RECRAWL_INTERVAL_PER_URL, 60, CrawlOption.RECRAWL_ADAPTIVE, true)), true);
+    seed(A + "/");
+    outcome(requests.readValue(), Outcome.COMMITTED, "committer");
+    assertThat(urlState(A + "/").getDueAt()).isEqualTo(START.plus(Duration.ofMinutes(60)));
+
+    driver.advanceWallClockTime(Duration.ofMinutes(30));
+    link(A + "/", A + "/other", 1);
+    link(A + "/", A + "/third", 1);
+    assertThat(requests.isEmpty()).isTrue();
+    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getOutcome).as("logged once per due time").containsExactly(Outcome.PREMATURE);
+    driver.advanceWallClockTime(Duration.ofMinutes(31));
+
+    FetchRequest again = requests.readValue();
+    assertThat(again.getUrl()).isEqualTo(A + "/");
+    assertThat(again.getAttempt()).isEqualTo(1);
+    outcome(again, Outcome.UNMODIFIED, "committer");
+    assertThat(urlState(A + "/").getRefreshMinutes()).as("unchanged: the interval doubles").isEqualTo(120);
+  }
+
+  @Test
+  void aSitemapLastmodNewerThanTheLastFetchMakesAUrlDueAtOnce() {
+    start(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.RECRAWL_INTERVAL_PER_URL, 1440)), true);
+    seed(A + "/");
+    outcome(requests.readValue(), Outcome.COMMITTED, "committer");
+
+    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(A + "/").setDepth(0).setKind(UrlKind.LINK).setSitemapLastModified(START.minusSeconds(60)).build(), START);
+    assertThat(requests.isEmpty()).as("older than the last fetch").isTrue();
+    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(A + "/").setDepth(0).setKind(UrlKind.LINK).setSitemapLastModified(START.plusSeconds(60)).build(), START);
+
+    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/");
+  }
+
+  @Test
   void releasesAgainARequestWhoseOutcomeNeverComes() {
     start(0);
     seed(A + "/");
