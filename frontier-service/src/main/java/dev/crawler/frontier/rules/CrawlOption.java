@@ -83,6 +83,8 @@ public final class CrawlOption<T> {
       define("obey-robots-txt", true, CrawlOption::bool, "Whether robots.txt is obeyed. Turning it off is logged loudly.");
   public static final CrawlOption<Boolean> OBEY_ROBOTS_META =
       define("obey-robots-meta", true, CrawlOption::bool, "Whether robots meta nofollow is obeyed (false is FDSE's \"rogue\" mode).");
+  public static final CrawlOption<Boolean> OBEY_LINK_NOFOLLOW =
+      define("obey-link-nofollow", true, CrawlOption::bool, "Whether a link marked rel=\"nofollow\" is left out (a page linking it elsewhere without the mark still counts).");
   public static final CrawlOption<Redirects> REDIRECTS =
       define("redirects", Redirects.RECORD, CrawlOption::redirects, "record (the target is queued as a new URL) | follow N (N <= 10 hops within the fetch).");
 

@@ -163,9 +163,14 @@ public final class PageParser {
         continue; // mailto:, javascript:, tel:, ftp:, malformed: nothing to crawl
       }
       count++;
-      if (!byUrl.containsKey(url.get())) {
+      boolean isNofollow = !isFrame && HtmlFacts.hasToken(element.attr("rel"), "nofollow");
+      Link known = byUrl.get(url.get());
+      if (known == null) {
         Optional<String> anchor = element.nameIs("a") ? anchor(element) : Optional.empty();
-        byUrl.put(url.get(), new Link(url.get(), isFrame ? UrlKind.FRAME : UrlKind.LINK, anchor));
+        byUrl.put(url.get(), new Link(url.get(), isFrame ? UrlKind.FRAME : UrlKind.LINK, anchor, isNofollow));
+      } else if (known.isNofollow() && !isNofollow) {
+        // followed once is followed: the page links to it without reservation somewhere
+        byUrl.put(url.get(), new Link(known.url(), known.kind(), known.anchor(), false));
       }
     }
     links.addAll(byUrl.values());

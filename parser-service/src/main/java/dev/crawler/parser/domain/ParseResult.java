@@ -91,6 +91,11 @@ public sealed interface ParseResult {
      * </ul>
      */
     public List<Discovery> discoveries(int depth, boolean obeyRobotsMeta) {
+      return discoveries(depth, obeyRobotsMeta, false);
+    }
+
+    /** As {@link #discoveries(int, boolean)}, leaving out the links marked {@code rel="nofollow"} when {@code obeyLinkNofollow}. */
+    public List<Discovery> discoveries(int depth, boolean obeyRobotsMeta, boolean obeyLinkNofollow) {
       if (isNonCanonical()) {
         return List.of(new Discovery(canonicalUrl.get(), UrlKind.CANONICAL, depth, Optional.empty()));
       }
@@ -99,6 +104,9 @@ public sealed interface ParseResult {
       }
       List<Discovery> discoveries = new ArrayList<>(links.size());
       for (Link link : links) {
+        if (obeyLinkNofollow && link.isNofollow()) {
+          continue;
+        }
         discoveries.add(new Discovery(link.url(), link.kind(), depth + 1, link.anchor()));
       }
       return discoveries;

@@ -44,6 +44,9 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   /** The request option (resolved by the frontier's rules) that, set to false, ignores robots meta nofollow. */
   static final String OBEY_ROBOTS_META_OPTION = "obey-robots-meta";
 
+  /** The request option saying whether links marked rel="nofollow" are left out (default true). */
+  static final String OBEY_LINK_NOFOLLOW_OPTION = "obey-link-nofollow";
+
   private final BiFunction<Page, ParseOptions, ParseResult> parser;
   private final RecentLinks recentLinks;
   private final SitemapReader sitemaps = new SitemapReader();
@@ -113,7 +116,8 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     }
     ParseResult.Parsed document = ((ParseResult.Parsed) parsed).withRedirectsAsSelf(result.getRedirectChain());
     boolean obeyRobotsMeta = obeysRobotsMeta(result);
-    List<Discovery> discoveries = document.discoveries(result.getDepth(), obeyRobotsMeta);
+    boolean obeyLinkNofollow = !"false".equalsIgnoreCase(result.getOptions().getOrDefault(OBEY_LINK_NOFOLLOW_OPTION, "true").strip());
+    List<Discovery> discoveries = document.discoveries(result.getDepth(), obeyRobotsMeta, obeyLinkNofollow);
     List<KeyValue<String, DiscoveredUrl>> discovered = new ArrayList<>(discoveries.size());
     for (Discovery discovery : discoveries) {
       discovered.add(KeyValue.pair(Origin.keyOf(discovery.url()), discoveredUrl(discovery, result)));

@@ -271,6 +271,22 @@ class ParserTopologyTest {
   }
 
   @Test
+  void leavesOutLinksMarkedNofollowUnlessTheOptionSaysOtherwise() {
+    start(ParserSettings.DEFAULTS);
+    String html = "<a href=\"/ad\" rel=\"sponsored nofollow\">ad</a> <a href=\"/both\" rel=\"nofollow\">b</a> <a href=\"/both\">b again</a> <a href=\"/plain\">p</a>";
+    FetchResult rogue = result(A + "/rogue", "text/html", html, Map.of());
+    rogue.setOptions(new HashMap<>(Map.of("obey-link-nofollow", "false")));
+
+    results.pipeInput(A, result(A + "/page", "text/html", html, Map.of()));
+    List<String> obeyed = discovered.readValuesToList().stream().map(DiscoveredUrl::getUrl).toList();
+    results.pipeInput(A, rogue);
+    List<String> ignored = discovered.readValuesToList().stream().map(DiscoveredUrl::getUrl).toList();
+
+    assertThat(obeyed).containsExactly(A + "/both", A + "/plain");
+    assertThat(ignored).as("links already sent by this task are not sent twice").containsExactly(A + "/ad");
+  }
+
+  @Test
   void rejectsASitemapThatIsNone() {
     start(ParserSettings.DEFAULTS);
     FetchResult sitemap = result(A + "/sitemap.xml", "text/html", "<html>not found</html>", Map.of());
