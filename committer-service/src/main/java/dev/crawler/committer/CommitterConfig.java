@@ -23,7 +23,7 @@ public final class CommitterConfig extends StreamsServiceConfig {
 
   public static final String DUPLICATES_CONFIG = "committer.detect.duplicates";
   private static final String DUPLICATES_DOC =
-      "Whether a document with the content checksum of another published URL is DUPLICATE instead of published (the first URL keeps it). Detected among the URLs of one partition.";
+      "Whether a document with the content checksum of another published URL is DUPLICATE instead of published (the first URL keeps it), across all partitions through crawl.checksums.";
 
   public static final ConfigDef DEFINITION =
       streamsDefinition("crawler-committer")

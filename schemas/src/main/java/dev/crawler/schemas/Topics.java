@@ -47,6 +47,7 @@ public final class Topics {
   private final TopicSpec<String, DeadLetter> deadLetters;
   private final TopicSpec<String, ControlCommand> control;
   private final TopicSpec<String, PolitenessState> politeness;
+  private final TopicSpec<String, String> checksums;
 
   private Topics(String prefix, SchemaRegistryClient registry) {
     if (!prefix.matches("[a-zA-Z0-9._-]*")) {
@@ -70,6 +71,8 @@ public final class Topics {
     // keyed by origin and partitioned like fetch-requests: a fetcher reads the partitions it is assigned
     this.politeness =
         new TopicSpec<>(prefix + "politeness", Serdes.String(), avro(registry, PolitenessState.class), CleanupPolicy.COMPACT, Optional.empty(), true);
+    // keyed by content checksum, so not by origin: every committer task reads all of it
+    this.checksums = new TopicSpec<>(prefix + "checksums", Serdes.String(), Serdes.String(), CleanupPolicy.COMPACT, Optional.empty(), false);
     this.deadLetters =
         new TopicSpec<>(
             prefix + "dead-letters", Serdes.String(), avro(registry, DeadLetter.class), CleanupPolicy.DELETE, Optional.empty(), false);
@@ -146,9 +149,18 @@ public final class Topics {
     return politeness;
   }
 
+  /**
+   * Content checksum to the URL whose document publishes it (a tombstone when none does any more),
+   * compacted; written by the committer tasks and read by all of them, so a duplicate is recognised
+   * whatever partition its URL is in.
+   */
+  public TopicSpec<String, String> checksums() {
+    return checksums;
+  }
+
   /** Every topic, in flow order. */
   public List<TopicSpec<String, ?>> all() {
-    return List.of(discovered, fetchRequests, fetchResults, parsed, outcomes, documents, log, deadLetters, control, politeness);
+    return List.of(discovered, fetchRequests, fetchResults, parsed, outcomes, documents, log, deadLetters, control, politeness, checksums);
   }
 
   private <V extends SpecificRecord> TopicSpec<String, V> byOrigin(String suffix, SchemaRegistryClient registry, Class<V> type) {

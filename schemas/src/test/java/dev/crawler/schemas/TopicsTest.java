@@ -24,15 +24,17 @@ class TopicsTest {
             "crawl.log",
             "crawl.dead-letters",
             "crawl.control",
-            "crawl.politeness");
+            "crawl.politeness",
+            "crawl.checksums");
   }
 
   @Test
-  void compactsOnlyTheDocumentsAndPolitenessTopics() {
+  void compactsOnlyTheDocumentsPolitenessAndChecksumTopics() {
     assertThat(topics.documents().cleanupPolicy()).isEqualTo(CleanupPolicy.COMPACT);
     assertThat(topics.documents().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.politeness().topicConfigs()).containsEntry("cleanup.policy", "compact");
-    assertThat(topics.all()).filteredOn(t -> t != topics.documents() && t != topics.politeness()).allMatch(t -> t.cleanupPolicy() == CleanupPolicy.DELETE);
+    assertThat(topics.checksums().topicConfigs()).containsEntry("cleanup.policy", "compact");
+    assertThat(topics.all()).filteredOn(t -> t != topics.documents() && t != topics.politeness() && t != topics.checksums()).allMatch(t -> t.cleanupPolicy() == CleanupPolicy.DELETE);
   }
 
   @Test

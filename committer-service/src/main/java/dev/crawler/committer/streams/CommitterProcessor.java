@@ -31,6 +31,7 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
   private @Nullable ProcessorContext<String, SpecificRecord> context;
   private @Nullable KeyValueStore<String, DocumentState> documents;
   private @Nullable KeyValueStore<String, String> checksums;
+  private @Nullable KeyValueStore<String, String> globalChecksums;
 
   CommitterProcessor(CommitterSettings settings) {
     this.settings = settings;
@@ -41,13 +42,14 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
     this.context = context;
     this.documents = context.getStateStore(CommitterTopology.DOCUMENTS_STORE);
     this.checksums = context.getStateStore(CommitterTopology.CHECKSUMS_STORE);
+    this.globalChecksums = context.getStateStore(CommitterTopology.GLOBAL_CHECKSUMS_STORE);
   }
 
   @Override
   public void process(Record<String, SpecificRecord> record) {
     Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
     if (record.value() instanceof ParsedDocument parsed) {
-      Optional<String> duplicateOf = settings.detectsDuplicates() ? Optional.ofNullable(checksums().get(parsed.getContentChecksum())) : Optional.empty();
+      Optional<String> duplicateOf = settings.detectsDuplicates() ? publisherOf(parsed.getContentChecksum()) : Optional.empty();
       Commit commit = CommitPolicy.decide(store().get(parsed.getUrl()), parsed, duplicateOf, now);
       apply(record.key(), parsed.getUrl(), commit, now);
       Decision decision = decision(parsed.getUrl(), commit).withRequest(parsed.getRequestId(), parsed.getDepth(), parsed.getAttempt()).withStatus(parsed.getStatus());
@@ -77,17 +79,37 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
     }
   }
 
+  /**
+   * The URL that publishes this content, if any: this partition's index first (up to date), then the
+   * global one (every partition's, updated a moment later through crawl.checksums; two copies
+   * committed in that moment on two partitions are both published until the next recrawl finds one a
+   * duplicate).
+   */
+  private Optional<String> publisherOf(String checksum) {
+    String local = checksums().get(checksum);
+    return local != null ? Optional.of(local) : Optional.ofNullable(globalChecksums().get(checksum));
+  }
+
   /** Keeps the checksum index: a published document owns its checksum unless another URL owned it first. */
   private void indexChecksum(String url, @Nullable DocumentState previous, DocumentState state) {
+    Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
     if (previous != null && previous.getPublished() && !previous.getContentChecksum().isEmpty()) {
       boolean isGoneOrChanged = !state.getPublished() || !state.getContentChecksum().equals(previous.getContentChecksum());
       if (isGoneOrChanged && url.equals(checksums().get(previous.getContentChecksum()))) {
         checksums().delete(previous.getContentChecksum());
+        context().forward(new Record<String, SpecificRecord>(previous.getContentChecksum(), null, now.toEpochMilli()), CommitterTopology.CHECKSUMS_SINK);
       }
     }
-    if (state.getPublished() && !state.getContentChecksum().isEmpty()) {
-      checksums().putIfAbsent(state.getContentChecksum(), url);
+    if (state.getPublished() && !state.getContentChecksum().isEmpty() && checksums().get(state.getContentChecksum()) == null) {
+      checksums().put(state.getContentChecksum(), url);
+      forwardChecksum(state.getContentChecksum(), url, now);
     }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void forwardChecksum(String checksum, String url, Instant now) {
+    // the sink's serde is a string's: the record is not an Avro one
+    ((ProcessorContext) context()).forward(new Record<>(checksum, url, now.toEpochMilli()), CommitterTopology.CHECKSUMS_SINK);
   }
 
   private static Decision decision(String url, Commit commit) {
@@ -100,6 +122,10 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
 
   private ProcessorContext<String, SpecificRecord> context() {
     return Objects.requireNonNull(context, "not initialized");
+  }
+
+  private KeyValueStore<String, String> globalChecksums() {
+    return Objects.requireNonNull(globalChecksums, "not initialized");
   }
 
   private KeyValueStore<String, String> checksums() {

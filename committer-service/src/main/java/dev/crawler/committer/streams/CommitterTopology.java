@@ -20,8 +20,11 @@ public final class CommitterTopology {
 
   public static final String DOCUMENTS_STORE = "committer-documents";
 
-  /** Content checksum to the URL that publishes it, for duplicates (within the task's partition). */
+  /** Content checksum to the URL that publishes it, in this task's partition (seen at once). */
   public static final String CHECKSUMS_STORE = "committer-checksums";
+
+  /** Content checksum to the URL that publishes it, over all partitions (a global store of crawl.checksums). */
+  public static final String GLOBAL_CHECKSUMS_STORE = "committer-global-checksums";
 
   static final String PARSED_SOURCE = "parsed";
   static final String OUTCOMES_SOURCE = "outcomes";
@@ -29,6 +32,7 @@ public final class CommitterTopology {
   static final String DOCUMENTS_SINK = "documents";
   static final String OUTCOMES_SINK = "outcomes-out";
   static final String LOG_SINK = "log";
+  static final String CHECKSUMS_SINK = "checksums-out";
 
   private CommitterTopology() {}
 
@@ -47,6 +51,15 @@ public final class CommitterTopology {
     Sinks.add(topology, DOCUMENTS_SINK, topics.documents(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
+    Sinks.add(topology, CHECKSUMS_SINK, topics.checksums(), PROCESSOR);
+    topology.addGlobalStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GLOBAL_CHECKSUMS_STORE), Serdes.String(), Serdes.String()).withLoggingDisabled(),
+        "checksums",
+        Serdes.String().deserializer(),
+        Serdes.String().deserializer(),
+        topics.checksums().name(),
+        "checksums-updater",
+        ChecksumIndexUpdater::new);
     return topology;
   }
 

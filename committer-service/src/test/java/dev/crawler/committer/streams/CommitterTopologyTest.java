@@ -322,6 +322,22 @@ class CommitterTopologyTest {
   }
 
   @Test
+  void recognisesADuplicateOfAUrlAnotherPartitionPublishes() {
+    TestInputTopic<String, String> checksumsIn = TopologyTestSupport.input(driver, topics.checksums());
+    TestOutputTopic<String, String> checksumsOut = TopologyTestSupport.output(driver, topics.checksums());
+    checksumsIn.pipeInput("c1", "http://b.example/original", START);
+    checksumsOut.readKeyValuesToList();
+
+    parsed.pipeInput(ORIGIN, page("c1", "req-1"), START);
+    assertThat(outcomes.readValue().getOutcome()).isEqualTo(Outcome.DUPLICATE);
+    assertThat(documents.isEmpty()).isTrue();
+
+    parsed.pipeInput(ORIGIN, page("c2", "req-2"), START);
+    assertThat(outcomes.readValue().getOutcome()).isEqualTo(Outcome.COMMITTED);
+    assertThat(checksumsOut.readKeyValuesToList()).as("published: every partition learns who has c2").containsExactly(KeyValue.pair("c2", URL));
+  }
+
+  @Test
   void deletesAfterTheNotFoundGraceAndKeepsTheDocumentWhenThePageComesBack() {
     driver.close();
     open(START, new CommitterSettings(1, 1, true));

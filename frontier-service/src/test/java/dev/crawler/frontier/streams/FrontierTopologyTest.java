@@ -347,6 +347,26 @@ class FrontierTopologyTest {
   }
 
   @Test
+  void aRecrawlLeavesOrphansAsTheyAreWhenToldToIgnoreThem() {
+    start(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.ORPHANS, CrawlOption.Orphans.IGNORE)), true);
+    seed(A + "/");
+    outcome(requests.readValue(), Outcome.COMMITTED, "committer");
+    link(A + "/y", A + "/", 1);
+    outcome(requests.readValue(), Outcome.COMMITTED, "committer");
+    TestOutputTopic<String, CrawlOutcome> outcomesOut = TopologyTestSupport.output(driver, topics.outcomes());
+    var control = TopologyTestSupport.input(driver, topics.control());
+
+    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ALL).setIssuedBy("test").build());
+    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/");
+    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ORPHANS).setIssuedBy("test").build());
+
+    assertThat(requests.isEmpty()).as("an ignored orphan is not fetched").isTrue();
+    assertThat(outcomesOut.readValuesToList()).filteredOn(outcome -> outcome.getService().equals("frontier")).as("nor deleted").isEmpty();
+    assertThat(urlState(A + "/y").getStatus()).isEqualTo(UrlStatus.DONE);
+    assertThat(urlState(A + "/y").getOutcome()).isEqualTo("COMMITTED");
+  }
+
+  @Test
   void fetchesAUrlAgainWhenItIsDueAndCallsAnEarlierRediscoveryPremature() {
     start(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.RECRAWL_INTERVAL_PER_URL, 60, CrawlOption.RECRAWL_ADAPTIVE, true)), true);
     seed(A + "/");
