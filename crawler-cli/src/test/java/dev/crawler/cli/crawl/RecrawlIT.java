@@ -21,6 +21,8 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,70 +38,66 @@ class RecrawlIT {
   @TempDir Path work;
 
   private final Map<String, String> pages = new ConcurrentHashMap<>();
+  private Server server;
+  private String site;
 
-  @Test
-  void theDocumentsAfterASecondCrawlAreTheLiveSite() throws Exception {
-    Server server = new Server();
+  @BeforeEach
+  void startSite() throws Exception {
+    server = new Server();
     ServerConnector connector = new ServerConnector(server);
     connector.setHost("127.0.0.1");
     server.addConnector(connector);
     server.setHandler(new Site());
     server.start();
-    try {
-      String site = "http://127.0.0.1:" + connector.getLocalPort();
-      pages.put("/", page("Home", "<a href=\"/edited\">e</a> <a href=\"/removed\">r</a> <a href=\"/hidden\">h</a> <a href=\"/moved\">m</a>"));
-      pages.put("/edited", page("Edited", "first version"));
-      pages.put("/removed", page("Removed", "here today"));
-      pages.put("/hidden", page("Hidden", "indexable for now"));
-      pages.put("/moved", page("Moved", "its own canonical for now"));
+    site = "http://127.0.0.1:" + connector.getLocalPort();
+  }
 
-      assertThat(crawl(site, "first")).isZero();
-      assertThat(live("first")).containsOnlyKeys(site + "/", site + "/edited", site + "/removed", site + "/hidden", site + "/moved");
+  @AfterEach
+  void stopSite() throws Exception {
+    server.stop();
+  }
 
-      pages.put("/edited", page("Edited", "second version"));
-      pages.remove("/removed");
-      pages.put("/hidden", "<html><head><title>Hidden</title><meta name=\"robots\" content=\"noindex\"></head><body>hidden now</body></html>");
-      pages.put("/moved", "<html><head><title>Moved</title><link rel=\"canonical\" href=\"/new-home\"></head><body>moved</body></html>");
-      pages.put("/new-home", page("New home", "the canonical of /moved"));
+  @Test
+  void theDocumentsAfterASecondCrawlAreTheLiveSite() throws Exception {
+    pages.put("/", page("Home", "<a href=\"/edited\">e</a> <a href=\"/removed\">r</a> <a href=\"/hidden\">h</a> <a href=\"/moved\">m</a>"));
+    pages.put("/edited", page("Edited", "first version"));
+    pages.put("/removed", page("Removed", "here today"));
+    pages.put("/hidden", page("Hidden", "indexable for now"));
+    pages.put("/moved", page("Moved", "its own canonical for now"));
 
-      assertThat(crawl(site, "second", "--force-recrawl")).isZero();
+    assertThat(crawl(site, "first")).isZero();
+    assertThat(live("first")).containsOnlyKeys(site + "/", site + "/edited", site + "/removed", site + "/hidden", site + "/moved");
 
-      Map<String, JsonNode> live = live("first", "second");
-      assertThat(live).containsOnlyKeys(site + "/", site + "/edited", site + "/new-home");
-      assertThat(live.get(site + "/edited").get("title").asText()).isEqualTo("Edited");
-      assertThat(upserts("second")).as("the unchanged home page is not sent again").containsExactlyInAnyOrder(site + "/edited", site + "/new-home");
-      List<JsonNode> deletes = events("second").stream().filter(e -> e.get("type").asText().equals("DELETE")).toList();
-      assertThat(deletes).extracting(e -> e.get("url").asText()).containsExactlyInAnyOrder(site + "/removed", site + "/hidden", site + "/moved");
-    } finally {
-      server.stop();
-    }
+    pages.put("/edited", page("Edited", "second version"));
+    pages.remove("/removed");
+    pages.put("/hidden", "<html><head><title>Hidden</title><meta name=\"robots\" content=\"noindex\"></head><body>hidden now</body></html>");
+    pages.put("/moved", "<html><head><title>Moved</title><link rel=\"canonical\" href=\"/new-home\"></head><body>moved</body></html>");
+    pages.put("/new-home", page("New home", "the canonical of /moved"));
+
+    assertThat(crawl(site, "second", "--force-recrawl")).isZero();
+
+    Map<String, JsonNode> live = live("first", "second");
+    assertThat(live).containsOnlyKeys(site + "/", site + "/edited", site + "/new-home");
+    assertThat(live.get(site + "/edited").get("title").asText()).isEqualTo("Edited");
+    assertThat(upserts("second")).as("the unchanged home page is not sent again").containsExactlyInAnyOrder(site + "/edited", site + "/new-home");
+    List<JsonNode> deletes = events("second").stream().filter(e -> e.get("type").asText().equals("DELETE")).toList();
+    assertThat(deletes).extracting(e -> e.get("url").asText()).containsExactlyInAnyOrder(site + "/removed", site + "/hidden", site + "/moved");
   }
 
   @Test
   void aRecrawlDeletesTheDocumentsOfPagesNoLongerLinkedWhenTheConfigurationSaysSo() throws Exception {
-    Server server = new Server();
-    ServerConnector connector = new ServerConnector(server);
-    connector.setHost("127.0.0.1");
-    server.addConnector(connector);
-    server.setHandler(new Site());
-    server.start();
-    try {
-      String site = "http://127.0.0.1:" + connector.getLocalPort();
-      Path config = Files.writeString(work.resolve("crawl.yaml"), "global: {orphans: delete, sitemap-xml: false}\n");
-      pages.put("/", page("Home", "<a href=\"/kept\">k</a> <a href=\"/unlinked\">u</a>"));
-      pages.put("/kept", page("Kept", "still linked"));
-      pages.put("/unlinked", page("Unlinked", "soon linked from nowhere, but still here"));
+    Path config = Files.writeString(work.resolve("crawl.yaml"), "global: {orphans: delete, sitemap-xml: false}\n");
+    pages.put("/", page("Home", "<a href=\"/kept\">k</a> <a href=\"/unlinked\">u</a>"));
+    pages.put("/kept", page("Kept", "still linked"));
+    pages.put("/unlinked", page("Unlinked", "soon linked from nowhere, but still here"));
 
-      assertThat(crawl(site, "first", "--config", config.toString())).isZero();
-      pages.put("/", page("Home", "<a href=\"/kept\">k</a>"));
-      assertThat(crawl(site, "second", "--config", config.toString(), "--force-recrawl")).isZero();
+    assertThat(crawl(site, "first", "--config", config.toString())).isZero();
+    pages.put("/", page("Home", "<a href=\"/kept\">k</a>"));
+    assertThat(crawl(site, "second", "--config", config.toString(), "--force-recrawl")).isZero();
 
-      assertThat(live("first", "second")).containsOnlyKeys(site + "/", site + "/kept");
-      assertThat(events("second")).filteredOn(e -> e.get("type").asText().equals("DELETE")).extracting(e -> e.get("url").asText() + " " + e.get("reason").asText())
-          .containsExactly(site + "/unlinked ORPHAN");
-    } finally {
-      server.stop();
-    }
+    assertThat(live("first", "second")).containsOnlyKeys(site + "/", site + "/kept");
+    assertThat(events("second")).filteredOn(e -> e.get("type").asText().equals("DELETE")).extracting(e -> e.get("url").asText() + " " + e.get("reason").asText())
+        .containsExactly(site + "/unlinked ORPHAN");
   }
 
   private int crawl(String site, String run, String... more) {
