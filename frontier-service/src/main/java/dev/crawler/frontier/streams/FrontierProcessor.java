@@ -142,6 +142,15 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     }
     boolean isQueued = false;
     UrlState known = urls().get(url);
+    if (known != null && discovered.getKind() == UrlKind.RECRAWL) {
+      if (known.getStatus() == UrlStatus.DONE || known.getStatus() == UrlStatus.ERROR) {
+        // the recrawl scheduler (seed 000) asks for this URL now: released at once, whatever its due time
+        requeue(origin, originState, url, known);
+        release(origin, originState, now);
+        origins().put(origin, originState);
+      }
+      return; // waiting or in flight already: it is being fetched
+    }
     if (known != null && known.getStatus() == UrlStatus.ERROR) {
       if (known.getDecidedAt().toEpochMilli() > errorsClearedAt()) {
         // an error blacklists the URL until an operator clears the errors (seed 001)

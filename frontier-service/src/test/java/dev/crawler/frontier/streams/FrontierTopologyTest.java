@@ -401,6 +401,22 @@ class FrontierTopologyTest {
   }
 
   @Test
+  void releasesAKnownUrlTheRecrawlSchedulerAsksForAtOnce() {
+    start(0);
+    seed(A + "/");
+    FetchRequest first = requests.readValue();
+    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(A + "/").setDepth(0).setKind(UrlKind.RECRAWL).build(), START);
+    assertThat(requests.isEmpty()).as("in flight already").isTrue();
+    outcome(first, Outcome.COMMITTED, "committer");
+
+    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(A + "/").setDepth(0).setKind(UrlKind.RECRAWL).build(), START);
+
+    FetchRequest again = requests.readValue();
+    assertThat(again.getUrl()).isEqualTo(A + "/");
+    assertThat(again.getKind()).as("the kind it was first found as").isEqualTo(UrlKind.SEED);
+  }
+
+  @Test
   void releasesAgainARequestWhoseOutcomeNeverComes() {
     start(0);
     seed(A + "/");
