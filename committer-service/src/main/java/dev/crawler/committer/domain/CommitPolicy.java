@@ -157,7 +157,8 @@ public final class CommitPolicy {
       case TOO_LARGE -> Optional.of(DeleteReason.OTHER);
       case NETWORK_ERROR, RATE_LIMITED -> isFinal ? Optional.of(DeleteReason.NETWORK_ERROR) : Optional.empty();
       case BLOCKED_BY_ROBOTS_TXT -> Optional.of(DeleteReason.BLOCKED_BY_ROBOTS_TXT);
-      case FILTERED -> Optional.of(outcome.getDetail() != null && outcome.getDetail().startsWith("ORPHAN") ? DeleteReason.ORPHAN : DeleteReason.FILTERED);
+      case FILTERED -> Optional.of(DeleteReason.FILTERED);
+      case ORPHAN -> Optional.of(DeleteReason.ORPHAN);
       case OUT_OF_SCOPE -> Optional.of(DeleteReason.OUT_OF_SCOPE);
       default -> Optional.empty();
     };

@@ -243,6 +243,7 @@ class CommitPolicyTest {
         "BLOCKED_BY_ROBOTS_TXT, fetcher, published, BLOCKED_BY_ROBOTS_TXT",
         "FILTERED,      frontier,  published,   FILTERED",
         "OUT_OF_SCOPE,  frontier,  published,   OUT_OF_SCOPE",
+        "ORPHAN,        frontier,  published,   ORPHAN",
         "REDIRECT,      fetcher,   published,   -",
         "COMMITTED,     committer, published,   -",
         // the committer reads back its own outcomes: never a reason to delete

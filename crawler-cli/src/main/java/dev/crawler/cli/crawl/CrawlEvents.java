@@ -44,7 +44,7 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
 
   /** Outcomes that say nothing was requested from the site, or that restate another service's. */
-  private static final List<Outcome> NOT_FETCHED = List.of(Outcome.BLOCKED_BY_ROBOTS_TXT, Outcome.OUT_OF_SCOPE, Outcome.TOO_DEEP, Outcome.FILTERED, Outcome.PREMATURE, Outcome.BLACKLISTED, Outcome.DEFERRED);
+  private static final List<Outcome> NOT_FETCHED = List.of(Outcome.BLOCKED_BY_ROBOTS_TXT, Outcome.OUT_OF_SCOPE, Outcome.TOO_DEEP, Outcome.FILTERED, Outcome.PREMATURE, Outcome.BLACKLISTED, Outcome.DEFERRED, Outcome.ORPHAN);
 
   private static final java.util.Set<Outcome> COMMITTER_DECISIONS = java.util.EnumSet.of(Outcome.COMMITTED, Outcome.UNMODIFIED, Outcome.DUPLICATE, Outcome.NOINDEX, Outcome.NONCANONICAL);
 

@@ -41,6 +41,23 @@ public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, 
     return Optional.empty();
   }
 
+  /**
+   * Whether any part of the configuration (global, a site, a rule at any depth) assigns the option,
+   * so a decision that only needs it can be skipped when nothing does and its default applies.
+   */
+  public boolean assigns(CrawlOption<?> option) {
+    return global.containsKey(option) || sites.stream().anyMatch(site -> site.options().containsKey(option)) || assigns(rules, option);
+  }
+
+  private static boolean assigns(List<Rule> rules, CrawlOption<?> option) {
+    for (Rule rule : rules) {
+      if (rule instanceof Rule.Apply apply && (apply.options().containsKey(option) || assigns(apply.children(), option))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Every site's seeds. */
   public List<String> seeds() {
     List<String> seeds = new ArrayList<>();

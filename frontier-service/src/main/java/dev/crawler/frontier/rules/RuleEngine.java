@@ -51,6 +51,14 @@ public final class RuleEngine {
    * @param scope what the link rules' scope check needs to know about the crawl's seeds
    */
   public Resolution resolve(String url, int depth, ScopeCheck scope) {
+    return resolve(url, depth, scope, false);
+  }
+
+  /**
+   * The decision about a URL that may be a sitemap: a sitemap ({@code .xml.gz}, {@code .gz}) is not a
+   * document, so the ignored extensions do not apply to it; every other rule does.
+   */
+  public Resolution resolve(String url, int depth, ScopeCheck scope, boolean isSitemap) {
     CandidateUrl candidate;
     try {
       candidate = CandidateUrl.of(url, depth);
@@ -89,7 +97,7 @@ public final class RuleEngine {
           List.copyOf(skipped));
     }
     Resolution resolution = new Resolution(url, Disposition.CRAWL, options, Optional.empty(), Optional.empty(), Optional.empty(), List.copyOf(skipped));
-    return linkRules(resolution, candidate, scope);
+    return linkRules(resolution, candidate, scope, isSitemap);
   }
 
   private static void process(List<Rule> rules, CandidateUrl url, Map<CrawlOption<?>, Setting> options, List<Rule.Filter> filters, List<String> skipped) {
@@ -108,7 +116,7 @@ public final class RuleEngine {
   }
 
   /** Seed 001's link rules, applied with the resolved options (FDSE's order). */
-  private static Resolution linkRules(Resolution resolution, CandidateUrl url, ScopeCheck scope) {
+  private static Resolution linkRules(Resolution resolution, CandidateUrl url, ScopeCheck scope, boolean isSitemap) {
     if (!url.scheme().equals("http") && !url.scheme().equals("https")) {
       return rejected(resolution, Outcome.FILTERED, "UNSUPPORTED_SCHEME " + url.scheme(), "link rule: scheme");
     }
@@ -124,7 +132,7 @@ public final class RuleEngine {
       return rejected(resolution, Outcome.FILTERED, "QUERY_NOT_ALLOWED parameters " + url.parameters(), setBy(resolution, CrawlOption.ALLOWED_QUERY_PARAMETERS));
     }
     // seed 001 matches the extension at the end of the address: /doc.pdf?x=1 does not end in .pdf
-    if (!url.hasQuery() && url.extension().isPresent() && resolution.get(CrawlOption.IGNORE_EXTENSIONS).contains(url.extension().get())) {
+    if (!isSitemap && !url.hasQuery() && url.extension().isPresent() && resolution.get(CrawlOption.IGNORE_EXTENSIONS).contains(url.extension().get())) {
       return rejected(resolution, Outcome.FILTERED, "IGNORED_EXTENSION " + url.extension().get(), setBy(resolution, CrawlOption.IGNORE_EXTENSIONS));
     }
     Scope crawlScope = resolution.get(CrawlOption.SCOPE);

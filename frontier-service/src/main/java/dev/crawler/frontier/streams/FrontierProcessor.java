@@ -66,6 +66,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private final FrontierSettings settings;
   private final ReleaseBudget budget;
   private final RuleEngine rules;
+  /** Whether the crawl configuration turns continuous refresh on anywhere (decided once). */
+  private final boolean isRefreshConfigured;
   /** The seeds, parsed once; each task adds which origins a seed named. */
   private final ScopeCheck seedScope;
 
@@ -81,6 +83,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     this.settings = settings;
     this.budget = budget;
     this.rules = new RuleEngine(settings.crawl());
+    this.isRefreshConfigured = settings.crawl().assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL);
     List<String> allSeeds = new ArrayList<>(settings.seeds());
     allSeeds.addAll(settings.crawl().seeds());
     this.seedScope = ScopeCheck.ofSeeds(allSeeds);
@@ -174,17 +177,13 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     }
     if (known != null && known.getStatus() == UrlStatus.DONE && known.getAwaitingLinkSince().toEpochMilli() > 0) {
       // a recrawl waits for this URL to be linked again: it is, so it is fetched again
-      known.setAwaitingLinkSince(Instant.EPOCH);
-      known.setStatus(UrlStatus.QUEUED);
-      known.setAttempt(0);
-      urls().put(url, known);
-      enqueue(origin, originState, url);
+      requeue(origin, originState, url, known);
       isQueued = true;
     }
     // a URL seen again changes nothing otherwise: the first state takes precedence (seed 001)
     if (known == null) {
-      Resolution resolution = rules.resolve(url, discovered.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState));
-      if (resolution.isCrawled() || isSitemapWithIgnoredExtension(discovered, resolution)) {
+      Resolution resolution = rules.resolve(url, discovered.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState), discovered.getKind() == UrlKind.SITEMAP);
+      if (resolution.isCrawled()) {
         urls().put(url, newState(discovered, now).setStatus(UrlStatus.QUEUED).build());
         enqueue(origin, originState, url);
         isQueued = true;
@@ -205,11 +204,6 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       release(origin, originState, now);
       origins().put(origin, originState);
     }
-  }
-
-  /** A sitemap ends in .xml.gz or .gz, which the ignored extensions would drop: a sitemap is read anyway. */
-  private static boolean isSitemapWithIgnoredExtension(DiscoveredUrl discovered, Resolution resolution) {
-    return discovered.getKind() == UrlKind.SITEMAP && resolution.outcome().orElse(null) == Outcome.FILTERED && resolution.detail().orElse("").startsWith("IGNORED_EXTENSION");
   }
 
   /** A seed's origin came into scope: its /sitemap.xml is read once, unless the sitemap-xml option is off (seed 002). */
@@ -242,15 +236,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
    */
   private void recrawlAll(ControlCommand command) {
     Instant now = now();
-    List<KeyValue<String, UrlState>> known = new ArrayList<>();
-    try (KeyValueIterator<String, UrlState> all = urls().all()) {
-      while (all.hasNext()) {
-        KeyValue<String, UrlState> entry = all.next();
-        if (entry.value.getStatus() == UrlStatus.DONE || entry.value.getStatus() == UrlStatus.ERROR) {
-          known.add(entry);
-        }
-      }
-    }
+    List<KeyValue<String, UrlState>> known = urlsWhere(state -> state.getStatus() == UrlStatus.DONE || state.getStatus() == UrlStatus.ERROR);
     Map<String, OriginState> changed = new HashMap<>();
     int queued = 0;
     for (KeyValue<String, UrlState> entry : known) {
@@ -259,84 +245,88 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       String origin = Origin.keyOf(url);
       OriginState originState = changed.computeIfAbsent(origin, this::originState);
       boolean isSeed = UrlKind.SEED.name().equals(state.getKind());
-      Resolution resolution = rules.resolve(url, state.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState));
-      boolean waitsForALink = state.getStatus() == UrlStatus.DONE && !isSeed && !UrlKind.SITEMAP.name().equals(state.getKind()) && resolution.get(CrawlOption.ORPHANS) != CrawlOption.Orphans.PROCESS;
-      if ((resolution.isCrawled() || UrlKind.SITEMAP.name().equals(state.getKind())) && waitsForALink) {
+      boolean isSitemap = UrlKind.SITEMAP.name().equals(state.getKind());
+      Resolution resolution = rules.resolve(url, state.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState), isSitemap);
+      if (!resolution.isCrawled()) {
+        if (resolution.outcome().isPresent() && !resolution.outcome().get().name().equals(state.getOutcome())) {
+          // newly filtered or out of scope: the committer deletes a published document
+          Decision decision = Decision.of(url, resolution.outcome().get(), resolution.detail().orElse(null)).withDepth(state.getDepth());
+          decide(origin, url, state, resolution.rule().map(decision::withRule).orElse(decision), now);
+        }
+      } else if (state.getStatus() == UrlStatus.DONE && !isSeed && !isSitemap && resolution.get(CrawlOption.ORPHANS) != CrawlOption.Orphans.PROCESS) {
         // orphans ignore or delete: fetched again only when a page links to it during the recrawl
         state.setAwaitingLinkSince(now);
         urls().put(url, state);
-      } else if (resolution.isCrawled() || UrlKind.SITEMAP.name().equals(state.getKind())) {
-        state.setStatus(UrlStatus.QUEUED);
-        state.setAttempt(0);
-        urls().put(url, state);
-        enqueue(origin, originState, url);
+      } else {
+        requeue(origin, originState, url, state);
         queued++;
-      } else if (resolution.outcome().isPresent() && !resolution.outcome().get().name().equals(state.getOutcome())) {
-        Outcome outcome = resolution.outcome().get();
-        String detail = resolution.detail().orElse(null);
-        state.setStatus(UrlStatus.DONE);
-        state.setOutcome(outcome.name());
-        state.setDetail(detail);
-        state.setDecidedAt(now);
-        urls().put(url, state);
-        Decision decision = Decision.of(url, outcome, detail).withDepth(state.getDepth());
-        decision = resolution.rule().map(decision::withRule).orElse(decision);
-        forward(FrontierTopology.OUTCOMES_SINK, origin, decision.toOutcome(SERVICE, now).build(), now);
-        forward(FrontierTopology.LOG_SINK, origin, decision.toLogEntry(SERVICE, now), now);
       }
     }
-    changed.forEach(
-        (origin, originState) -> {
-          release(origin, originState, now);
-          origins().put(origin, originState);
-        });
+    releaseAll(changed, now);
     LOG.info("recrawl of every known URL asked by {}: {} of {} queued again", command.getIssuedBy(), queued, known.size());
   }
 
   /**
    * The recrawl is over: URLs still waiting to be linked again are orphans (seed 002), handled by their
-   * orphans option: ignore leaves them (their documents stay), delete sends their outcome to the
-   * committer, which deletes their documents (reason ORPHAN), process fetches them again after all.
+   * orphans option: ignore leaves them (their documents stay), delete sends an {@code ORPHAN} outcome to
+   * the committer, which deletes their documents, process fetches them again after all.
    */
   private void handleOrphans(ControlCommand command) {
     Instant now = now();
-    List<KeyValue<String, UrlState>> waiting = new ArrayList<>();
-    try (KeyValueIterator<String, UrlState> all = urls().all()) {
-      while (all.hasNext()) {
-        KeyValue<String, UrlState> entry = all.next();
-        if (entry.value.getStatus() == UrlStatus.DONE && entry.value.getAwaitingLinkSince().toEpochMilli() > 0) {
-          waiting.add(entry);
-        }
-      }
-    }
+    List<KeyValue<String, UrlState>> waiting = urlsWhere(state -> state.getStatus() == UrlStatus.DONE && state.getAwaitingLinkSince().toEpochMilli() > 0);
     Map<String, OriginState> changed = new HashMap<>();
     for (KeyValue<String, UrlState> entry : waiting) {
       String url = entry.key;
       UrlState state = entry.value;
       String origin = Origin.keyOf(url);
       state.setAwaitingLinkSince(Instant.EPOCH);
-      CrawlOption.Orphans strategy = rules.resolve(url, state.getDepth(), ScopeCheck.ANY).get(CrawlOption.ORPHANS);
-      if (strategy == CrawlOption.Orphans.PROCESS) {
-        state.setStatus(UrlStatus.QUEUED);
-        state.setAttempt(0);
-        enqueue(origin, changed.computeIfAbsent(origin, this::originState), url);
-      } else if (strategy == CrawlOption.Orphans.DELETE) {
-        String detail = "ORPHAN: no page links to it any more";
-        state.setOutcome(Outcome.FILTERED.name());
-        state.setDetail(detail);
-        state.setDecidedAt(now);
-        Decision decision = Decision.of(url, Outcome.FILTERED, detail).withDepth(state.getDepth()).withRule("orphans: delete");
-        forward(FrontierTopology.OUTCOMES_SINK, origin, decision.toOutcome(SERVICE, now).build(), now);
-        forward(FrontierTopology.LOG_SINK, origin, decision.toLogEntry(SERVICE, now), now);
+      switch (rules.resolve(url, state.getDepth(), ScopeCheck.ANY).get(CrawlOption.ORPHANS)) {
+        case PROCESS -> requeue(origin, changed.computeIfAbsent(origin, this::originState), url, state);
+        case DELETE -> decide(origin, url, state, Decision.of(url, Outcome.ORPHAN, "no page links to it any more").withDepth(state.getDepth()).withRule("orphans: delete"), now);
+        case IGNORE -> urls().put(url, state);
       }
-      urls().put(url, state);
     }
+    releaseAll(changed, now);
+    LOG.info("recrawl over ({}): {} orphans", command.getIssuedBy(), waiting.size());
+  }
+
+  /** The URLs of this task whose state matches (one pass over the store, for operator commands). */
+  private List<KeyValue<String, UrlState>> urlsWhere(java.util.function.Predicate<UrlState> filter) {
+    List<KeyValue<String, UrlState>> matching = new ArrayList<>();
+    try (KeyValueIterator<String, UrlState> all = urls().all()) {
+      while (all.hasNext()) {
+        KeyValue<String, UrlState> entry = all.next();
+        if (filter.test(entry.value)) {
+          matching.add(entry);
+        }
+      }
+    }
+    return matching;
+  }
+
+  /** A known URL is decided without a fetch: its state says so, and the outcome goes to the committer and the log. */
+  private void decide(String origin, String url, UrlState state, Decision decision, Instant now) {
+    state.setStatus(UrlStatus.DONE);
+    state.setOutcome(decision.outcome().name());
+    state.setDetail(decision.detail().orElse(null));
+    state.setDecidedAt(now);
+    urls().put(url, state);
+    emit(origin, decision, now);
+  }
+
+  /** Writes a frontier decision to crawl.outcomes (for the committer) and crawl.log. */
+  private void emit(String origin, Decision decision, Instant now) {
+    forward(FrontierTopology.OUTCOMES_SINK, origin, decision.toOutcome(SERVICE, now).build(), now);
+    forward(FrontierTopology.LOG_SINK, origin, decision.toLogEntry(SERVICE, now), now);
+  }
+
+  /** Releases what the windows of these origins allow, and stores them. */
+  private void releaseAll(Map<String, OriginState> changed, Instant now) {
     changed.forEach(
         (origin, originState) -> {
           release(origin, originState, now);
           origins().put(origin, originState);
         });
-    LOG.info("recrawl over ({}): {} orphans", command.getIssuedBy(), waiting.size());
   }
 
   /** When an operator last cleared the errors, in epoch milliseconds; 0 when never. */
@@ -467,6 +457,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
    * fetch ended; its due time goes in the time-ordered store {@value FrontierTopology#DUE_STORE}.
    */
   private void scheduleRefresh(String url, UrlState state, Outcome outcome, Instant now) {
+    if (!isRefreshConfigured && state.getDueAt().toEpochMilli() == 0) {
+      return; // no refresh anywhere in the configuration: no rules to resolve per URL
+    }
     Resolution resolution = rules.resolve(url, state.getDepth(), ScopeCheck.ANY);
     RefreshSchedule schedule =
         new RefreshSchedule(
@@ -510,11 +503,13 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     }
   }
 
+  /** Queues a known URL to be fetched once more (a due time, a recrawl): a fresh round of attempts. */
   private void requeue(String origin, OriginState originState, String url, UrlState state) {
     if (state.getDueAt().toEpochMilli() > 0) {
       due().delete(dueKey(state.getDueAt(), url));
     }
     state.setDueAt(Instant.EPOCH);
+    state.setAwaitingLinkSince(Instant.EPOCH);
     state.setStatus(UrlStatus.QUEUED);
     state.setAttempt(0);
     urls().put(url, state);
@@ -570,11 +565,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
         }
       }
     }
-    changed.forEach(
-        (origin, originState) -> {
-          release(origin, originState, now);
-          origins().put(origin, originState);
-        });
+    releaseAll(changed, now);
   }
 
   /** The lease entry key: the origin, a space, the request id. */

@@ -254,6 +254,27 @@ class RuleEngineTest {
     assertThat(resolve(yaml, url).detail().orElse(null)).isEqualTo(detail);
   }
 
+  @org.junit.jupiter.api.Test
+  void readsASitemapWhateverItsExtensionButKeepsTheOtherRules() {
+    RuleEngine engine = new RuleEngine(CrawlConfigLoader.parse("global: {max-depth: 1}", "test.yaml"));
+    ScopeCheck seeds = ScopeCheck.ofSeeds(List.of("http://example.org/"));
+
+    assertThat(engine.resolve("http://example.org/sitemap.xml.gz", 0, seeds).isCrawled()).as("a link to a .gz").isFalse();
+    assertThat(engine.resolve("http://example.org/sitemap.xml.gz", 0, seeds, true).isCrawled()).as("a sitemap").isTrue();
+    assertThat(engine.resolve("http://other.example/sitemap.xml.gz", 0, seeds, true).outcome()).contains(dev.crawler.events.Outcome.OUT_OF_SCOPE);
+    assertThat(engine.resolve("http://example.org/deep/sitemap.gz", 2, seeds, true).outcome()).contains(dev.crawler.events.Outcome.TOO_DEEP);
+  }
+
+  @org.junit.jupiter.api.Test
+  void saysWhetherAnyPartOfTheConfigurationAssignsAnOption() {
+    CrawlConfig nested = CrawlConfigLoader.parse("rules:\n  - apply-for: {host: example.org}\n    rules:\n      - apply-for: {path-prefix: /news/}\n        options: {recrawl.interval-per-url: 60}\n", "test.yaml");
+
+    assertThat(CrawlConfig.DEFAULTS.assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL)).isFalse();
+    assertThat(CrawlConfig.DEFAULTS.withGlobal(java.util.Map.of(CrawlOption.RECRAWL_INTERVAL_PER_URL, 5)).assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL)).isTrue();
+    assertThat(nested.assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL)).isTrue();
+    assertThat(nested.assigns(CrawlOption.DELAY_MS)).isFalse();
+  }
+
   private static Resolution resolve(String yaml, String url) {
     return resolve(yaml, url, 1);
   }

@@ -343,7 +343,7 @@ class FrontierTopologyTest {
     assertThat(outcomesOut.readValuesToList())
         .filteredOn(outcome -> outcome.getService().equals("frontier"))
         .extracting(CrawlOutcome::getUrl, CrawlOutcome::getOutcome, CrawlOutcome::getDetail)
-        .containsExactly(tuple(A + "/y", Outcome.FILTERED, "ORPHAN: no page links to it any more"));
+        .containsExactly(tuple(A + "/y", Outcome.ORPHAN, "no page links to it any more"));
   }
 
   @Test
