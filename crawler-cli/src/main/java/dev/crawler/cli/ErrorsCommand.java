@@ -7,10 +7,7 @@ import java.net.InetAddress;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.PartitionInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -37,16 +34,8 @@ public final class ErrorsCommand {
               .setIssuedAt(Instant.now())
               .setIssuedBy(System.getProperty("user.name", "operator") + "@" + InetAddress.getLocalHost().getHostName())
               .build();
-      Map<String, Object> properties = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all");
-      try (KafkaProducer<String, ControlCommand> producer =
-          new KafkaProducer<>(properties, topics.control().keySerde().serializer(), topics.control().valueSerde().serializer())) {
-        int partitions = 0;
-        for (PartitionInfo partition : producer.partitionsFor(topics.control().name())) {
-          producer.send(new ProducerRecord<>(topics.control().name(), partition.partition(), "", command)).get();
-          partitions++;
-        }
-        System.out.println("errors cleared on " + partitions + " partition(s) of " + topics.control().name());
-      }
+      int partitions = ControlTopic.broadcast(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()), topics, command);
+      System.out.println("errors cleared on " + partitions + " partition(s) of " + topics.control().name());
       return 0;
     }
   }

@@ -39,6 +39,9 @@ final class FetcherHarness implements AutoCloseable {
   private final Map<String, List<FetchResult>> results = new ConcurrentHashMap<>();
   private final Map<String, List<CrawlOutcome>> outcomes = new ConcurrentHashMap<>();
   private final List<DiscoveredUrl> discovered = new CopyOnWriteArrayList<>();
+  /** How far the reader got, per partition of the topics it reads. */
+  private final Map<TopicPartition, Long> positions = new ConcurrentHashMap<>();
+  private final List<TopicPartition> partitions = new CopyOnWriteArrayList<>();
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final Thread reader;
   private final List<FetcherApp> fetchers = new ArrayList<>();
@@ -85,6 +88,23 @@ final class FetcherHarness implements AutoCloseable {
     fetcher.close();
   }
 
+  /**
+   * Stops every fetcher (each finishes and writes what it started) and waits until the reader has read
+   * all they wrote: after this, a result or outcome written twice would be in the collections.
+   */
+  void awaitEverythingRead(Duration timeout) {
+    for (FetcherApp fetcher : List.copyOf(fetchers)) {
+      stopFetcher(fetcher);
+    }
+    Properties properties = new Properties();
+    properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+    Map<TopicPartition, Long> ends;
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      ends = consumer.endOffsets(partitions);
+    }
+    org.awaitility.Awaitility.await().atMost(timeout).until(() -> ends.entrySet().stream().allMatch(end -> positions.getOrDefault(end.getKey(), 0L) >= end.getValue()));
+  }
+
   /** Sends a fetch request for the URL, with these options. */
   void request(String url, Map<String, String> options) {
     FetchRequest request = FetchRequest.newBuilder().setUrl(url).setRequestId("r-" + url).setDepth(1).setAttempt(1).setReleasedAt(Instant.now()).setOptions(options).build();
@@ -122,13 +142,13 @@ final class FetcherHarness implements AutoCloseable {
     properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
     properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions = new ArrayList<>();
       for (String topic : List.of(topics.fetchResults().name(), topics.outcomes().name(), topics.discovered().name())) {
         consumer.partitionsFor(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
       }
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       while (running.get()) {
+        partitions.forEach(partition -> positions.put(partition, consumer.position(partition)));
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
           if (record.topic().equals(topics.fetchResults().name())) {
             FetchResult result = topics.fetchResults().valueSerde().deserializer().deserialize(record.topic(), record.value());

@@ -61,7 +61,8 @@ class FetcherScalingIT {
       LOG.info("second fetcher left at {} of {} URLs", answered(harness, urls), urls.size());
 
       await().atMost(Duration.ofSeconds(60)).until(() -> answered(harness, urls) == urls.size());
-      Thread.sleep(1000); // a duplicate would come now, if any
+      assertThat(first.isRunning()).isTrue();
+      harness.awaitEverythingRead(Duration.ofSeconds(60)); // a duplicate would be read by now, if any
 
       assertThat(urls).allSatisfy(url -> assertThat(harness.results(url)).as(url).isNotEmpty());
       assertThat(urls).as("fetched twice").filteredOn(url -> harness.answers(url) > 1).isEmpty();
@@ -72,7 +73,6 @@ class FetcherScalingIT {
         assertThat(paths).as("robots.txt once per owner at most").filteredOn("/robots.txt"::equals).hasSizeBetween(1, 3);
         assertThat(origins.smallestGap(origin)).as("the smallest gap at %s", origin).isGreaterThanOrEqualTo(DELAY - 2);
       }
-      assertThat(first.isRunning()).isTrue();
     }
   }
 

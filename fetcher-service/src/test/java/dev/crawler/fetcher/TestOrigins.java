@@ -84,6 +84,8 @@ public final class TestOrigins implements AutoCloseable {
   private final Map<String, List<Hit>> hits = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> pageRequests = new ConcurrentHashMap<>();
   private final List<ServerSocket> rawServers = new ArrayList<>();
+  /** The sites' origins, in the order the sites were given. */
+  private final List<String> order = new ArrayList<>();
 
   private TestOrigins(Server server) {
     this.server = server;
@@ -111,8 +113,6 @@ public final class TestOrigins implements AutoCloseable {
     origins.order.addAll(connectors.stream().map(c -> originOf(c.getLocalPort())).toList());
     return origins;
   }
-
-  private final List<String> order = new ArrayList<>();
 
   /** The origin of the i-th site. */
   public String origin(int i) {

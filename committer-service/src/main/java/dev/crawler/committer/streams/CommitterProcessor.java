@@ -50,8 +50,9 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
     Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
     if (record.value() instanceof ParsedDocument parsed) {
       Optional<String> duplicateOf = settings.detectsDuplicates() ? publisherOf(parsed.getContentChecksum()) : Optional.empty();
-      Commit commit = CommitPolicy.decide(store().get(parsed.getUrl()), parsed, duplicateOf, now);
-      apply(record.key(), parsed.getUrl(), commit, now);
+      DocumentState previous = store().get(parsed.getUrl());
+      Commit commit = CommitPolicy.decide(previous, parsed, duplicateOf, now);
+      apply(parsed.getUrl(), previous, commit, now);
       Decision decision = decision(parsed.getUrl(), commit).withRequest(parsed.getRequestId(), parsed.getDepth(), parsed.getAttempt()).withStatus(parsed.getStatus());
       CrawlOutcome outcome =
           decision.toOutcome(SERVICE, now).setContentChecksum(parsed.getContentChecksum()).setEtag(parsed.getEtag()).setLastModified(parsed.getLastModified()).build();
@@ -59,18 +60,18 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
       forward(CommitterTopology.LOG_SINK, record.key(), decision.toLogEntry(SERVICE, now), now);
     } else if (record.value() instanceof CrawlOutcome outcome) {
       // the fetch already ended the request: a deletion is logged, but no second outcome is written
-      CommitPolicy.onFetchOutcome(store().get(outcome.getUrl()), outcome, settings, now)
+      DocumentState previous = store().get(outcome.getUrl());
+      CommitPolicy.onFetchOutcome(previous, outcome, settings, now)
           .ifPresent(
               commit -> {
-                apply(record.key(), outcome.getUrl(), commit, now);
+                apply(outcome.getUrl(), previous, commit, now);
                 Decision decision = decision(outcome.getUrl(), commit).withDepth(outcome.getDepth());
                 forward(CommitterTopology.LOG_SINK, record.key(), (outcome.getStatus() == null ? decision : decision.withStatus(outcome.getStatus())).toLogEntry(SERVICE, now), now);
               });
     }
   }
 
-  private void apply(@Nullable String origin, String url, Commit commit, Instant now) {
-    DocumentState previous = store().get(url);
+  private void apply(String url, @Nullable DocumentState previous, Commit commit, Instant now) {
     store().put(url, commit.state());
     indexChecksum(url, previous, commit.state());
     commit.event().ifPresent(event -> forward(CommitterTopology.DOCUMENTS_SINK, url, event, now));

@@ -82,14 +82,7 @@ class CommitPolicyTest {
     assertThat(commit.detail()).contains(OTHER);
     assertThat(commit.event())
         .contains(
-            DocumentEvent.newBuilder()
-                .setType(DocumentEventType.DELETE)
-                .setUrl(URL)
-                .setTime(T2)
-                .setDocument(null)
-                .setDeleteReason(DeleteReason.NONCANONICAL)
-                .setDeleteDetail(OTHER)
-                .build());
+            deleteAtT2(DeleteReason.NONCANONICAL, OTHER));
   }
 
   @Test
@@ -262,14 +255,7 @@ class CommitPolicyTest {
     assertThat(commit.get().detail()).contains("document deleted: status 410 from " + service);
     assertThat(commit.get().event())
         .contains(
-            DocumentEvent.newBuilder()
-                .setType(DocumentEventType.DELETE)
-                .setUrl(URL)
-                .setTime(T2)
-                .setDocument(null)
-                .setDeleteReason(reason)
-                .setDeleteDetail("document deleted: status 410 from " + service)
-                .build());
+            deleteAtT2(reason, "document deleted: status 410 from " + service));
     assertThat(commit.get().isTombstoneFollowing()).isTrue();
     assertThat(commit.get().state())
         .isEqualTo(
@@ -370,6 +356,11 @@ class CommitPolicyTest {
         .setLastOutcome("COMMITTED")
         .setDecidedAt(T1)
         .build();
+  }
+
+  /** The delete event of {@link #URL} decided at T2. */
+  private static DocumentEvent deleteAtT2(DeleteReason reason, String detail) {
+    return DocumentEvent.newBuilder().setType(DocumentEventType.DELETE).setUrl(URL).setTime(T2).setDocument(null).setDeleteReason(reason).setDeleteDetail(detail).build();
   }
 
   private static ParsedDocument parsed(String checksum) {

@@ -4,6 +4,7 @@ import dev.crawler.common.RunningService;
 import dev.crawler.committer.CommitterApp;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.TopicInstaller;
+import dev.crawler.cli.ControlTopic;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.DiscoveredUrl;
@@ -187,15 +188,13 @@ final class Crawl {
 
   /** Sends a command to every frontier task (one copy per partition of the control topic). */
   private void control(Map<String, Object> kafka, Topics topics, ControlCommandType type, Instant now) {
-    Map<String, Object> properties = new java.util.HashMap<>(kafka);
-    properties.put(ProducerConfig.ACKS_CONFIG, "all");
-    ControlCommand command = ControlCommand.newBuilder().setCommand(type).setIssuedAt(now).setIssuedBy("crawler crawl --force-recrawl").build();
-    try (KafkaProducer<String, ControlCommand> producer =
-        new KafkaProducer<>(properties, topics.control().keySerde().serializer(), topics.control().valueSerde().serializer())) {
-      for (org.apache.kafka.common.PartitionInfo partition : producer.partitionsFor(topics.control().name())) {
-        producer.send(new ProducerRecord<>(topics.control().name(), partition.partition(), "", command));
-      }
-      producer.flush();
+    try {
+      ControlTopic.broadcast(kafka, topics, ControlCommand.newBuilder().setCommand(type).setIssuedAt(now).setIssuedBy("crawler crawl --force-recrawl").build());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while sending " + type, e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("cannot send " + type + " to " + topics.control().name() + ": " + e.getCause(), e);
     }
   }
 

@@ -1,10 +1,7 @@
 package dev.crawler.fetcher.domain;
 
+import dev.crawler.common.http.HttpDate;
 import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -79,15 +76,7 @@ public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
     if (text.matches("\\d{1,9}")) {
       return OptionalLong.of(Long.parseLong(text) * 1000);
     }
-    Optional<Instant> date = httpDate(text);
+    Optional<Instant> date = HttpDate.parse(text);
     return date.map(at -> OptionalLong.of(Math.max(0, at.toEpochMilli() - now.toEpochMilli()))).orElse(OptionalLong.empty());
-  }
-
-  private static Optional<Instant> httpDate(String text) {
-    try {
-      return Optional.of(ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME.withLocale(Locale.ROOT)).toInstant());
-    } catch (DateTimeParseException e) {
-      return Optional.empty();
-    }
   }
 }

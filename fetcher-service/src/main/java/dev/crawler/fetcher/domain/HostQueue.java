@@ -65,10 +65,6 @@ public final class HostQueue<T> {
     return !waiting.isEmpty();
   }
 
-  public int waitingCount() {
-    return waiting.size();
-  }
-
   /** Whether a request to the origin is running. */
   public boolean isBusy() {
     return politeness.isBusy();

@@ -63,11 +63,6 @@ public final class OffsetTracker {
     }
   }
 
-  /** The offset to commit now (one past the leading done offsets), when it moved since the last commit. */
-  public Optional<Long> committable() {
-    return commit().map(Commit::offset);
-  }
-
   /**
    * What to commit now, when it changed since the last commit: the first offset not done, and the
    * ranges done beyond it as metadata. Done offsets below it are forgotten.
@@ -86,11 +81,6 @@ public final class OffsetTracker {
     }
     lastCommit = commit;
     return Optional.of(commit);
-  }
-
-  /** Offsets received and not yet committable. */
-  public int pending() {
-    return received.size();
   }
 
   private boolean isSkipped(long offset) {

@@ -134,11 +134,6 @@ public final class OriginPoliteness {
     inFlight++;
   }
 
-  /** A request that did not reach the origin's server (e.g. robots.txt answered from cache) is taken back. */
-  public void cancelled() {
-    inFlight--;
-  }
-
   /**
    * A request to the origin ended at {@code now}: the back-off, the patience and the pause follow what
    * it said (seed 003). A rate limit raises the delay (to Retry-After when the server names it, else

@@ -316,18 +316,16 @@ public final class FetchLoop implements Runnable {
       fetchRobots(host); // the request waits in the queue for the rules
       return;
     }
+    BaseRobotRules rules = host.robots().orElse(null);
+    if (obeysRobots && rules != null && rules.isAllowNone()) {
+      // robots.txt could not be read: the origin is not crawled until it can be (RFC 9309 section 2.3.1.4)
+      deferWaiting(host, host.robotsExpireAt(), "robots.txt unavailable");
+      return;
+    }
     host.poll();
     held--;
     if (!trackers.containsKey(pending.partition())) {
       return; // revoked meanwhile: the partition's new owner fetches it
-    }
-    BaseRobotRules rules = host.robots().orElse(null);
-    if (obeysRobots && rules != null && rules.isAllowNone()) {
-      // robots.txt could not be read: the origin is not crawled until it can be (RFC 9309 section 2.3.1.4)
-      host.add(pending);
-      held++;
-      deferWaiting(host, host.robotsExpireAt(), "robots.txt unavailable");
-      return;
     }
     if (obeysRobots && rules != null && !RobotsPolicy.isAllowedByRobots(rules, pending.request().getUrl())) {
       // no request is made, so the origin's delay is not spent: the next waiting request may go at once
@@ -404,19 +402,21 @@ public final class FetchLoop implements Runnable {
       headers.put("If-Modified-Since", request.getIfModifiedSince());
     }
     Instant startedAt = Instant.now();
-    FetchOptions filters = options.hasMetadataFilters() ? options : null;
     if (options.head() != FetchOptions.HeadMode.DISABLED) {
-      PageFetcher.Call head = new PageFetcher.Call(request.getUrl(), true, Map.of(), options.maxRedirects(), filters);
-      fetcher.fetch(head).thenAccept(attempt -> submit(() -> headed(host, pending, headers, startedAt, attempt)));
+      fetcher.fetch(call(pending, true, Map.of())).thenAccept(attempt -> submit(() -> headed(host, pending, headers, startedAt, attempt)));
       return;
     }
     get(host, pending, headers, startedAt);
   }
 
   private void get(HostQueue<Pending> host, Pending pending, Map<String, String> headers, Instant startedAt) {
+    fetcher.fetch(call(pending, false, headers)).thenAccept(attempt -> submit(() -> fetched(host, pending, startedAt, attempt)));
+  }
+
+  /** The HTTP request for a pending fetch request, with the metadata filters its options set. */
+  private static PageFetcher.Call call(Pending pending, boolean isHead, Map<String, String> headers) {
     FetchOptions options = pending.options();
-    PageFetcher.Call get = new PageFetcher.Call(pending.request().getUrl(), false, headers, options.maxRedirects(), options.hasMetadataFilters() ? options : null);
-    fetcher.fetch(get).thenAccept(attempt -> submit(() -> fetched(host, pending, startedAt, attempt)));
+    return new PageFetcher.Call(pending.request().getUrl(), isHead, headers, options.maxRedirects(), options.hasMetadataFilters() ? options : null);
   }
 
   /**
@@ -734,6 +734,7 @@ public final class FetchLoop implements Runnable {
         it.remove();
         partitionOf.remove(host.origin());
         dirty.remove(host.origin());
+        ignoringRobots.remove(host.origin());
         if (written.remove(host.origin())) {
           sendUntracked(record(topics.politeness(), host.origin(), null));
         }
@@ -916,6 +917,7 @@ public final class FetchLoop implements Runnable {
           dirty.remove(host.origin());
           written.remove(host.origin());
           pausedOrigins.remove(host.origin());
+          ignoringRobots.remove(host.origin());
         }
       }
     }

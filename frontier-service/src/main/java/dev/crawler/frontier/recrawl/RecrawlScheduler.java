@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -68,17 +67,21 @@ public final class RecrawlScheduler {
     }
   }
 
+  private final Map<String, Site> sites = new HashMap<>();
   /** Sites in round-robin order (the order they were added). */
-  private final LinkedHashMap<String, Site> sites = new LinkedHashMap<>();
+  private final List<Site> order = new ArrayList<>();
   private final Map<String, Site> siteOfDocument = new HashMap<>();
   private final Map<String, Document> documents = new HashMap<>();
-  private @Nullable String lastSite;
+  /** The position in {@link #order} of the site the last event went to; -1 before the first. */
+  private int lastSite = -1;
 
   /** Adds a site, or changes its policy. */
   public void site(String name, RecrawlPolicy policy) {
     Site site = sites.get(name);
     if (site == null) {
-      sites.put(name, new Site(name, policy));
+      site = new Site(name, policy);
+      sites.put(name, site);
+      order.add(site);
     } else {
       site.policy = policy;
     }
@@ -96,9 +99,7 @@ public final class RecrawlScheduler {
     Document document = new Document(url, pages, publishedAt);
     documents.put(url, document);
     siteOfDocument.put(url, owner);
-    if (owner.policy.maxCount() > 0) {
-      owner.queue.add(document);
-    }
+    owner.queue.add(document);
   }
 
   /** A document that is gone (deleted downstream): it is not recrawled any more. */
@@ -119,15 +120,11 @@ public final class RecrawlScheduler {
    * count as recrawled at {@code now}.
    */
   public Event fire(Instant now) {
-    List<Site> order = new ArrayList<>(sites.values());
-    if (order.isEmpty()) {
-      return new Event(now, Optional.empty(), List.of());
-    }
-    int start = lastSite == null ? 0 : (indexOf(order, lastSite) + 1) % order.size();
-    for (int i = 0; i < order.size(); i++) {
-      Site site = order.get((start + i) % order.size());
+    for (int i = 1; i <= order.size(); i++) {
+      int index = (lastSite + i) % order.size();
+      Site site = order.get(index);
       if (hasSuitable(site, now)) {
-        lastSite = site.name;
+        lastSite = index;
         return new Event(now, Optional.of(site.name), runs(site, now));
       }
     }
@@ -221,19 +218,5 @@ public final class RecrawlScheduler {
     if (document.count < site.policy.maxCount()) {
       site.queue.add(document);
     }
-  }
-
-  private static int indexOf(List<Site> order, String name) {
-    for (int i = 0; i < order.size(); i++) {
-      if (order.get(i).name.equals(name)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  /** Documents the scheduler keeps. */
-  public int size() {
-    return documents.size();
   }
 }

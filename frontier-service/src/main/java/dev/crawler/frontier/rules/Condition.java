@@ -1,6 +1,5 @@
 package dev.crawler.frontier.rules;
 
-import crawlercommons.domains.EffectiveTldFinder;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -136,7 +135,6 @@ public sealed interface Condition {
 
   /** The registered domain of a host, or the host itself when it has none (an IP address, localhost). */
   static String registeredDomain(String host) {
-    String domain = EffectiveTldFinder.getAssignedDomain(host.toLowerCase(Locale.ROOT), true, false);
-    return domain == null ? host : domain;
+    return dev.crawler.common.url.RegisteredDomain.of(host);
   }
 }

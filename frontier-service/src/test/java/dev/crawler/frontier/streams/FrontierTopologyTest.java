@@ -57,10 +57,11 @@ class FrontierTopologyTest {
   }
 
   private void start(long maxPages, CrawlConfig config) {
-    start(maxPages, config.withGlobal(Map.of(CrawlOption.MAX_DEPTH, 2, CrawlOption.DELAY_MS, 1000L, CrawlOption.SITEMAP_XML, false)), true);
+    startWith(maxPages, config.withGlobal(Map.of(CrawlOption.MAX_DEPTH, 2, CrawlOption.DELAY_MS, 1000L, CrawlOption.SITEMAP_XML, false)));
   }
 
-  private void start(long maxPages, CrawlConfig crawl, boolean unused) {
+  /** Starts with exactly this crawl configuration (window 2, lease 60 s, 3 attempts). */
+  private void startWith(long maxPages, CrawlConfig crawl) {
     FrontierSettings settings = new FrontierSettings(crawl, List.of(), maxPages, 2, Duration.ofSeconds(60), 3);
     driver = TopologyTestSupport.driver(FrontierTopology.build(topics, settings), topics.deadLetters(), "frontier", stateDir, START);
     discovered = TopologyTestSupport.input(driver, topics.discovered());
@@ -307,7 +308,7 @@ class FrontierTopologyTest {
 
   @Test
   void readsTheSitemapXmlOfASeedsOriginOnceEvenAsGz() {
-    start(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L)), true);
+    startWith(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L)));
     seed(A + "/");
     seed(A + "/other");
     discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(A + "/sitemap-2.xml.gz").setDepth(0).setKind(UrlKind.SITEMAP).build(), START);
@@ -321,7 +322,7 @@ class FrontierTopologyTest {
 
   @Test
   void aRecrawlFetchesWhatIsLinkedAgainAndDeletesOrphansWhenTold() {
-    start(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.ORPHANS, CrawlOption.Orphans.DELETE)), true);
+    startWith(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.ORPHANS, CrawlOption.Orphans.DELETE)));
     seed(A + "/");
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
     link(A + "/x", A + "/", 1);
@@ -348,7 +349,7 @@ class FrontierTopologyTest {
 
   @Test
   void aRecrawlLeavesOrphansAsTheyAreWhenToldToIgnoreThem() {
-    start(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.ORPHANS, CrawlOption.Orphans.IGNORE)), true);
+    startWith(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.ORPHANS, CrawlOption.Orphans.IGNORE)));
     seed(A + "/");
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
     link(A + "/y", A + "/", 1);
@@ -368,7 +369,7 @@ class FrontierTopologyTest {
 
   @Test
   void fetchesAUrlAgainWhenItIsDueAndCallsAnEarlierRediscoveryPremature() {
-    start(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.RECRAWL_INTERVAL_PER_URL, 60, CrawlOption.RECRAWL_ADAPTIVE, true)), true);
+    startWith(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.RECRAWL_INTERVAL_PER_URL, 60, CrawlOption.RECRAWL_ADAPTIVE, true)));
     seed(A + "/");
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
     assertThat(urlState(A + "/").getDueAt()).isEqualTo(START.plus(Duration.ofMinutes(60)));
@@ -389,7 +390,7 @@ class FrontierTopologyTest {
 
   @Test
   void aSitemapLastmodNewerThanTheLastFetchMakesAUrlDueAtOnce() {
-    start(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.RECRAWL_INTERVAL_PER_URL, 1440)), true);
+    startWith(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.RECRAWL_INTERVAL_PER_URL, 1440)));
     seed(A + "/");
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
 

@@ -1,6 +1,6 @@
 package dev.crawler.parser.domain;
 
-import crawlercommons.domains.EffectiveTldFinder;
+import dev.crawler.common.url.RegisteredDomain;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,14 +19,20 @@ import org.jsoup.select.Selector;
  *     checksum-ignore}), so a clock in a footer does not make a page look changed
  * @param metadataChecksumHeaders the response headers the metadata checksum covers (option {@code
  *     metadata-checksum}, e.g. {@code etag, last-modified}); none: no metadata checksum
+ * @param obeysRobotsMeta whether a page's robots nofollow keeps its links (option {@code
+ *     obey-robots-meta}; false is seed 001's "rogue" mode)
+ * @param obeysLinkNofollow whether links marked {@code rel="nofollow"} are left out (option {@code
+ *     obey-link-nofollow})
  */
-public record ParseOptions(boolean canonicalWithinDomain, Optional<String> checksumIgnore, List<String> metadataChecksumHeaders) {
+public record ParseOptions(boolean canonicalWithinDomain, Optional<String> checksumIgnore, List<String> metadataChecksumHeaders, boolean obeysRobotsMeta, boolean obeysLinkNofollow) {
 
   public static final String CANONICAL_SCOPE = "canonical-scope";
   public static final String CHECKSUM_IGNORE = "checksum-ignore";
   public static final String METADATA_CHECKSUM = "metadata-checksum";
+  public static final String OBEY_ROBOTS_META = "obey-robots-meta";
+  public static final String OBEY_LINK_NOFOLLOW = "obey-link-nofollow";
 
-  public static final ParseOptions DEFAULTS = new ParseOptions(true, Optional.empty(), List.of());
+  public static final ParseOptions DEFAULTS = new ParseOptions(true, Optional.empty(), List.of(), true, true);
 
   public ParseOptions {
     metadataChecksumHeaders = List.copyOf(metadataChecksumHeaders);
@@ -42,7 +48,7 @@ public record ParseOptions(boolean canonicalWithinDomain, Optional<String> check
         headers.add(header.strip().toLowerCase(Locale.ROOT));
       }
     }
-    return new ParseOptions(withinDomain, ignore, headers);
+    return new ParseOptions(withinDomain, ignore, headers, isNotFalse(options.get(OBEY_ROBOTS_META)), isNotFalse(options.get(OBEY_LINK_NOFOLLOW)));
   }
 
   /** Whether a page at {@code pageUrl} may name {@code canonical}: always, or within its registered domain. */
@@ -50,14 +56,14 @@ public record ParseOptions(boolean canonicalWithinDomain, Optional<String> check
     return !canonicalWithinDomain || registeredDomain(pageUrl).equals(registeredDomain(canonical));
   }
 
+  private static boolean isNotFalse(@org.jspecify.annotations.Nullable String value) {
+    return value == null || !value.strip().equalsIgnoreCase("false");
+  }
+
   private static String registeredDomain(String url) {
     try {
       String host = URI.create(url).getHost();
-      if (host == null) {
-        return "";
-      }
-      String domain = EffectiveTldFinder.getAssignedDomain(host.toLowerCase(Locale.ROOT), true, false);
-      return domain == null ? host.toLowerCase(Locale.ROOT) : domain;
+      return host == null ? "" : RegisteredDomain.of(host);
     } catch (IllegalArgumentException e) {
       return "";
     }

@@ -1,6 +1,7 @@
 package dev.crawler.parser.streams;
 
 import dev.crawler.common.decision.Decision;
+import dev.crawler.common.http.HttpDate;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchResult;
 import dev.crawler.events.Outcome;
@@ -40,12 +41,6 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
 
   /** The service's name in outcomes and log entries. */
   static final String SERVICE = "parser";
-
-  /** The request option (resolved by the frontier's rules) that, set to false, ignores robots meta nofollow. */
-  static final String OBEY_ROBOTS_META_OPTION = "obey-robots-meta";
-
-  /** The request option saying whether links marked rel="nofollow" are left out (default true). */
-  static final String OBEY_LINK_NOFOLLOW_OPTION = "obey-link-nofollow";
 
   private final BiFunction<Page, ParseOptions, ParseResult> parser;
   private final RecentLinks recentLinks;
@@ -115,14 +110,12 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       return Outputs.rejected(decision(result, Outcome.IMPORT_REJECTED, rejected.detail()));
     }
     ParseResult.Parsed document = ((ParseResult.Parsed) parsed).withRedirectsAsSelf(result.getRedirectChain());
-    boolean obeyRobotsMeta = obeysRobotsMeta(result);
-    boolean obeyLinkNofollow = !"false".equalsIgnoreCase(result.getOptions().getOrDefault(OBEY_LINK_NOFOLLOW_OPTION, "true").strip());
-    List<Discovery> discoveries = document.discoveries(result.getDepth(), obeyRobotsMeta, obeyLinkNofollow);
+    List<Discovery> discoveries = document.discoveries(result.getDepth(), options.obeysRobotsMeta(), options.obeysLinkNofollow());
     List<KeyValue<String, DiscoveredUrl>> discovered = new ArrayList<>(discoveries.size());
     for (Discovery discovery : discoveries) {
       discovered.add(KeyValue.pair(Origin.keyOf(discovery.url()), discoveredUrl(discovery, result)));
     }
-    return new Outputs(Optional.empty(), Optional.of(parsedDocument(result, page, document, obeyRobotsMeta)), discovered);
+    return new Outputs(Optional.empty(), Optional.of(parsedDocument(result, page, document, options)), discovered);
   }
 
   /**
@@ -200,18 +193,6 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     return PageParser.checksum("", metadata.toString());
   }
 
-  private static Optional<Instant> httpDate(String value) {
-    try {
-      return Optional.of(java.time.ZonedDateTime.parse(value.strip(), java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
-    } catch (java.time.format.DateTimeParseException e) {
-      return Optional.empty();
-    }
-  }
-
-  private static boolean obeysRobotsMeta(FetchResult result) {
-    String option = result.getOptions().get(OBEY_ROBOTS_META_OPTION);
-    return option == null || !option.strip().equalsIgnoreCase("false");
-  }
 
   private static DiscoveredUrl discoveredUrl(Discovery discovery, FetchResult source) {
     return DiscoveredUrl.newBuilder()
@@ -224,7 +205,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .build();
   }
 
-  private static ParsedDocument parsedDocument(FetchResult result, Page page, ParseResult.Parsed document, boolean obeyRobotsMeta) {
+  private static ParsedDocument parsedDocument(FetchResult result, Page page, ParseResult.Parsed document, ParseOptions options) {
     return ParsedDocument.newBuilder()
         .setUrl(result.getUrl())
         .setRequestId(result.getRequestId())
@@ -243,12 +224,12 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .setLastModified(page.header("Last-Modified").orElse(null))
         .setFetchedAt(result.getFetchedAt())
         // the date the page states; else the response's Last-Modified; else the committer uses the first sight
-        .setPublishedAt(document.publishedAt().or(() -> page.header("Last-Modified").flatMap(ParserProcessor::httpDate)).orElse(null))
+        .setPublishedAt(document.publishedAt().or(() -> page.header("Last-Modified").flatMap(HttpDate::parse)).orElse(null))
         .setContentChecksum(document.contentChecksum())
-        .setMetadataChecksum(metadataChecksum(page, ParseOptions.of(result.getOptions())))
+        .setMetadataChecksum(metadataChecksum(page, options))
         .setOutlinkCount(document.outlinkCount())
         .setNoindex(document.noindex())
-        .setNofollow(document.isNofollowObeyed(obeyRobotsMeta))
+        .setNofollow(document.isNofollowObeyed(options.obeysRobotsMeta()))
         .setOptions(result.getOptions())
         .build();
   }

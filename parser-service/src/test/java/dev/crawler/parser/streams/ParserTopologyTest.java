@@ -191,11 +191,7 @@ class ParserTopologyTest {
   @Test
   void resolvesTheLinksOfARedirectedPageAgainstTheUrlThatAnswered() {
     start(ParserSettings.DEFAULTS);
-    FetchResult redirected = result(A + "/old/page", "text/html", "<link rel=\"canonical\" href=\"/new/page\"><a href=\"next\">N</a>", Map.of());
-    redirected.setRedirectChain(List.of(A + "/old/page"));
-    redirected.setFinalUrl(A + "/new/page");
-
-    results.pipeInput(A, redirected);
+    results.pipeInput(A, redirected(A + "/old/page", A + "/new/page", "<link rel=\"canonical\" href=\"/new/page\"><a href=\"next\">N</a>"));
 
     ParsedDocument document = parsed.readValue();
     assertThat(document.getUrl()).isEqualTo(A + "/old/page");
@@ -206,11 +202,7 @@ class ParserTopologyTest {
   @Test
   void ignoresACanonicalThatPointsBackIntoTheRedirectChain() {
     start(ParserSettings.DEFAULTS);
-    FetchResult redirected = result(A + "/a", "text/html", "<link rel=\"canonical\" href=\"/a\"><a href=\"/x\">X</a>", Map.of());
-    redirected.setRedirectChain(List.of(A + "/a"));
-    redirected.setFinalUrl(A + "/b");
-
-    results.pipeInput(A, redirected);
+    results.pipeInput(A, redirected(A + "/a", A + "/b", "<link rel=\"canonical\" href=\"/a\"><a href=\"/x\">X</a>"));
 
     assertThat(parsed.readValue().getCanonicalUrl()).isEqualTo(A + "/a");
     assertThat(discovered.readKeyValuesToList()).extracting(kv -> kv.value.getKind()).containsExactly(UrlKind.LINK);
@@ -458,6 +450,14 @@ class ParserTopologyTest {
 
   private static DiscoveredUrl link(String url, UrlKind kind, String anchor, String source, int depth) {
     return DiscoveredUrl.newBuilder().setUrl(url).setSourceUrl(source).setDepth(depth).setKind(kind).setAnchor(anchor).setDiscoveredAt(FETCHED).build();
+  }
+
+  /** An HTML page requested as {@code url}, answered by {@code finalUrl} after one redirect followed in the fetch. */
+  private static FetchResult redirected(String url, String finalUrl, String body) {
+    FetchResult result = result(url, "text/html", body, Map.of());
+    result.setRedirectChain(List.of(url));
+    result.setFinalUrl(finalUrl);
+    return result;
   }
 
   private static FetchResult result(String url, String type, String body, Map<String, String> headers) {
