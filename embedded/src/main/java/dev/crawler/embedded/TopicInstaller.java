@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * has a leader, so that producers and Kafka Streams start against topics that are really there.
  *
  * <p>Existing topics are kept as they are; an origin-keyed topic whose partition count differs from the
- * others is an error, because co-partitioned topics must agree (DESIGN.md section 3).
+ * others is an error, because co-partitioned topics must agree (DESIGN.md section 3), and so is a topic
+ * with a fixed partition count that has another.
  */
 public final class TopicInstaller {
 
@@ -51,7 +52,7 @@ public final class TopicInstaller {
       List<NewTopic> missing = new ArrayList<>();
       for (TopicSpec<?, ?> topic : topics) {
         if (!existing.contains(topic.name())) {
-          missing.add(new NewTopic(topic.name(), partitions, replicationFactor).configs(topic.topicConfigs()));
+          missing.add(new NewTopic(topic.name(), topic.partitions(partitions), replicationFactor).configs(topic.topicConfigs()));
         }
       }
       if (!missing.isEmpty()) {
@@ -110,6 +111,12 @@ public final class TopicInstaller {
             .collect(Collectors.toMap(TopicSpec::name, t -> descriptions.get(t.name()).partitions().size()));
     if (counts.values().stream().distinct().count() > 1) {
       throw new IllegalStateException("the origin-keyed topics must have the same number of partitions, but have " + counts);
+    }
+    for (TopicSpec<?, ?> topic : topics) {
+      int actual = descriptions.get(topic.name()).partitions().size();
+      if (topic.fixedPartitions() > 0 && actual != topic.fixedPartitions()) {
+        throw new IllegalStateException("topic " + topic.name() + " must have " + topic.fixedPartitions() + " partition(s), but has " + actual);
+      }
     }
   }
 }

@@ -18,6 +18,8 @@ import org.apache.kafka.common.serialization.Serde;
  *     default
  * @param coPartitionedByOrigin whether the topic is keyed by origin and must have the same partition
  *     count as the other origin-keyed topics (so one origin's records meet in one task)
+ * @param fixedPartitions the partition count the topic must have whatever the configured count (1 for
+ *     a topic one task reads whole); 0 when the configured count applies
  * @param <K> the key type
  * @param <V> the value type
  */
@@ -27,7 +29,24 @@ public record TopicSpec<K, V>(
     Serde<V> valueSerde,
     CleanupPolicy cleanupPolicy,
     Optional<Duration> retention,
-    boolean coPartitionedByOrigin) {
+    boolean coPartitionedByOrigin,
+    int fixedPartitions) {
+
+  public TopicSpec {
+    if (fixedPartitions < 0 || (fixedPartitions > 0 && coPartitionedByOrigin)) {
+      throw new IllegalArgumentException("a fixed partition count is positive and not for a co-partitioned topic: " + name);
+    }
+  }
+
+  /** A topic with the configured partition count. */
+  public TopicSpec(String name, Serde<K> keySerde, Serde<V> valueSerde, CleanupPolicy cleanupPolicy, Optional<Duration> retention, boolean coPartitionedByOrigin) {
+    this(name, keySerde, valueSerde, cleanupPolicy, retention, coPartitionedByOrigin, 0);
+  }
+
+  /** The partitions to create the topic with: its fixed count, else {@code configured}. */
+  public int partitions(int configured) {
+    return fixedPartitions > 0 ? fixedPartitions : configured;
+  }
 
   /**
    * The largest record batch a topic accepts, in bytes: room for a fetched body at the fetcher's size

@@ -10,6 +10,7 @@ import dev.crawler.events.FetchRequest;
 import dev.crawler.events.FetchResult;
 import dev.crawler.events.ParsedDocument;
 import dev.crawler.events.PolitenessState;
+import dev.crawler.events.RecrawlDocument;
 import dev.crawler.schemas.serde.AvroSerde;
 import dev.crawler.schemas.serde.SchemaRegistryClient;
 import java.time.Duration;
@@ -48,6 +49,7 @@ public final class Topics {
   private final TopicSpec<String, ControlCommand> control;
   private final TopicSpec<String, PolitenessState> politeness;
   private final TopicSpec<String, String> checksums;
+  private final TopicSpec<String, RecrawlDocument> recrawlFeed;
 
   private Topics(String prefix, SchemaRegistryClient registry) {
     if (!prefix.matches("[a-zA-Z0-9._-]*")) {
@@ -73,6 +75,9 @@ public final class Topics {
         new TopicSpec<>(prefix + "politeness", Serdes.String(), avro(registry, PolitenessState.class), CleanupPolicy.COMPACT, Optional.empty(), true);
     // keyed by content checksum, so not by origin: every committer task reads all of it
     this.checksums = new TopicSpec<>(prefix + "checksums", Serdes.String(), Serdes.String(), CleanupPolicy.COMPACT, Optional.empty(), false);
+    // one partition: the event-driven recrawl schedule is global across sites, so one task reads it all
+    this.recrawlFeed =
+        new TopicSpec<>(prefix + "recrawl-feed", Serdes.String(), avro(registry, RecrawlDocument.class), CleanupPolicy.COMPACT, Optional.empty(), false, 1);
     this.deadLetters =
         new TopicSpec<>(
             prefix + "dead-letters", Serdes.String(), avro(registry, DeadLetter.class), CleanupPolicy.DELETE, Optional.empty(), false);
@@ -158,9 +163,18 @@ public final class Topics {
     return checksums;
   }
 
+  /**
+   * The published documents of configured sites with their pages and publish date (tombstones for
+   * deleted ones), compacted, one partition; the frontier turns crawl.documents into it and its recrawl
+   * scheduler reads it (seed 000).
+   */
+  public TopicSpec<String, RecrawlDocument> recrawlFeed() {
+    return recrawlFeed;
+  }
+
   /** Every topic, in flow order. */
   public List<TopicSpec<String, ?>> all() {
-    return List.of(discovered, fetchRequests, fetchResults, parsed, outcomes, documents, log, deadLetters, control, politeness, checksums);
+    return List.of(discovered, fetchRequests, fetchResults, parsed, outcomes, documents, log, deadLetters, control, politeness, checksums, recrawlFeed);
   }
 
   private <V extends SpecificRecord> TopicSpec<String, V> byOrigin(String suffix, SchemaRegistryClient registry, Class<V> type) {

@@ -25,16 +25,27 @@ class TopicsTest {
             "crawl.dead-letters",
             "crawl.control",
             "crawl.politeness",
-            "crawl.checksums");
+            "crawl.checksums",
+            "crawl.recrawl-feed");
   }
 
   @Test
-  void compactsOnlyTheDocumentsPolitenessAndChecksumTopics() {
+  void compactsOnlyTheDocumentsPolitenessChecksumAndRecrawlFeedTopics() {
     assertThat(topics.documents().cleanupPolicy()).isEqualTo(CleanupPolicy.COMPACT);
     assertThat(topics.documents().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.politeness().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.checksums().topicConfigs()).containsEntry("cleanup.policy", "compact");
-    assertThat(topics.all()).filteredOn(t -> t != topics.documents() && t != topics.politeness() && t != topics.checksums()).allMatch(t -> t.cleanupPolicy() == CleanupPolicy.DELETE);
+    assertThat(topics.recrawlFeed().topicConfigs()).containsEntry("cleanup.policy", "compact");
+    assertThat(topics.all())
+        .filteredOn(t -> t != topics.documents() && t != topics.politeness() && t != topics.checksums() && t != topics.recrawlFeed())
+        .allMatch(t -> t.cleanupPolicy() == CleanupPolicy.DELETE);
+  }
+
+  @Test
+  void givesTheRecrawlFeedOnePartitionSoOneTaskSchedulesAllSites() {
+    assertThat(topics.recrawlFeed().partitions(12)).isEqualTo(1);
+    assertThat(topics.discovered().partitions(12)).isEqualTo(12);
+    assertThat(topics.all()).filteredOn(t -> t.fixedPartitions() > 0).containsExactly(topics.recrawlFeed());
   }
 
   @Test

@@ -90,6 +90,20 @@ public final class CommitPolicy {
     return new Commit(Outcome.COMMITTED, Optional.of(detail + ", version " + version), state, Optional.of(upsert), false);
   }
 
+  /**
+   * A page that became part of a multi-page document ({@link PageAssembly}): not a document of its own,
+   * so one published under its URL is deleted ({@code NONCANONICAL}, the document named in the detail).
+   *
+   * @return the decision, or empty when nothing under the page's URL is published
+   */
+  public static Optional<Commit> absorbed(@Nullable DocumentState previous, String pageUrl, String documentUrl, Instant now) {
+    if (previous == null || !previous.getPublished()) {
+      return Optional.empty();
+    }
+    DocumentState state = DocumentState.newBuilder(previous).build();
+    return Optional.of(withdrawOrIgnore(state, pageUrl, Outcome.PAGE, "a page of " + documentUrl, DeleteReason.NONCANONICAL, true, now));
+  }
+
   /** Whether the page names a canonical URL other than its own (which the parser queued instead). */
   static boolean isNonCanonical(ParsedDocument parsed) {
     String canonical = parsed.getCanonicalUrl();
@@ -214,6 +228,7 @@ public final class CommitPolicy {
         .setMetadataChecksum(parsed.getMetadataChecksum())
         .setOutlinkCount(parsed.getOutlinkCount())
         .setPageCount(parsed.getPageCount())
+        .setPages(parsed.getPages())
         .setDepth(parsed.getDepth())
         .setMetadata(parsed.getMetadata())
         .build();

@@ -3,9 +3,12 @@ package dev.crawler.committer.streams;
 import dev.crawler.committer.domain.Commit;
 import dev.crawler.committer.domain.CommitPolicy;
 import dev.crawler.committer.domain.CommitterSettings;
+import dev.crawler.committer.domain.PageAssembly;
 import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.events.CrawlOutcome;
+import dev.crawler.events.DocumentPages;
+import dev.crawler.events.Outcome;
 import dev.crawler.events.ParsedDocument;
 import java.time.Instant;
 import java.util.Objects;
@@ -27,11 +30,16 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
 
   static final String SERVICE = CommitPolicy.SERVICE;
 
+  /** The crawl option that turns multi-page documents on for a URL (its fetch request carries it). */
+  static final String PAGINATION_OPTION = "pagination";
+
   private final CommitterSettings settings;
   private @Nullable ProcessorContext<String, SpecificRecord> context;
   private @Nullable KeyValueStore<String, DocumentState> documents;
   private @Nullable KeyValueStore<String, String> checksums;
   private @Nullable KeyValueStore<String, String> globalChecksums;
+  private @Nullable KeyValueStore<String, DocumentPages> pages;
+  private @Nullable KeyValueStore<String, String> pageOf;
 
   CommitterProcessor(CommitterSettings settings) {
     this.settings = settings;
@@ -43,12 +51,16 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
     this.documents = context.getStateStore(CommitterTopology.DOCUMENTS_STORE);
     this.checksums = context.getStateStore(CommitterTopology.CHECKSUMS_STORE);
     this.globalChecksums = context.getStateStore(CommitterTopology.GLOBAL_CHECKSUMS_STORE);
+    this.pages = context.getStateStore(CommitterTopology.PAGES_STORE);
+    this.pageOf = context.getStateStore(CommitterTopology.PAGE_OF_STORE);
   }
 
   @Override
   public void process(Record<String, SpecificRecord> record) {
     Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
-    if (record.value() instanceof ParsedDocument parsed) {
+    if (record.value() instanceof ParsedDocument parsed && isPaged(parsed)) {
+      onPage(record.key(), parsed, now);
+    } else if (record.value() instanceof ParsedDocument parsed) {
       Optional<String> duplicateOf = settings.detectsDuplicates() ? publisherOf(parsed.getContentChecksum()) : Optional.empty();
       DocumentState previous = store().get(parsed.getUrl());
       Commit commit = CommitPolicy.decide(previous, parsed, duplicateOf, now);
@@ -58,6 +70,8 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
           decision.toOutcome(SERVICE, now).setContentChecksum(parsed.getContentChecksum()).setEtag(parsed.getEtag()).setLastModified(parsed.getLastModified()).build();
       forward(CommitterTopology.OUTCOMES_SINK, record.key(), outcome, now);
       forward(CommitterTopology.LOG_SINK, record.key(), decision.toLogEntry(SERVICE, now), now);
+    } else if (record.value() instanceof CrawlOutcome outcome && outcome.getOutcome() == Outcome.UNMODIFIED && !SERVICE.equals(outcome.getService()) && isPage(outcome.getUrl())) {
+      onUnmodifiedPage(record.key(), outcome, now);
     } else if (record.value() instanceof CrawlOutcome outcome) {
       // the fetch already ended the request: a deletion is logged, but no second outcome is written
       DocumentState previous = store().get(outcome.getUrl());
@@ -69,6 +83,99 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
                 forward(CommitterTopology.LOG_SINK, record.key(), (outcome.getStatus() == null ? decision : decision.withStatus(outcome.getStatus())).toLogEntry(SERVICE, now), now);
               });
     }
+  }
+
+  /** Whether the parsed page is part of a multi-page document: a later page of one, or a first page. */
+  private boolean isPaged(ParsedDocument parsed) {
+    String pagination = parsed.getOptions().get(PAGINATION_OPTION);
+    if (pagination == null || pagination.isBlank()) {
+      return false; // the option is off for this URL: no store lookups on the common path
+    }
+    return pageOf().get(parsed.getUrl()) != null || PageAssembly.isFirstPage(parsed, pages().get(parsed.getUrl()));
+  }
+
+  private boolean isPage(String url) {
+    return pageOf().get(url) != null || pages().get(url) != null;
+  }
+
+  /**
+   * A page of a multi-page document: its text joins the document's pages; when the pass is complete the
+   * assembled document is decided. The page's request gets the document's decision then, else {@code
+   * PAGE}.
+   */
+  private void onPage(@Nullable String key, ParsedDocument parsed, Instant now) {
+    String documentUrl = pageOf().get(parsed.getUrl());
+    Optional<PageAssembly.Step> step;
+    if (documentUrl != null) {
+      DocumentPages state = pages().get(documentUrl);
+      step = state == null ? Optional.empty() : PageAssembly.page(state, parsed, now);
+    } else {
+      documentUrl = parsed.getUrl();
+      step = Optional.of(PageAssembly.first(pages().get(documentUrl), parsed, now));
+    }
+    Decision decision;
+    if (step.isEmpty()) {
+      // indexed to a document that no longer has it: a page of its own again
+      pageOf().delete(parsed.getUrl());
+      decision = Decision.of(parsed.getUrl(), Outcome.PAGE, "no longer a page of " + documentUrl);
+    } else {
+      String document = documentUrl;
+      // the request was for this page: its outcome names the page, and says what became of the document
+      decision =
+          stepped(key, documentUrl, step.get(), now)
+              .map(made -> Decision.of(parsed.getUrl(), made.outcome(), (parsed.getUrl().equals(document) ? "" : document + ": ") + made.detail().orElse("")))
+              .orElse(Decision.of(parsed.getUrl(), Outcome.PAGE, pageDetail(documentUrl, step.get())));
+    }
+    decision = decision.withRequest(parsed.getRequestId(), parsed.getDepth(), parsed.getAttempt()).withStatus(parsed.getStatus());
+    CrawlOutcome outcome = decision.toOutcome(SERVICE, now).setContentChecksum(parsed.getContentChecksum()).setEtag(parsed.getEtag()).setLastModified(parsed.getLastModified()).build();
+    forward(CommitterTopology.OUTCOMES_SINK, key, outcome, now);
+    forward(CommitterTopology.LOG_SINK, key, decision.toLogEntry(SERVICE, now), now);
+  }
+
+  /** A page answered 304: it counts for the pass with the text it had; the fetch already ended its request. */
+  private void onUnmodifiedPage(@Nullable String key, CrawlOutcome outcome, Instant now) {
+    String documentUrl = Objects.requireNonNullElse(pageOf().get(outcome.getUrl()), outcome.getUrl());
+    DocumentPages state = pages().get(documentUrl);
+    if (state == null) {
+      return;
+    }
+    PageAssembly.unmodified(state, outcome.getUrl(), now)
+        .flatMap(step -> stepped(key, documentUrl, step, now))
+        .ifPresent(decision -> forward(CommitterTopology.LOG_SINK, key, decision.withDepth(outcome.getDepth()).toLogEntry(SERVICE, now), now));
+  }
+
+  /**
+   * Stores a step of a multi-page document, indexes its pages (a page that joins it and was published on
+   * its own is withdrawn), and decides the assembled document when the step completed it.
+   *
+   * @return the document's decision, when it was made
+   */
+  private Optional<Decision> stepped(@Nullable String key, String documentUrl, PageAssembly.Step step, Instant now) {
+    pages().put(documentUrl, step.state());
+    step.left().forEach(pageOf()::delete);
+    for (String joined : step.joined()) {
+      pageOf().put(joined, documentUrl);
+      DocumentState standalone = store().get(joined);
+      CommitPolicy.absorbed(standalone, joined, documentUrl, now)
+          .ifPresent(
+              commit -> {
+                apply(joined, standalone, commit, now);
+                forward(CommitterTopology.LOG_SINK, key, decision(joined, commit).toLogEntry(SERVICE, now), now);
+              });
+    }
+    if (step.assembled().isEmpty()) {
+      return Optional.empty();
+    }
+    ParsedDocument assembled = step.assembled().get();
+    Optional<String> duplicateOf = settings.detectsDuplicates() ? publisherOf(assembled.getContentChecksum()) : Optional.empty();
+    DocumentState previous = store().get(documentUrl);
+    Commit commit = CommitPolicy.decide(previous, assembled, duplicateOf, now);
+    apply(documentUrl, previous, commit, now);
+    return Optional.of(Decision.of(documentUrl, commit.outcome(), commit.detail().orElse("") + " (" + step.pageCount() + " pages)"));
+  }
+
+  private static String pageDetail(String documentUrl, PageAssembly.Step step) {
+    return "page " + (step.index() + 1) + " of " + documentUrl + " (" + step.pageCount() + " pages so far)";
   }
 
   private void apply(String url, @Nullable DocumentState previous, Commit commit, Instant now) {
@@ -131,6 +238,14 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
 
   private KeyValueStore<String, String> checksums() {
     return Objects.requireNonNull(checksums, "not initialized");
+  }
+
+  private KeyValueStore<String, DocumentPages> pages() {
+    return Objects.requireNonNull(pages, "not initialized");
+  }
+
+  private KeyValueStore<String, String> pageOf() {
+    return Objects.requireNonNull(pageOf, "not initialized");
   }
 
   private KeyValueStore<String, DocumentState> store() {

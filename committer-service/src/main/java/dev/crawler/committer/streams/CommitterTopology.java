@@ -4,6 +4,7 @@ import dev.crawler.committer.domain.CommitterSettings;
 import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
+import dev.crawler.events.DocumentPages;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.StateSerde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -25,6 +26,12 @@ public final class CommitterTopology {
 
   /** Content checksum to the URL that publishes it, over all partitions (a global store of crawl.checksums). */
   public static final String GLOBAL_CHECKSUMS_STORE = "committer-global-checksums";
+
+  /** Multi-page documents: document (first page) URL to its {@link DocumentPages}. */
+  public static final String PAGES_STORE = "committer-pages";
+
+  /** Multi-page documents: the URL of each later page to its document's URL. */
+  public static final String PAGE_OF_STORE = "committer-page-of";
 
   static final String PARSED_SOURCE = "parsed";
   static final String OUTCOMES_SOURCE = "outcomes";
@@ -48,6 +55,9 @@ public final class CommitterTopology {
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS_STORE), Serdes.String(), StateSerde.of(DocumentState.class)), PROCESSOR);
     topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHECKSUMS_STORE), Serdes.String(), Serdes.String()), PROCESSOR);
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PAGES_STORE), Serdes.String(), StateSerde.of(DocumentPages.class)), PROCESSOR);
+    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PAGE_OF_STORE), Serdes.String(), Serdes.String()), PROCESSOR);
     Sinks.add(topology, DOCUMENTS_SINK, topics.documents(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);

@@ -1,6 +1,7 @@
 package dev.crawler.committer.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.crawler.committer.domain.CommitterSettings;
 import dev.crawler.committer.state.DocumentState;
@@ -380,6 +381,98 @@ class CommitterTopologyTest {
 
     assertThat(outcomes.readValuesToList()).extracting(CrawlOutcome::getOutcome).containsExactly(Outcome.UNMODIFIED, Outcome.COMMITTED);
     assertThat(documents.readKeyValuesToList()).containsExactly(KeyValue.pair(URL, upsert(changed, 2, START, START, DAY_2)));
+  }
+
+  private static final String ARTICLE = ORIGIN + "/article";
+  private static final String PAGE_2 = ARTICLE + "?page=2";
+  private static final String PAGE_3 = ARTICLE + "?page=3";
+
+  @Test
+  void publishesAThreePageArticleAsOneDocumentInPageOrder() {
+    parsed.pipeInput(ORIGIN, articlePage(ARTICLE, "one", PAGE_2, "r1"), START);
+    parsed.pipeInput(ORIGIN, articlePage(PAGE_2, "two", PAGE_3, "r2"), START);
+    assertThat(documents.isEmpty()).as("nothing is published before the last page").isTrue();
+    parsed.pipeInput(ORIGIN, articlePage(PAGE_3, "three", null, "r3"), START);
+
+    List<TestRecord<String, DocumentEvent>> published = documents.readRecordsToList();
+    assertThat(published).hasSize(1);
+    assertThat(published.get(0).key()).isEqualTo(ARTICLE);
+    Document document = published.get(0).value().getDocument();
+    assertThat(document.getText()).isEqualTo("page one\n\npage two\n\npage three");
+    assertThat(document.getPageCount()).isEqualTo(3);
+    assertThat(document.getPages()).containsExactly(ARTICLE, PAGE_2, PAGE_3);
+    assertThat(document.getTitle()).isEqualTo("Article " + ARTICLE);
+    assertThat(document.getPermalink()).isEqualTo(ARTICLE);
+    assertThat(outcomes.readValuesToList()).extracting(CrawlOutcome::getUrl, CrawlOutcome::getOutcome, CrawlOutcome::getRequestId)
+        .containsExactly(tuple(ARTICLE, Outcome.PAGE, "r1"), tuple(PAGE_2, Outcome.PAGE, "r2"), tuple(PAGE_3, Outcome.COMMITTED, "r3"));
+    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getDetail).last().isEqualTo(ARTICLE + ": new document, version 1 (3 pages)");
+  }
+
+  @Test
+  void aRecrawlWithOnePageChangedAndTheOthersAnswering304PublishesOneNewVersion() {
+    parsed.pipeInput(ORIGIN, articlePage(ARTICLE, "one", PAGE_2, "r1"), START);
+    parsed.pipeInput(ORIGIN, articlePage(PAGE_2, "two", PAGE_3, "r2"), START);
+    parsed.pipeInput(ORIGIN, articlePage(PAGE_3, "three", null, "r3"), START);
+    drainOutputs();
+    driver.advanceWallClockTime(Duration.ofDays(1));
+
+    outcomesIn.pipeInput(ORIGIN, pageNotModified(ARTICLE), DAY_2);
+    parsed.pipeInput(ORIGIN, articlePage(PAGE_2, "two, corrected", PAGE_3, "r5"), DAY_2);
+    assertThat(documents.isEmpty()).as("the pass is not complete before page 3").isTrue();
+    outcomesIn.pipeInput(ORIGIN, pageNotModified(PAGE_3), DAY_2);
+
+    List<DocumentEvent> published = documents.readValuesToList();
+    assertThat(published).hasSize(1);
+    assertThat(published.get(0).getDocument().getText()).isEqualTo("page one\n\npage two, corrected\n\npage three");
+    assertThat(published.get(0).getDocument().getVersion()).isEqualTo(2);
+    assertThat(published.get(0).getDocument().getPublishedAt()).isEqualTo(START);
+  }
+
+  @Test
+  void aRecrawlOfAnUnchangedArticleIsUnmodified() {
+    for (Instant when : List.of(START, DAY_2)) {
+      driver.advanceWallClockTime(Duration.ofHours(1));
+      parsed.pipeInput(ORIGIN, articlePage(ARTICLE, "one", PAGE_2, "r1"), when);
+      parsed.pipeInput(ORIGIN, articlePage(PAGE_2, "two", PAGE_3, "r2"), when);
+      parsed.pipeInput(ORIGIN, articlePage(PAGE_3, "three", null, "r3"), when);
+    }
+
+    assertThat(documents.readValuesToList()).hasSize(1);
+    assertThat(outcomes.readValuesToList()).extracting(CrawlOutcome::getOutcome).endsWith(Outcome.PAGE, Outcome.PAGE, Outcome.UNMODIFIED);
+  }
+
+  @Test
+  void aPagePublishedOnItsOwnIsWithdrawnWhenItTurnsOutToBeAPageOfAnArticle() {
+    parsed.pipeInput(ORIGIN, articlePage(PAGE_2, "two", null, "r0"), START);
+    assertThat(documents.readValuesToList()).extracting(DocumentEvent::getUrl).containsExactly(PAGE_2);
+
+    driver.advanceWallClockTime(Duration.ofDays(1));
+    parsed.pipeInput(ORIGIN, articlePage(ARTICLE, "one", PAGE_2, "r1"), DAY_2);
+
+    List<DocumentEvent> events = documents.readValuesToList();
+    assertThat(events).hasSize(2); // the delete and its tombstone
+    assertThat(events.get(0).getType()).isEqualTo(DocumentEventType.DELETE);
+    assertThat(events.get(0).getUrl()).isEqualTo(PAGE_2);
+    assertThat(events.get(0).getDeleteDetail()).isEqualTo("a page of " + ARTICLE);
+  }
+
+  private static ParsedDocument articlePage(String url, String text, @Nullable String next, String requestId) {
+    return ParsedDocument.newBuilder()
+        .setUrl(url)
+        .setRequestId(requestId)
+        .setTitle("Article " + url)
+        .setText("page " + text)
+        .setContentType("text/html")
+        .setContentChecksum("c-" + text)
+        .setNextPage(next)
+        .setPublishedAt(START)
+        .setFetchedAt(START)
+        .setOptions(java.util.Map.of("pagination", "rel=next"))
+        .build();
+  }
+
+  private static CrawlOutcome pageNotModified(String url) {
+    return CrawlOutcome.newBuilder().setUrl(url).setRequestId("r-304").setOutcome(Outcome.UNMODIFIED).setDetail("304").setStatus(304).setService("fetcher").build();
   }
 
   private void open(Instant wallClock) {

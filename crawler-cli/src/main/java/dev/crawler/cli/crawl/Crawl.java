@@ -76,7 +76,8 @@ final class Crawl {
       Optional<String> schemaRegistry,
       Optional<Path> out,
       Optional<Path> crawlLog,
-      boolean forceRecrawl) {}
+      boolean forceRecrawl,
+      Optional<Duration> runFor) {}
 
   private final Plan plan;
   private final PrintStream console = System.out;
@@ -217,7 +218,12 @@ final class Crawl {
             Optional<FrontierProgress> progress = frontier.progress();
             progress.ifPresent(p -> printProgress(p, crawling, lastPlainLine));
             boolean isIdle = progress.isPresent() && progress.get().isIdle() && lag.isCaughtUp();
-            if (isIdle && progress.get().equals(frontier.progress().orElse(null))) {
+            if (plan.runFor().isPresent()) {
+              // a run of a set length (recrawling goes on when idle): it is over when the time is up
+              if (Duration.between(crawling, Instant.now()).compareTo(plan.runFor().get()) >= 0) {
+                over.countDown();
+              }
+            } else if (isIdle && progress.get().equals(frontier.progress().orElse(null))) {
               if (idleChecks.incrementAndGet() >= IDLE_CHECKS) {
                 over.countDown();
               }

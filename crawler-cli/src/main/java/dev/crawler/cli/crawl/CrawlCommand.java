@@ -7,6 +7,7 @@ import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.schemas.InvalidUrlException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,6 +61,12 @@ public final class CrawlCommand implements Callable<Integer> {
 
   @Option(names = "--force-recrawl", description = "Fetch every URL the crawl knows once more (documents are updated, kept or deleted by the answers); URLs the configuration now filters are deleted.")
   boolean forceRecrawl;
+
+  @Option(
+      names = "--run-for",
+      paramLabel = "DURATION",
+      description = "Keep crawling and recrawling for this long (30s, 10m, 2h, 1d), then stop, idle or not; without it the crawl stops when nothing is left to do.")
+  String runFor;
 
   @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", description = "Use this Kafka cluster instead of the embedded broker.")
   String bootstrapServers;
@@ -115,6 +122,7 @@ public final class CrawlCommand implements Callable<Integer> {
         throw new IllegalArgumentException(file + " is a directory, not a file");
       }
     }
+    Optional<Duration> runDuration = runFor == null ? Optional.empty() : Optional.of(duration("--run-for", runFor));
     Map<String, String> overrides = new LinkedHashMap<>();
     if (maxPages != null) {
       overrides.put(FrontierConfig.MAX_PAGES_CONFIG, maxPages.toString());
@@ -143,7 +151,23 @@ public final class CrawlCommand implements Callable<Integer> {
         Optional.ofNullable(schemaRegistry),
         Optional.ofNullable(out),
         Optional.ofNullable(crawlLog),
-        forceRecrawl);
+        forceRecrawl,
+        runDuration);
+  }
+
+  /** A duration as 30s, 10m, 2h or 1d. */
+  static Duration duration(String option, String text) {
+    java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("(\\d{1,9})([smhd])").matcher(text.strip().toLowerCase(java.util.Locale.ROOT));
+    if (!matcher.matches() || Long.parseLong(matcher.group(1)) == 0) {
+      throw new IllegalArgumentException(option + " must be a duration like 30s, 10m, 2h or 1d, got '" + text + "'");
+    }
+    long amount = Long.parseLong(matcher.group(1));
+    return switch (matcher.group(2)) {
+      case "s" -> Duration.ofSeconds(amount);
+      case "m" -> Duration.ofMinutes(amount);
+      case "h" -> Duration.ofHours(amount);
+      default -> Duration.ofDays(amount);
+    };
   }
 
   private static void requireAtLeast(String option, Long value, long minimum) {

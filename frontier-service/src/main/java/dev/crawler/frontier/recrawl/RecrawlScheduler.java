@@ -35,6 +35,12 @@ public final class RecrawlScheduler {
   /** What an event did: the site it went to (none when no site had a suitable document) and its runs. */
   public record Event(Instant at, Optional<String> site, List<Run> runs) {}
 
+  /** How often a document was recrawled and when last (empty before its first recrawl). */
+  public record Recrawls(int count, Optional<Instant> lastRecrawledAt) {}
+
+  /** A multi-page document a site is in the middle of: the next event goes on with page {@code nextPage}. */
+  public record Progress(String document, int nextPage) {}
+
   private static final class Document {
     final String url;
     final List<String> pages;
@@ -89,17 +95,101 @@ public final class RecrawlScheduler {
 
   /**
    * A document the site published (the committer's upsert): its pages in order (one for a single-page
-   * document) and its publish date, which recrawls never change. Known documents are left as they are.
+   * document) and its publish date, which recrawls never change. A known document keeps its publish
+   * date and recrawl count; only its pages are taken when they changed (a page added or removed).
+   *
+   * @return whether anything changed
    */
-  public void document(String site, String url, List<String> pages, Instant publishedAt) {
+  public boolean document(String site, String url, List<String> pages, Instant publishedAt) {
     Site owner = Objects.requireNonNull(sites.get(site), () -> "unknown site " + site);
-    if (documents.containsKey(url) || pages.isEmpty()) {
-      return;
+    if (pages.isEmpty()) {
+      return false;
+    }
+    Document known = documents.get(url);
+    if (known != null) {
+      if (known.pages.equals(pages) || owner.current == known) {
+        return false; // pages being recrawled change after the document is done
+      }
+      Document updated = new Document(url, pages, known.publishedAt);
+      updated.count = known.count;
+      updated.lastRecrawledAt = known.lastRecrawledAt;
+      boolean wasQueued = owner.queue.remove(known);
+      documents.put(url, updated);
+      if (wasQueued) {
+        owner.queue.add(updated);
+      }
+      return true;
     }
     Document document = new Document(url, pages, publishedAt);
     documents.put(url, document);
     siteOfDocument.put(url, owner);
     owner.queue.add(document);
+    return true;
+  }
+
+  /**
+   * A document as it was saved (after a restart): its pages, publish date and recrawls so far. A
+   * document recrawled its site's maximum count of times is kept but not queued.
+   */
+  public void restore(String site, String url, List<String> pages, Instant publishedAt, Recrawls recrawls) {
+    Site owner = Objects.requireNonNull(sites.get(site), () -> "unknown site " + site);
+    Document document = new Document(url, pages, publishedAt);
+    document.count = recrawls.count();
+    document.lastRecrawledAt = recrawls.lastRecrawledAt().orElse(null);
+    documents.put(url, document);
+    siteOfDocument.put(url, owner);
+    if (document.count < owner.policy.maxCount()) {
+      owner.queue.add(document);
+    }
+  }
+
+  /** Restores a site's progress through a multi-page document (after a restart). */
+  public void resume(String site, Progress progress) {
+    Site owner = Objects.requireNonNull(sites.get(site), () -> "unknown site " + site);
+    Document document = documents.get(progress.document());
+    if (document != null && progress.nextPage() > 0 && progress.nextPage() < document.pages.size()) {
+      owner.queue.remove(document);
+      owner.current = document;
+      owner.nextPage = progress.nextPage();
+    }
+  }
+
+  /** Restores the site the last event went to (after a restart), so the next goes to the one after it. */
+  public void resumeAfter(String site) {
+    Site owner = sites.get(site);
+    lastSite = owner == null ? -1 : order.indexOf(owner);
+  }
+
+  /** The site the last event went to. */
+  public Optional<String> lastSite() {
+    return lastSite < 0 ? Optional.empty() : Optional.of(order.get(lastSite).name);
+  }
+
+  /** A known document's recrawls so far. */
+  public Optional<Recrawls> recrawls(String url) {
+    Document document = documents.get(url);
+    return document == null ? Optional.empty() : Optional.of(new Recrawls(document.count, Optional.ofNullable(document.lastRecrawledAt)));
+  }
+
+  /** A known document's pages. */
+  public List<String> pages(String url) {
+    return Objects.requireNonNull(documents.get(url), () -> "unknown document " + url).pages;
+  }
+
+  /** A known document's publish date. */
+  public Instant publishedAt(String url) {
+    return Objects.requireNonNull(documents.get(url), () -> "unknown document " + url).publishedAt;
+  }
+
+  /** The multi-page document a site is in the middle of, if any. */
+  public Optional<Progress> progress(String site) {
+    Site owner = Objects.requireNonNull(sites.get(site), () -> "unknown site " + site);
+    return owner.current == null ? Optional.empty() : Optional.of(new Progress(owner.current.url, owner.nextPage));
+  }
+
+  /** How many documents the scheduler knows. */
+  public int size() {
+    return documents.size();
   }
 
   /** A document that is gone (deleted downstream): it is not recrawled any more. */

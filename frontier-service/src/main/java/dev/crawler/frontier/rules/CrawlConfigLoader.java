@@ -114,6 +114,12 @@ public final class CrawlConfigLoader {
       String key = scalar(tuple.getKeyNode(), where);
       CrawlOption<?> option =
           CrawlOption.named(key).orElseThrow(() -> error(tuple.getKeyNode(), where + "." + key, "unknown option; options are " + String.join(", ", CrawlOption.all().keySet())));
+      if (option.level() == CrawlOption.Level.GLOBAL && !where.equals("global")) {
+        throw error(tuple.getKeyNode(), where + "." + key, "a global option: assign it under global");
+      }
+      if (option.level() == CrawlOption.Level.SITE && where.startsWith("rules")) {
+        throw error(tuple.getKeyNode(), where + "." + key, "a site option: assign it under global or a site's options");
+      }
       try {
         options.put(option, option.parse(value(tuple.getValueNode(), where + "." + key)));
       } catch (IllegalArgumentException e) {

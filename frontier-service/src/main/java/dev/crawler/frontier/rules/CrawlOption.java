@@ -154,23 +154,75 @@ public final class CrawlOption<T> {
   public static final CrawlOption<Orphans> ORPHANS =
       define("orphans", Orphans.PROCESS, value -> enumValue(Orphans.class, value), "process | ignore | delete: what crawler crawl --force-recrawl does with a URL no page links to any more.");
 
+  public static final CrawlOption<Boolean> RECRAWL_ACTIVE =
+      define(
+          "recrawl.active",
+          false,
+          CrawlOption::bool,
+          Level.GLOBAL,
+          "The global switch of the event-driven recrawl (seed 000): with it and a site's recrawl.site-active on, the site's documents are recrawled by events.");
+  public static final CrawlOption<Boolean> RECRAWL_SITE_ACTIVE =
+      define("recrawl.site-active", true, CrawlOption::bool, Level.SITE, "Whether this site takes part in the event-driven recrawl when recrawl.active is on.");
+  public static final CrawlOption<java.time.Duration> RECRAWL_INTERVAL =
+      define(
+          "recrawl.interval",
+          java.time.Duration.ofMinutes(5),
+          CrawlOption::duration,
+          Level.GLOBAL,
+          "How far apart the recrawl events run: minutes, or a number with s, m, h or d (30s, 5m, 2h, 1d).");
+  public static final CrawlOption<Integer> RECRAWL_RUNS_PER_EVENT =
+      define("recrawl.runs-per-event", 1, value -> integer(value, 1), Level.SITE, "Requests one recrawl event makes, all for one site (one per page of a document).");
+  public static final CrawlOption<Integer> RECRAWL_MAX_COUNT =
+      define("recrawl.max-count", 1, value -> integer(value, 1), Level.SITE, "How many times one document is recrawled at most.");
+  public static final CrawlOption<Integer> RECRAWL_MIN_MINUTES_BETWEEN =
+      define("recrawl.min-minutes-between", 0, value -> integer(value, 0), Level.SITE, "The least time between two recrawls of one document, in minutes.");
+  public static final CrawlOption<Integer> RECRAWL_NEWER_THAN_MINUTES =
+      define(
+          "recrawl.newer-than-minutes",
+          0,
+          value -> integer(value, 0),
+          Level.SITE,
+          "Only documents published less than this many minutes ago are recrawled (one exactly that old is not); 0 for no limit.");
+  public static final CrawlOption<String> PAGINATION =
+      define(
+          "pagination",
+          "",
+          value -> String.valueOf(value).strip(),
+          "How a document's next page is found: rel=next (a link or a element with rel=next) or a CSS selector of the next-page link; the pages are published as one document. Empty for single pages.");
+
   public static final CrawlOption<Boolean> SITEMAP_XML =
       define("sitemap-xml", true, CrawlOption::bool, "Whether /sitemap.xml of each seed's origin is read once for its URLs (seed 002); sitemaps robots.txt names are read either way.");
+
+  /** Where an option may be assigned. */
+  public enum Level {
+    /** Only in {@code global}: it concerns the whole crawl (the recrawl events' switch and interval). */
+    GLOBAL,
+    /** In {@code global} and in a site's options: it concerns a site as a whole (its recrawl policy). */
+    SITE,
+    /** Anywhere, rules included: it is resolved per URL. */
+    URL
+  }
 
   private final String name;
   private final T defaultValue;
   private final Function<Object, T> parser;
+  private final Level level;
   private final String doc;
 
-  private CrawlOption(String name, T defaultValue, Function<Object, T> parser, String doc) {
+  private CrawlOption(String name, T defaultValue, Function<Object, T> parser, Level level, String doc) {
     this.name = name;
     this.defaultValue = defaultValue;
     this.parser = parser;
+    this.level = level;
     this.doc = doc;
   }
 
   private static <T> CrawlOption<T> define(String name, T defaultValue, Function<Object, T> parser, String doc) {
-    CrawlOption<T> option = new CrawlOption<>(name, defaultValue, parser, doc);
+    return define(name, defaultValue, parser, Level.URL, doc);
+  }
+
+  private static <T> CrawlOption<T> define(String name, T defaultValue, Function<Object, T> parser, Level level, String doc) {
+    CrawlOption<T> option = new CrawlOption<>(name, defaultValue, parser, level, doc);
     ALL.put(name, option);
     return option;
   }
@@ -197,6 +249,11 @@ public final class CrawlOption<T> {
     return doc;
   }
 
+  /** Where the option may be assigned. */
+  public Level level() {
+    return level;
+  }
+
   /**
    * The typed value of a configuration value (a string, number, boolean or list as YAML gives it).
    *
@@ -213,6 +270,9 @@ public final class CrawlOption<T> {
     }
     if (value instanceof List<?> list) {
       return String.join(",", list.stream().map(String::valueOf).toList());
+    }
+    if (value instanceof java.time.Duration duration) {
+      return duration.toSecondsPart() == 0 ? duration.toMinutes() + "m" : duration.toSeconds() + "s";
     }
     return String.valueOf(value);
   }
@@ -234,6 +294,26 @@ public final class CrawlOption<T> {
       names.add(format(constant));
     }
     throw new IllegalArgumentException("'" + value + "' is not one of " + String.join(", ", names));
+  }
+
+  private static java.time.Duration duration(Object value) {
+    String text = String.valueOf(value).strip().toLowerCase(Locale.ROOT);
+    java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("(\\d{1,9})\\s*([smhd]?)").matcher(text);
+    if (!matcher.matches()) {
+      throw new IllegalArgumentException("'" + value + "' is not a duration (minutes, or 30s, 5m, 2h, 1d)");
+    }
+    long amount = Long.parseLong(matcher.group(1));
+    java.time.Duration duration =
+        switch (matcher.group(2)) {
+          case "s" -> java.time.Duration.ofSeconds(amount);
+          case "h" -> java.time.Duration.ofHours(amount);
+          case "d" -> java.time.Duration.ofDays(amount);
+          default -> java.time.Duration.ofMinutes(amount);
+        };
+    if (duration.isZero()) {
+      throw new IllegalArgumentException("'" + value + "' is not more than zero");
+    }
+    return duration;
   }
 
   private static int integer(Object value, int minimum) {

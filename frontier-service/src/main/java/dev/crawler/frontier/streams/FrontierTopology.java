@@ -6,6 +6,8 @@ import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.state.Lease;
 import dev.crawler.frontier.state.OriginState;
+import dev.crawler.frontier.state.RecrawlDocumentState;
+import dev.crawler.frontier.state.RecrawlScheduleState;
 import dev.crawler.frontier.state.UrlState;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.StateSerde;
@@ -38,6 +40,18 @@ public final class FrontierTopology {
   /** Due times of continuous refresh: key zero-padded epoch millis, a space, the URL; scanned by time. */
   public static final String DUE_STORE = "frontier-due";
 
+  /** The event-driven recrawl's documents (seed 000): document URL to {@link RecrawlDocumentState}. */
+  public static final String RECRAWL_DOCUMENTS_STORE = "recrawl-documents";
+
+  /** Where the event-driven recrawl schedule stands: one {@link RecrawlScheduleState}. */
+  public static final String RECRAWL_SCHEDULE_STORE = "recrawl-schedule";
+
+  static final String DOCUMENTS_SOURCE = "documents";
+  static final String RECRAWL_FEED_PROCESSOR = "recrawl-feed";
+  static final String RECRAWL_FEED_SINK = "recrawl-feed-out";
+  static final String RECRAWL_FEED_SOURCE = "recrawl-feed-in";
+  static final String RECRAWL_SCHEDULER = "recrawl-scheduler";
+  static final String RECRAWL_SINK = "recrawls";
   static final String DISCOVERED_SOURCE = "discovered";
   static final String OUTCOMES_SOURCE = "outcomes";
   static final String CONTROL_SOURCE = "control";
@@ -87,7 +101,27 @@ public final class FrontierTopology {
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
+    addRecrawlScheduler(topology, topics, settings);
     return topology;
+  }
+
+  /**
+   * The event-driven recrawl (seed 000): crawl.documents to the one-partition crawl.recrawl-feed, read
+   * by one scheduler task that writes the recrawls to crawl.discovered.
+   */
+  private static void addRecrawlScheduler(Topology topology, Topics topics, FrontierSettings settings) {
+    Sources.add(topology, DOCUMENTS_SOURCE, topics.documents());
+    topology.addProcessor(RECRAWL_FEED_PROCESSOR, () -> new RecrawlFeedProcessor(settings.crawl()), DOCUMENTS_SOURCE);
+    Sinks.add(topology, RECRAWL_FEED_SINK, topics.recrawlFeed(), RECRAWL_FEED_PROCESSOR);
+    Sources.add(topology, RECRAWL_FEED_SOURCE, topics.recrawlFeed());
+    topology.addProcessor(RECRAWL_SCHEDULER, () -> new RecrawlSchedulerProcessor(settings.crawl()), RECRAWL_FEED_SOURCE);
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RECRAWL_DOCUMENTS_STORE), Serdes.String(), StateSerde.of(RecrawlDocumentState.class)),
+        RECRAWL_SCHEDULER);
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RECRAWL_SCHEDULE_STORE), Serdes.String(), StateSerde.of(RecrawlScheduleState.class)),
+        RECRAWL_SCHEDULER);
+    Sinks.add(topology, RECRAWL_SINK, topics.discovered(), RECRAWL_SCHEDULER);
   }
 
 }

@@ -2,6 +2,8 @@ package dev.crawler.parser.domain;
 
 import dev.crawler.common.url.UrlNormalizer;
 import dev.crawler.events.UrlKind;
+import dev.crawler.schemas.InvalidUrlException;
+import dev.crawler.schemas.Origin;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.Charset;
@@ -120,6 +122,7 @@ public final class PageParser {
     Optional<String> canonical = Optional.ofNullable(facts.canonicalHref).flatMap(UrlNormalizer::tryNormalize).or(() -> headerCanonical(page));
     canonical = canonical.filter(url -> options.acceptsCanonical(normalizedUrl(page), url));
     RobotsMeta robots = facts.robots.and(headerRobots(page));
+    Optional<String> nextPage = options.pagination().flatMap(how -> nextPage(document, how, normalizedUrl(page)));
     String checksum = checksumOfCollapsed(title, text);
     if (options.checksumIgnore().isPresent() && body != null) {
       // parts that change on every visit (a clock, a visitor count) are left out of the checksum only
@@ -140,7 +143,32 @@ public final class PageParser {
         links,
         outlinkCount,
         checksum,
-        facts.publishedAt());
+        facts.publishedAt(),
+        nextPage);
+  }
+
+  /**
+   * The next page of a multi-page document: the first {@code <link>} or {@code <a>} with {@code
+   * rel=next}, or the first element the selector matches, whose {@code href} resolves to another URL
+   * of the page's origin (a next page elsewhere is not part of the same document).
+   */
+  static Optional<String> nextPage(Document document, String how, String pageUrl) {
+    String selector = how.equalsIgnoreCase(ParseOptions.REL_NEXT) ? "link[rel~=(?i)^next$][href], a[rel~=(?i)^next$][href]" : how;
+    for (Element element : document.select(selector)) {
+      Optional<String> next = UrlNormalizer.tryNormalize(element.absUrl("href"));
+      if (next.isPresent() && !next.get().equals(pageUrl) && isSameOrigin(next.get(), pageUrl)) {
+        return next;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isSameOrigin(String url, String other) {
+    try {
+      return Origin.keyOf(url).equals(Origin.keyOf(other));
+    } catch (InvalidUrlException e) {
+      return false;
+    }
   }
 
   /**
@@ -224,6 +252,7 @@ public final class PageParser {
         List.of(),
         0,
         checksumOfCollapsed("", text),
+        Optional.empty(),
         Optional.empty());
   }
 

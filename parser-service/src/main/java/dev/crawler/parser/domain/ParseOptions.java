@@ -23,16 +23,23 @@ import org.jsoup.select.Selector;
  *     obey-robots-meta}; false is seed 001's "rogue" mode)
  * @param obeysLinkNofollow whether links marked {@code rel="nofollow"} are left out (option {@code
  *     obey-link-nofollow})
+ * @param pagination how a document's next page is found (option {@code pagination}): {@value
+ *     #REL_NEXT}, or a CSS selector of the next-page link; empty for single-page documents
  */
-public record ParseOptions(boolean canonicalWithinDomain, Optional<String> checksumIgnore, List<String> metadataChecksumHeaders, boolean obeysRobotsMeta, boolean obeysLinkNofollow) {
+public record ParseOptions(
+    boolean canonicalWithinDomain, Optional<String> checksumIgnore, List<String> metadataChecksumHeaders, boolean obeysRobotsMeta, boolean obeysLinkNofollow, Optional<String> pagination) {
 
   public static final String CANONICAL_SCOPE = "canonical-scope";
   public static final String CHECKSUM_IGNORE = "checksum-ignore";
   public static final String METADATA_CHECKSUM = "metadata-checksum";
   public static final String OBEY_ROBOTS_META = "obey-robots-meta";
   public static final String OBEY_LINK_NOFOLLOW = "obey-link-nofollow";
+  public static final String PAGINATION = "pagination";
 
-  public static final ParseOptions DEFAULTS = new ParseOptions(true, Optional.empty(), List.of(), true, true);
+  /** The {@code pagination} value that follows {@code <link rel=next>} or {@code <a rel=next>}. */
+  public static final String REL_NEXT = "rel=next";
+
+  public static final ParseOptions DEFAULTS = new ParseOptions(true, Optional.empty(), List.of(), true, true, Optional.empty());
 
   public ParseOptions {
     metadataChecksumHeaders = List.copyOf(metadataChecksumHeaders);
@@ -48,7 +55,9 @@ public record ParseOptions(boolean canonicalWithinDomain, Optional<String> check
         headers.add(header.strip().toLowerCase(Locale.ROOT));
       }
     }
-    return new ParseOptions(withinDomain, ignore, headers, isNotFalse(options.get(OBEY_ROBOTS_META)), isNotFalse(options.get(OBEY_LINK_NOFOLLOW)));
+    Optional<String> pagination =
+        Optional.ofNullable(options.get(PAGINATION)).map(String::strip).filter(how -> !how.isEmpty()).filter(how -> how.equalsIgnoreCase(REL_NEXT) || isSelector(how));
+    return new ParseOptions(withinDomain, ignore, headers, isNotFalse(options.get(OBEY_ROBOTS_META)), isNotFalse(options.get(OBEY_LINK_NOFOLLOW)), pagination);
   }
 
   /** Whether a page at {@code pageUrl} may name {@code canonical}: always, or within its registered domain. */

@@ -31,6 +31,8 @@ public sealed interface ParseResult {
    * @param contentChecksum lower-case hex SHA-256 of the title and the whole text, whitespace collapsed
    *     ({@link PageParser#checksum(String, String)})
    * @param publishedAt the publish date the page states, when it states one ({@link PublishDates})
+   * @param nextPage the next page of the same document (option {@code pagination}), normalized and on
+   *     the page's origin; empty on the last page or without pagination
    */
   record Parsed(
       String url,
@@ -46,7 +48,8 @@ public sealed interface ParseResult {
       List<Link> links,
       int outlinkCount,
       String contentChecksum,
-      Optional<Instant> publishedAt)
+      Optional<Instant> publishedAt,
+      Optional<String> nextPage)
       implements ParseResult {
 
     public Parsed {
@@ -69,7 +72,7 @@ public sealed interface ParseResult {
       if (canonicalUrl.isEmpty() || !redirectChain.contains(canonicalUrl.get())) {
         return this;
       }
-      return new Parsed(url, contentType, charset, title, description, language, text, Optional.of(url), noindex, nofollow, links, outlinkCount, contentChecksum, publishedAt);
+      return new Parsed(url, contentType, charset, title, description, language, text, Optional.of(url), noindex, nofollow, links, outlinkCount, contentChecksum, publishedAt, nextPage);
     }
 
     /**

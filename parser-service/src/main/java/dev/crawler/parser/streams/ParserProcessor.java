@@ -111,7 +111,9 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     }
     ParseResult.Parsed document = ((ParseResult.Parsed) parsed).withRedirectsAsSelf(result.getRedirectChain());
     List<Discovery> discoveries = document.discoveries(result.getDepth(), options.obeysRobotsMeta(), options.obeysLinkNofollow());
-    List<KeyValue<String, DiscoveredUrl>> discovered = new ArrayList<>(discoveries.size());
+    List<KeyValue<String, DiscoveredUrl>> discovered = new ArrayList<>(discoveries.size() + 1);
+    // the next page is part of this document: crawled at its depth, whatever nofollow says of links
+    document.nextPage().ifPresent(next -> discovered.add(KeyValue.pair(Origin.keyOf(next), discoveredUrl(new Discovery(next, UrlKind.LINK, result.getDepth(), Optional.empty()), result))));
     for (Discovery discovery : discoveries) {
       discovered.add(KeyValue.pair(Origin.keyOf(discovery.url()), discoveredUrl(discovery, result)));
     }
@@ -231,6 +233,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .setNoindex(document.noindex())
         .setNofollow(document.isNofollowObeyed(options.obeysRobotsMeta()))
         .setOptions(result.getOptions())
+        .setNextPage(document.nextPage().orElse(null))
         .build();
   }
 

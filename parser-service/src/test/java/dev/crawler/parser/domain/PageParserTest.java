@@ -441,4 +441,30 @@ class PageParserTest {
   private static Page page(String body, Map<String, String> headers, String type) {
     return new Page(URL, headers, body.getBytes(StandardCharsets.UTF_8), Optional.of(type), Optional.of("UTF-8"));
   }
+
+  @ParameterizedTest(name = "{0} in {1}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          rel=next        | <link rel=next href=/article?page=2>                                  | http://a.example/article?page=2
+          rel=next        | <a href=/x>x</a><a rel="Next" href=?page=2>more</a>                    | http://a.example/dir/page.html?page=2
+          a.next          | <a href=/x>x</a><a class=next href=p2.html>2</a>                      | http://a.example/dir/p2.html
+          rel=next        | <a rel=next href=http://b.example/page2>elsewhere</a>                   | ''
+          rel=next        | <a rel=next href=#top>itself</a>                                        | ''
+          rel=next        | <a href=/page2>no rel</a>                                               | ''
+          """)
+  void findsTheNextPageOfAMultiPageDocumentOnTheSameOrigin(String how, String html, String expected) {
+    ParseOptions options = ParseOptions.of(Map.of(ParseOptions.PAGINATION, how));
+    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), html.getBytes(StandardCharsets.UTF_8), Optional.of("text/html"), Optional.empty()), options);
+
+    assertThat(parsed.nextPage()).isEqualTo(expected.isEmpty() ? Optional.empty() : Optional.of(expected));
+  }
+
+  @Test
+  void findsNoNextPageWithoutThePaginationOption() {
+    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), "<link rel=next href=/p2>".getBytes(StandardCharsets.UTF_8), Optional.of("text/html"), Optional.empty()));
+
+    assertThat(parsed.nextPage()).isEmpty();
+  }
 }

@@ -55,6 +55,6 @@ class ParseResultTest {
   }
 
   private static ParseResult.Parsed parsed(Optional<String> canonical, boolean nofollow) {
-    return new ParseResult.Parsed(PAGE, "text/html", "UTF-8", Optional.empty(), Optional.empty(), Optional.empty(), "", canonical, false, nofollow, LINKS, 2, "", Optional.empty());
+    return new ParseResult.Parsed(PAGE, "text/html", "UTF-8", Optional.empty(), Optional.empty(), Optional.empty(), "", canonical, false, nofollow, LINKS, 2, "", Optional.empty(), Optional.empty());
   }
 }
