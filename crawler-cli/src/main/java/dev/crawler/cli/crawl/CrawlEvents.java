@@ -164,6 +164,14 @@ final class CrawlEvents implements Runnable, AutoCloseable {
       line.put("checksum", isUpsert ? event.getDocument().getContentChecksum() : null);
       line.put("reason", event.getDeleteReason() == null ? null : event.getDeleteReason().name());
       line.put("version", isUpsert ? event.getDocument().getVersion() : null);
+      if (isUpsert) {
+        dev.crawler.events.Document document = event.getDocument();
+        line.put("permalink", document.getPermalink());
+        line.put("publishedAt", document.getPublishedAt() == null ? null : document.getPublishedAt().toString());
+        line.put("pageCount", document.getPageCount());
+        line.put("pages", document.getPages());
+        line.put("text", document.getText());
+      }
       write(documentFile, line);
     }
   }

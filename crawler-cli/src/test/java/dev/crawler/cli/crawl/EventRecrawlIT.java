@@ -85,7 +85,7 @@ class EventRecrawlIT {
 
     int exit =
         CrawlerCli.run(
-            "crawl", site + "/", "--delay-ms", "0", "--config", config.toString(), "--run-for", "25s", "--data-dir", work.resolve("data").toString(), "--out",
+            "crawl", site + "/", "--delay-ms", "0", "--config", config.toString(), "--run-for", "20s", "--data-dir", work.resolve("data").toString(), "--out",
             work.resolve("documents.jsonl").toString());
 
     assertThat(exit).isZero();

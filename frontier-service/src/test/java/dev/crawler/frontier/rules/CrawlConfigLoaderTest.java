@@ -25,9 +25,40 @@ class CrawlConfigLoaderTest {
         "sites: [{name: a, seeds: [ftp://x/]}]                         | crawl.yaml:1: sites[0].seeds: 'ftp://x/' is not a crawlable URL",
         "rules: {apply-for: {host: a}}                                 | crawl.yaml:1: rules: expected a list",
         "'global: [unclosed'                                           | crawl.yaml: not valid YAML",
+        "sites: [{name: a, options: {recrawl.active: true}}]           | crawl.yaml:1: sites[0].options.recrawl.active: a global option: assign it under global",
+        "sites: [{name: a, options: {recrawl.interval: 5}}]            | crawl.yaml:1: sites[0].options.recrawl.interval: a global option",
+        "rules: [{apply-for: {host: a}, options: {recrawl.max-count: 2}}] | crawl.yaml:1: rules[0].options.recrawl.max-count: a site option",
+        "global: {recrawl.interval: soon}                              | crawl.yaml:1: global.recrawl.interval: 'soon' is not a duration",
+        "global: {recrawl.interval: 0s}                                | crawl.yaml:1: global.recrawl.interval: '0s' is not more than zero",
+        "global: {recrawl.runs-per-event: 0}                           | crawl.yaml:1: global.recrawl.runs-per-event: 0 is less than 1",
       })
   void namesTheFileLineAndKeyOfWhatIsWrong(String yaml, String message) {
     assertThatThrownBy(() -> CrawlConfigLoader.parse(yaml, "crawl.yaml")).isInstanceOf(CrawlConfigException.class).hasMessageStartingWith(message);
+  }
+
+  @ParameterizedTest(name = "{0} is {1} seconds")
+  @CsvSource({"5, 300", "30s, 30", "5m, 300", "2h, 7200", "1d, 86400"})
+  void readsTheRecrawlIntervalAsMinutesOrADurationWithAUnit(String value, long seconds) {
+    CrawlConfig config = CrawlConfigLoader.parse("global: {recrawl.interval: " + value + "}", "crawl.yaml");
+
+    org.assertj.core.api.Assertions.assertThat(config.global().get(CrawlOption.RECRAWL_INTERVAL)).isEqualTo(java.time.Duration.ofSeconds(seconds));
+  }
+
+  @org.junit.jupiter.api.Test
+  void takesASitesRecrawlPolicyFromTheGlobalOptionsThenTheSites() {
+    CrawlConfig config =
+        CrawlConfigLoader.parse(
+            "global: {recrawl.active: true, recrawl.runs-per-event: 2}\n"
+                + "sites:\n"
+                + "  - {name: news, seeds: ['http://news.example/'], options: {recrawl.newer-than-minutes: 1440, recrawl.max-count: 5}}\n"
+                + "  - {name: archive, seeds: ['http://archive.example/'], options: {recrawl.site-active: false}}\n",
+            "crawl.yaml");
+
+    dev.crawler.frontier.recrawl.RecrawlPolicy news = dev.crawler.frontier.recrawl.RecrawlPolicy.of(config, config.sites().get(0));
+    dev.crawler.frontier.recrawl.RecrawlPolicy archive = dev.crawler.frontier.recrawl.RecrawlPolicy.of(config, config.sites().get(1));
+    org.assertj.core.api.Assertions.assertThat(news)
+        .isEqualTo(new dev.crawler.frontier.recrawl.RecrawlPolicy(true, 2, 5, java.time.Duration.ZERO, java.util.Optional.of(java.time.Duration.ofMinutes(1440))));
+    org.assertj.core.api.Assertions.assertThat(archive.isActive()).isFalse();
   }
 
   @org.junit.jupiter.api.Test
