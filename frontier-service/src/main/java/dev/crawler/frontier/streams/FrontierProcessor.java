@@ -344,7 +344,14 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /** The options resolved for a URL, as the fetch request carries them. */
   private Map<String, String> requestOptions(String url, int depth) {
     Map<String, String> options = new HashMap<>();
-    rules.resolve(url, depth, ScopeCheck.ANY).options().forEach((option, setting) -> options.put(option.name(), CrawlOption.format(setting.value())));
+    rules.resolve(url, depth, ScopeCheck.ANY)
+        .options()
+        .forEach(
+            (option, setting) -> {
+              if (option.level() == CrawlOption.Level.URL) {
+                options.put(option.name(), CrawlOption.format(setting.value())); // site and global options concern no single request
+              }
+            });
     return options;
   }
 
