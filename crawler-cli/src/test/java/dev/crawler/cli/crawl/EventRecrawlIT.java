@@ -5,22 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawler.cli.CrawlerCli;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,34 +27,29 @@ class EventRecrawlIT {
 
   @TempDir Path work;
 
-  private final Map<String, String> pages = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> visits = new ConcurrentHashMap<>();
-  private Server server;
+  private EditableSite editable;
+  private Map<String, String> pages;
   private String site;
 
   @BeforeEach
   void startSite() throws Exception {
-    server = new Server();
-    ServerConnector connector = new ServerConnector(server);
-    connector.setHost("127.0.0.1");
-    server.addConnector(connector);
-    server.setHandler(new Blog());
-    server.start();
-    site = "http://127.0.0.1:" + connector.getLocalPort();
+    editable = new EditableSite();
+    pages = editable.pages();
+    site = editable.url();
   }
 
   @AfterEach
   void stopSite() throws Exception {
-    server.stop();
+    editable.close();
   }
 
   @Test
   void recrawlEventsRefreshAThreePageArticlePublishedAsOneDocument() throws Exception {
-    pages.put("/", page("Blog", "<a href=\"/article\">article</a> <a href=\"/post\">post</a>"));
-    pages.put("/post", page("Post", "a single page"));
-    pages.put("/article", page("Article", "page one <a rel=\"next\" href=\"/article?page=2\">next</a>"));
-    pages.put("/article?page=2", page("Article, page 2", "page two, visit {visit} <a rel=\"next\" href=\"/article?page=3\">next</a>"));
-    pages.put("/article?page=3", page("Article, page 3", "page three, the end"));
+    pages.put("/", EditableSite.page("Blog", "<a href=\"/article\">article</a> <a href=\"/post\">post</a>"));
+    pages.put("/post", EditableSite.page("Post", "a single page"));
+    pages.put("/article", EditableSite.page("Article", "page one <a rel=\"next\" href=\"/article?page=2\">next</a>"));
+    pages.put("/article?page=2", EditableSite.page("Article, page 2", "page two, visit {visit} <a rel=\"next\" href=\"/article?page=3\">next</a>"));
+    pages.put("/article?page=3", EditableSite.page("Article, page 3", "page three, the end"));
     Path config =
         Files.writeString(
             work.resolve("crawl.yaml"),
@@ -103,7 +87,7 @@ class EventRecrawlIT {
     assertThat(events()).filteredOn(e -> e.get("url").asText().equals(site + "/post")).as("an unchanged post is not published again").hasSize(1);
     // every page fetched by the crawl and once more by a recrawl event, never a third time
     for (String path : List.of("/", "/post", "/article", "/article?page=2", "/article?page=3")) {
-      assertThat(visits.get(path)).as(path).hasValue(2);
+      assertThat(editable.visits(path)).as(path).isEqualTo(2);
     }
   }
 
@@ -115,25 +99,5 @@ class EventRecrawlIT {
     return events;
   }
 
-  private static String page(String title, String body) {
-    return "<!DOCTYPE html><html><head><title>" + title + "</title></head><body><p>" + body + "</p></body></html>";
-  }
 
-  /** Answers the blog's pages, counting visits; everything else (robots.txt) is 404. */
-  private final class Blog extends Handler.Abstract {
-    @Override
-    public boolean handle(Request request, Response response, Callback callback) {
-      String path = request.getHttpURI().getPathQuery();
-      String html = pages.get(path);
-      if (html == null) {
-        response.setStatus(404);
-        callback.succeeded();
-        return true;
-      }
-      int visit = visits.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
-      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
-      response.write(true, ByteBuffer.wrap(html.replace("{visit}", Integer.toString(visit)).getBytes(StandardCharsets.UTF_8)), callback);
-      return true;
-    }
-  }
 }

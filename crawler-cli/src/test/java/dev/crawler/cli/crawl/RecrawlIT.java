@@ -5,22 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawler.cli.CrawlerCli;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,42 +27,38 @@ class RecrawlIT {
 
   @TempDir Path work;
 
-  private final Map<String, String> pages = new ConcurrentHashMap<>();
-  private Server server;
+  private EditableSite editable;
+  private Map<String, String> pages;
   private String site;
 
   @BeforeEach
   void startSite() throws Exception {
-    server = new Server();
-    ServerConnector connector = new ServerConnector(server);
-    connector.setHost("127.0.0.1");
-    server.addConnector(connector);
-    server.setHandler(new Site());
-    server.start();
-    site = "http://127.0.0.1:" + connector.getLocalPort();
+    editable = new EditableSite();
+    pages = editable.pages();
+    site = editable.url();
   }
 
   @AfterEach
   void stopSite() throws Exception {
-    server.stop();
+    editable.close();
   }
 
   @Test
   void theDocumentsAfterASecondCrawlAreTheLiveSite() throws Exception {
-    pages.put("/", page("Home", "<a href=\"/edited\">e</a> <a href=\"/removed\">r</a> <a href=\"/hidden\">h</a> <a href=\"/moved\">m</a>"));
-    pages.put("/edited", page("Edited", "first version"));
-    pages.put("/removed", page("Removed", "here today"));
-    pages.put("/hidden", page("Hidden", "indexable for now"));
-    pages.put("/moved", page("Moved", "its own canonical for now"));
+    pages.put("/", EditableSite.page("Home", "<a href=\"/edited\">e</a> <a href=\"/removed\">r</a> <a href=\"/hidden\">h</a> <a href=\"/moved\">m</a>"));
+    pages.put("/edited", EditableSite.page("Edited", "first version"));
+    pages.put("/removed", EditableSite.page("Removed", "here today"));
+    pages.put("/hidden", EditableSite.page("Hidden", "indexable for now"));
+    pages.put("/moved", EditableSite.page("Moved", "its own canonical for now"));
 
     assertThat(crawl(site, "first")).isZero();
     assertThat(live("first")).containsOnlyKeys(site + "/", site + "/edited", site + "/removed", site + "/hidden", site + "/moved");
 
-    pages.put("/edited", page("Edited", "second version"));
+    pages.put("/edited", EditableSite.page("Edited", "second version"));
     pages.remove("/removed");
     pages.put("/hidden", "<html><head><title>Hidden</title><meta name=\"robots\" content=\"noindex\"></head><body>hidden now</body></html>");
     pages.put("/moved", "<html><head><title>Moved</title><link rel=\"canonical\" href=\"/new-home\"></head><body>moved</body></html>");
-    pages.put("/new-home", page("New home", "the canonical of /moved"));
+    pages.put("/new-home", EditableSite.page("New home", "the canonical of /moved"));
 
     assertThat(crawl(site, "second", "--force-recrawl")).isZero();
 
@@ -87,12 +73,12 @@ class RecrawlIT {
   @Test
   void aRecrawlDeletesTheDocumentsOfPagesNoLongerLinkedWhenTheConfigurationSaysSo() throws Exception {
     Path config = Files.writeString(work.resolve("crawl.yaml"), "global: {orphans: delete, sitemap-xml: false}\n");
-    pages.put("/", page("Home", "<a href=\"/kept\">k</a> <a href=\"/unlinked\">u</a>"));
-    pages.put("/kept", page("Kept", "still linked"));
-    pages.put("/unlinked", page("Unlinked", "soon linked from nowhere, but still here"));
+    pages.put("/", EditableSite.page("Home", "<a href=\"/kept\">k</a> <a href=\"/unlinked\">u</a>"));
+    pages.put("/kept", EditableSite.page("Kept", "still linked"));
+    pages.put("/unlinked", EditableSite.page("Unlinked", "soon linked from nowhere, but still here"));
 
     assertThat(crawl(site, "first", "--config", config.toString())).isZero();
-    pages.put("/", page("Home", "<a href=\"/kept\">k</a>"));
+    pages.put("/", EditableSite.page("Home", "<a href=\"/kept\">k</a>"));
     assertThat(crawl(site, "second", "--config", config.toString(), "--force-recrawl")).isZero();
 
     assertThat(live("first", "second")).containsOnlyKeys(site + "/", site + "/kept");
@@ -134,23 +120,5 @@ class RecrawlIT {
     return events;
   }
 
-  private static String page(String title, String body) {
-    return "<!DOCTYPE html><html><head><title>" + title + "</title></head><body><p>" + body + "</p></body></html>";
-  }
 
-  /** Answers the pages of the moment; everything else (robots.txt, sitemap.xml, removed pages) is 404. */
-  private final class Site extends Handler.Abstract {
-    @Override
-    public boolean handle(Request request, Response response, Callback callback) {
-      String html = pages.get(request.getHttpURI().getPath());
-      if (html == null) {
-        response.setStatus(404);
-        callback.succeeded();
-        return true;
-      }
-      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
-      response.write(true, ByteBuffer.wrap(html.getBytes(StandardCharsets.UTF_8)), callback);
-      return true;
-    }
-  }
 }
