@@ -54,11 +54,6 @@ public final class PageAssembly {
 
   private PageAssembly() {}
 
-  /** Whether a parsed page starts or is a multi-page document: it names a next page, or it was the first page of one. */
-  public static boolean isFirstPage(ParsedDocument parsed, @Nullable DocumentPages known) {
-    return parsed.getNextPage() != null || known != null;
-  }
-
   /** The first page parsed: a pass starts. */
   public static Step first(@Nullable DocumentPages previous, ParsedDocument parsed, Instant now) {
     List<DocumentPage> pages = previous == null ? new ArrayList<>() : copy(previous.getPages());

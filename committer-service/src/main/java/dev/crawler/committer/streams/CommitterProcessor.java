@@ -58,21 +58,26 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
   @Override
   public void process(Record<String, SpecificRecord> record) {
     Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
-    if (record.value() instanceof ParsedDocument parsed && isPaged(parsed)) {
-      onPage(record.key(), parsed, now);
-    } else if (record.value() instanceof ParsedDocument parsed) {
+    if (record.value() instanceof ParsedDocument parsed) {
+      boolean isPaginated = isPaginated(parsed);
+      Optional<Paged> paged = isPaginated ? pagedOf(parsed.getUrl()) : Optional.empty();
+      if (paged.isPresent() || (isPaginated && parsed.getNextPage() != null)) {
+        onPage(record.key(), parsed, paged, now);
+        return;
+      }
       Optional<String> duplicateOf = settings.detectsDuplicates() ? publisherOf(parsed.getContentChecksum()) : Optional.empty();
       DocumentState previous = store().get(parsed.getUrl());
       Commit commit = CommitPolicy.decide(previous, parsed, duplicateOf, now);
       apply(parsed.getUrl(), previous, commit, now);
-      Decision decision = decision(parsed.getUrl(), commit).withRequest(parsed.getRequestId(), parsed.getDepth(), parsed.getAttempt()).withStatus(parsed.getStatus());
-      CrawlOutcome outcome =
-          decision.toOutcome(SERVICE, now).setContentChecksum(parsed.getContentChecksum()).setEtag(parsed.getEtag()).setLastModified(parsed.getLastModified()).build();
-      forward(CommitterTopology.OUTCOMES_SINK, record.key(), outcome, now);
-      forward(CommitterTopology.LOG_SINK, record.key(), decision.toLogEntry(SERVICE, now), now);
-    } else if (record.value() instanceof CrawlOutcome outcome && outcome.getOutcome() == Outcome.UNMODIFIED && !SERVICE.equals(outcome.getService()) && isPage(outcome.getUrl())) {
-      onUnmodifiedPage(record.key(), outcome, now);
+      report(record.key(), parsed, decision(parsed.getUrl(), commit), now);
     } else if (record.value() instanceof CrawlOutcome outcome) {
+      if (outcome.getOutcome() == Outcome.UNMODIFIED && !SERVICE.equals(outcome.getService())) {
+        Optional<Paged> paged = pagedOf(outcome.getUrl());
+        if (paged.isPresent()) {
+          onUnmodifiedPage(record.key(), outcome, paged.get(), now);
+          return;
+        }
+      }
       // the fetch already ended the request: a deletion is logged, but no second outcome is written
       DocumentState previous = store().get(outcome.getUrl());
       CommitPolicy.onFetchOutcome(previous, outcome, settings, now)
@@ -85,17 +90,23 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
     }
   }
 
-  /** Whether the parsed page is part of a multi-page document: a later page of one, or a first page. */
-  private boolean isPaged(ParsedDocument parsed) {
+  /** A multi-page document: its URL (its first page's) and its pages so far (null when they are gone). */
+  private record Paged(String url, @Nullable DocumentPages state) {}
+
+  /** Whether the option that turns multi-page documents on is set for the page's URL. */
+  private static boolean isPaginated(ParsedDocument parsed) {
     String pagination = parsed.getOptions().get(PAGINATION_OPTION);
-    if (pagination == null || pagination.isBlank()) {
-      return false; // the option is off for this URL: no store lookups on the common path
-    }
-    return pageOf().get(parsed.getUrl()) != null || PageAssembly.isFirstPage(parsed, pages().get(parsed.getUrl()));
+    return pagination != null && !pagination.isBlank(); // off: no store lookups on the common path
   }
 
-  private boolean isPage(String url) {
-    return pageOf().get(url) != null || pages().get(url) != null;
+  /** The multi-page document a URL is a later page of, or the one it is the first page of; empty when neither. */
+  private Optional<Paged> pagedOf(String url) {
+    String documentUrl = pageOf().get(url);
+    if (documentUrl != null) {
+      return Optional.of(new Paged(documentUrl, pages().get(documentUrl)));
+    }
+    DocumentPages own = pages().get(url);
+    return own == null ? Optional.empty() : Optional.of(new Paged(url, own));
   }
 
   /**
@@ -103,15 +114,15 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
    * assembled document is decided. The page's request gets the document's decision then, else {@code
    * PAGE}.
    */
-  private void onPage(@Nullable String key, ParsedDocument parsed, Instant now) {
-    String documentUrl = pageOf().get(parsed.getUrl());
+  private void onPage(@Nullable String key, ParsedDocument parsed, Optional<Paged> paged, Instant now) {
+    boolean isLaterPage = paged.isPresent() && !paged.get().url().equals(parsed.getUrl());
+    String documentUrl = isLaterPage ? paged.get().url() : parsed.getUrl();
+    DocumentPages state = paged.map(Paged::state).orElse(null);
     Optional<PageAssembly.Step> step;
-    if (documentUrl != null) {
-      DocumentPages state = pages().get(documentUrl);
+    if (isLaterPage) {
       step = state == null ? Optional.empty() : PageAssembly.page(state, parsed, now);
     } else {
-      documentUrl = parsed.getUrl();
-      step = Optional.of(PageAssembly.first(pages().get(documentUrl), parsed, now));
+      step = Optional.of(PageAssembly.first(state, parsed, now));
     }
     Decision decision;
     if (step.isEmpty()) {
@@ -119,28 +130,31 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
       pageOf().delete(parsed.getUrl());
       decision = Decision.of(parsed.getUrl(), Outcome.PAGE, "no longer a page of " + documentUrl);
     } else {
-      String document = documentUrl;
       // the request was for this page: its outcome names the page, and says what became of the document
+      String prefix = isLaterPage ? documentUrl + ": " : "";
       decision =
           stepped(key, documentUrl, step.get(), now)
-              .map(made -> Decision.of(parsed.getUrl(), made.outcome(), (parsed.getUrl().equals(document) ? "" : document + ": ") + made.detail().orElse("")))
+              .map(made -> Decision.of(parsed.getUrl(), made.outcome(), prefix + made.detail().orElse("")))
               .orElse(Decision.of(parsed.getUrl(), Outcome.PAGE, pageDetail(documentUrl, step.get())));
     }
-    decision = decision.withRequest(parsed.getRequestId(), parsed.getDepth(), parsed.getAttempt()).withStatus(parsed.getStatus());
-    CrawlOutcome outcome = decision.toOutcome(SERVICE, now).setContentChecksum(parsed.getContentChecksum()).setEtag(parsed.getEtag()).setLastModified(parsed.getLastModified()).build();
+    report(key, parsed, decision, now);
+  }
+
+  /** Writes the outcome of the parsed page's request and its log entry. */
+  private void report(@Nullable String key, ParsedDocument parsed, Decision decision, Instant now) {
+    Decision made = decision.withRequest(parsed.getRequestId(), parsed.getDepth(), parsed.getAttempt()).withStatus(parsed.getStatus());
+    CrawlOutcome outcome = made.toOutcome(SERVICE, now).setContentChecksum(parsed.getContentChecksum()).setEtag(parsed.getEtag()).setLastModified(parsed.getLastModified()).build();
     forward(CommitterTopology.OUTCOMES_SINK, key, outcome, now);
-    forward(CommitterTopology.LOG_SINK, key, decision.toLogEntry(SERVICE, now), now);
+    forward(CommitterTopology.LOG_SINK, key, made.toLogEntry(SERVICE, now), now);
   }
 
   /** A page answered 304: it counts for the pass with the text it had; the fetch already ended its request. */
-  private void onUnmodifiedPage(@Nullable String key, CrawlOutcome outcome, Instant now) {
-    String documentUrl = Objects.requireNonNullElse(pageOf().get(outcome.getUrl()), outcome.getUrl());
-    DocumentPages state = pages().get(documentUrl);
-    if (state == null) {
+  private void onUnmodifiedPage(@Nullable String key, CrawlOutcome outcome, Paged paged, Instant now) {
+    if (paged.state() == null) {
       return;
     }
-    PageAssembly.unmodified(state, outcome.getUrl(), now)
-        .flatMap(step -> stepped(key, documentUrl, step, now))
+    PageAssembly.unmodified(paged.state(), outcome.getUrl(), now)
+        .flatMap(step -> stepped(key, paged.url(), step, now))
         .ifPresent(decision -> forward(CommitterTopology.LOG_SINK, key, decision.withDepth(outcome.getDepth()).toLogEntry(SERVICE, now), now));
   }
 

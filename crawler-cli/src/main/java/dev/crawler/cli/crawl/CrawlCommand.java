@@ -7,6 +7,7 @@ import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.schemas.InvalidUrlException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.crawler.common.config.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -157,17 +158,11 @@ public final class CrawlCommand implements Callable<Integer> {
 
   /** A duration as 30s, 10m, 2h or 1d. */
   static Duration duration(String option, String text) {
-    java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("(\\d{1,9})([smhd])").matcher(text.strip().toLowerCase(java.util.Locale.ROOT));
-    if (!matcher.matches() || Long.parseLong(matcher.group(1)) == 0) {
-      throw new IllegalArgumentException(option + " must be a duration like 30s, 10m, 2h or 1d, got '" + text + "'");
+    try {
+      return Durations.parse(text, Optional.empty());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage());
     }
-    long amount = Long.parseLong(matcher.group(1));
-    return switch (matcher.group(2)) {
-      case "s" -> Duration.ofSeconds(amount);
-      case "m" -> Duration.ofMinutes(amount);
-      case "h" -> Duration.ofHours(amount);
-      default -> Duration.ofDays(amount);
-    };
   }
 
   private static void requireAtLeast(String option, Long value, long minimum) {

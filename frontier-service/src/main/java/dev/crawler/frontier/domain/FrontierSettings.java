@@ -22,8 +22,7 @@ public record FrontierSettings(CrawlConfig crawl, List<String> seeds, long maxPa
 
   /** The global politeness delay between two requests to one origin, which sizes the window. */
   public long delayMillis() {
-    Object delay = crawl.global().get(CrawlOption.DELAY_MS);
-    return delay == null ? CrawlOption.DELAY_MS.defaultValue() : (Long) delay;
+    return crawl.globalValue(CrawlOption.DELAY_MS);
   }
 
   /** How long one URL takes from release to outcome through the services, roughly, in milliseconds. */

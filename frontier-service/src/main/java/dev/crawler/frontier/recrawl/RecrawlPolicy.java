@@ -22,21 +22,14 @@ public record RecrawlPolicy(boolean isActive, int runsPerEvent, int maxCount, Du
 
   /** A site's policy: the global options, then the site's (rules do not assign site options). */
   public static RecrawlPolicy of(CrawlConfig config, Site site) {
-    boolean isActive = value(config, site, CrawlOption.RECRAWL_ACTIVE) && value(config, site, CrawlOption.RECRAWL_SITE_ACTIVE);
-    int newerThanMinutes = value(config, site, CrawlOption.RECRAWL_NEWER_THAN_MINUTES);
+    boolean isActive = config.siteValue(site, CrawlOption.RECRAWL_ACTIVE) && config.siteValue(site, CrawlOption.RECRAWL_SITE_ACTIVE);
+    int newerThanMinutes = config.siteValue(site, CrawlOption.RECRAWL_NEWER_THAN_MINUTES);
     return new RecrawlPolicy(
         isActive,
-        value(config, site, CrawlOption.RECRAWL_RUNS_PER_EVENT),
-        value(config, site, CrawlOption.RECRAWL_MAX_COUNT),
-        Duration.ofMinutes(value(config, site, CrawlOption.RECRAWL_MIN_MINUTES_BETWEEN)),
+        config.siteValue(site, CrawlOption.RECRAWL_RUNS_PER_EVENT),
+        config.siteValue(site, CrawlOption.RECRAWL_MAX_COUNT),
+        Duration.ofMinutes(config.siteValue(site, CrawlOption.RECRAWL_MIN_MINUTES_BETWEEN)),
         newerThanMinutes == 0 ? Optional.empty() : Optional.of(Duration.ofMinutes(newerThanMinutes)));
-  }
-
-  private static <T> T value(CrawlConfig config, Site site, CrawlOption<T> option) {
-    Object value = site.options().containsKey(option) ? site.options().get(option) : config.global().getOrDefault(option, option.defaultValue());
-    @SuppressWarnings("unchecked")
-    T typed = (T) value;
-    return typed;
   }
 
   public RecrawlPolicy {

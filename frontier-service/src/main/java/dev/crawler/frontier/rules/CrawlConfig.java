@@ -23,6 +23,21 @@ public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, 
     return new CrawlConfig(Map.copyOf(merged), sites, rules);
   }
 
+  /** An option's global value: assigned under {@code global}, else its default. */
+  public <T> T globalValue(CrawlOption<T> option) {
+    return typed(global.getOrDefault(option, option.defaultValue()));
+  }
+
+  /** An option's value for a site as a whole: the site's, else the global value (rules are per URL and not asked). */
+  public <T> T siteValue(Site site, CrawlOption<T> option) {
+    return site.options().containsKey(option) ? typed(site.options().get(option)) : globalValue(option);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> T typed(Object value) {
+    return (T) value; // the loader stores each option's value as its option parses it
+  }
+
   /** The site a URL belongs to: the first whose seeds include the URL's origin. */
   public Optional<Site> siteOf(String url) {
     String origin;

@@ -1,5 +1,6 @@
 package dev.crawler.frontier.rules;
 
+import dev.crawler.common.config.Durations;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -297,23 +298,7 @@ public final class CrawlOption<T> {
   }
 
   private static java.time.Duration duration(Object value) {
-    String text = String.valueOf(value).strip().toLowerCase(Locale.ROOT);
-    java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("(\\d{1,9})\\s*([smhd]?)").matcher(text);
-    if (!matcher.matches()) {
-      throw new IllegalArgumentException("'" + value + "' is not a duration (minutes, or 30s, 5m, 2h, 1d)");
-    }
-    long amount = Long.parseLong(matcher.group(1));
-    java.time.Duration duration =
-        switch (matcher.group(2)) {
-          case "s" -> java.time.Duration.ofSeconds(amount);
-          case "h" -> java.time.Duration.ofHours(amount);
-          case "d" -> java.time.Duration.ofDays(amount);
-          default -> java.time.Duration.ofMinutes(amount);
-        };
-    if (duration.isZero()) {
-      throw new IllegalArgumentException("'" + value + "' is not more than zero");
-    }
-    return duration;
+    return Durations.parse(String.valueOf(value), Optional.of(java.time.temporal.ChronoUnit.MINUTES));
   }
 
   private static int integer(Object value, int minimum) {

@@ -26,8 +26,14 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>{@value #ORIGINS_STORE}: origin to {@link OriginState} (in scope, queue bounds, leases);
  *   <li>{@value #QUEUE_STORE}: origin + sequence number to URL, each origin's queue;
  *   <li>{@value #LEASES_STORE}: origin + request id to {@link Lease}, the requests in flight;
- *   <li>{@value #CONTROL_STORE}: the task's state of operators' commands (when errors were last cleared).
+ *   <li>{@value #CONTROL_STORE}: the task's state of operators' commands (when errors were last cleared);
+ *   <li>{@value #DUE_STORE}: continuous refresh's due times, scanned by time.
  * </ul>
+ *
+ * <p>Two more sub-topologies run seed 000's event-driven recrawl: {@code crawl.documents} to the
+ * one-partition {@code crawl.recrawl-feed} ({@link RecrawlFeedProcessor}), read by one {@link
+ * RecrawlSchedulerProcessor} task with the stores {@value #RECRAWL_DOCUMENTS_STORE} and {@value
+ * #RECRAWL_SCHEDULE_STORE}, which writes its recrawls to {@code crawl.discovered}.
  */
 public final class FrontierTopology {
 

@@ -65,8 +65,8 @@ final class RecrawlSchedulerProcessor implements Processor<String, RecrawlDocume
 
   RecrawlSchedulerProcessor(CrawlConfig config) {
     this.config = config;
-    this.isActive = (Boolean) config.global().getOrDefault(CrawlOption.RECRAWL_ACTIVE, CrawlOption.RECRAWL_ACTIVE.defaultValue());
-    this.interval = (Duration) config.global().getOrDefault(CrawlOption.RECRAWL_INTERVAL, CrawlOption.RECRAWL_INTERVAL.defaultValue());
+    this.isActive = config.globalValue(CrawlOption.RECRAWL_ACTIVE);
+    this.interval = config.globalValue(CrawlOption.RECRAWL_INTERVAL);
   }
 
   @Override

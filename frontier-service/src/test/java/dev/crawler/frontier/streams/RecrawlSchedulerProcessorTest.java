@@ -90,7 +90,7 @@ class RecrawlSchedulerProcessorTest {
   }
 
   @Test
-  void table68NothingFromMinute50AndEveryRequestIsARecrawlKeyedByOrigin() {
+  void table68EventsRunAtMinutes0To45AndNothingFromMinute50() {
     start(table67Config());
     publishTable67();
 
