@@ -1,5 +1,9 @@
 package dev.crawler.common;
 
+import dev.crawler.common.ops.HealthCheck;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+
 /**
  * A started service (frontier, fetcher, parser or committer) as its owner sees it: the process's main
  * method, or the {@code crawler} command running all four in one JVM.
@@ -11,6 +15,22 @@ public interface RunningService extends AutoCloseable {
 
   /** Whether the service is processing (for a Streams service: in state RUNNING or REBALANCING). */
   boolean isRunning();
+
+  /**
+   * Whether the service can still work: false once it has failed for good (a Kubernetes liveness probe
+   * then restarts the pod). Starting and rebalancing are alive.
+   */
+  default boolean isAlive() {
+    return isRunning();
+  }
+
+  /** What must hold for the service to be ready: connected to Kafka, its loop or Streams running. */
+  default List<HealthCheck> readinessChecks() {
+    return List.of();
+  }
+
+  /** Registers the service's own meters (its Kafka clients' metrics among them) in a registry. */
+  default void bindMetrics(MeterRegistry registry) {}
 
   /** Stops the service, finishing or handing back in-flight work; returns when it has stopped. */
   @Override

@@ -1,21 +1,37 @@
 package dev.crawler.common;
 
+import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.common.config.SettingsSource;
+import dev.crawler.common.ops.HealthCheck;
+import dev.crawler.common.ops.ManagementServer;
+import dev.crawler.common.ops.ServiceLogging;
+import dev.crawler.common.ops.ServiceMetrics;
+import dev.crawler.schemas.serde.SchemaRegistryClient;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.kafka.common.config.ConfigException;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every service's {@code main} does: read the settings (an optional properties file named by the
  * first argument, then {@code CRAWLER_*} variables), stop with one line and exit code 2 when one is
- * bad, start the service, and close it when the process is asked to stop.
+ * bad, configure logging, start the service and its management endpoints ({@link ManagementServer}:
+ * health and Prometheus metrics), and on SIGTERM turn not-ready at once, then close the service, which
+ * finishes or hands back its in-flight work.
  */
 public final class ServiceLauncher {
 
   /** The exit code for a bad setting: nothing was started. */
   public static final int BAD_SETTINGS = 2;
+
+  /** The exit code when the service could not start (the management port is taken). */
+  public static final int START_FAILED = 1;
 
   private ServiceLauncher() {}
 
@@ -25,7 +41,7 @@ public final class ServiceLauncher {
    * @param settings reads the settings, throwing {@link ConfigException} naming a bad one
    * @param start starts the service
    */
-  public static <C> void launch(String[] args, Function<Map<String, String>, C> settings, Function<C, ? extends RunningService> start) {
+  public static <C extends ServiceConfig> void launch(String[] args, Function<Map<String, String>, C> settings, Function<C, ? extends RunningService> start) {
     C config;
     try {
       config = settings.apply(SettingsSource.load(Optional.ofNullable(args.length > 0 ? Path.of(args[0]) : null), System.getenv()));
@@ -34,7 +50,30 @@ public final class ServiceLauncher {
       System.exit(BAD_SETTINGS);
       return;
     }
+    ServiceLogging.configure(config.logFormat(), config.getString(ServiceConfig.LOG_LEVEL_CONFIG));
     RunningService service = start.apply(config);
-    Runtime.getRuntime().addShutdownHook(new Thread(service::close, service.name() + "-shutdown"));
+    PrometheusMeterRegistry registry = ServiceMetrics.forService(service.name());
+    service.bindMetrics(registry);
+    SchemaRegistryClient schemaRegistry = config.registryClient();
+    List<HealthCheck> readiness = new ArrayList<>(service.readinessChecks());
+    readiness.add(HealthCheck.of("schema-registry", schemaRegistry::checkReachable));
+    ManagementServer management;
+    try {
+      management = ManagementServer.start(config.getInt(ServiceConfig.MANAGEMENT_PORT_CONFIG), service::isAlive, readiness, registry);
+    } catch (UncheckedIOException e) {
+      LoggerFactory.getLogger(ServiceLauncher.class).error("{} not started: {}", service.name(), e.getMessage());
+      service.close();
+      System.exit(START_FAILED);
+      return;
+    }
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  management.stopping();
+                  service.close();
+                  management.close();
+                },
+                service.name() + "-shutdown"));
   }
 }

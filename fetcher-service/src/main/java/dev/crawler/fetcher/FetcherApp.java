@@ -2,14 +2,20 @@ package dev.crawler.fetcher;
 
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
+import dev.crawler.common.ops.HealthCheck;
+import dev.crawler.common.ops.KafkaConnection;
 import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.RobotsPolicy;
 import dev.crawler.fetcher.http.JettyPageFetcher;
 import dev.crawler.fetcher.kafka.FetchLoop;
 import dev.crawler.schemas.TopicSpec;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,10 +33,14 @@ public final class FetcherApp implements RunningService {
 
   private final FetchLoop loop;
   private final Thread thread;
+  private final KafkaConsumer<byte[], byte[]> consumer;
+  private final KafkaProducer<byte[], byte[]> producer;
 
-  private FetcherApp(FetchLoop loop) {
+  private FetcherApp(FetchLoop loop, KafkaConsumer<byte[], byte[]> consumer, KafkaProducer<byte[], byte[]> producer) {
     this.loop = loop;
     this.thread = new Thread(loop, "fetch-loop");
+    this.consumer = consumer;
+    this.producer = producer;
   }
 
   /** Starts the fetcher; returns at once. */
@@ -63,11 +73,13 @@ public final class FetcherApp implements RunningService {
             config.duration(FetcherConfig.REQUEST_TIMEOUT_MS_CONFIG),
             config.getInt(FetcherConfig.MAX_CONNECTIONS_CONFIG),
             config.getBoolean(FetcherConfig.VERIFY_TLS_CONFIG));
+    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProperties, new ByteArraySerializer(), new ByteArraySerializer());
     FetchLoop loop =
         new FetchLoop(
-            new KafkaConsumer<>(consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+            consumer,
             new KafkaConsumer<>(stateReaderProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
-            new KafkaProducer<>(producerProperties, new ByteArraySerializer(), new ByteArraySerializer()),
+            producer,
             config.topics(),
             fetcher,
             new RobotsPolicy(config.userAgent(), config.duration(FetcherConfig.ROBOTS_TTL_MS_CONFIG)),
@@ -81,7 +93,7 @@ public final class FetcherApp implements RunningService {
                 config.duration(FetcherConfig.HANDOVER_TIMEOUT_MS_CONFIG),
                 config.instanceId()),
             System::currentTimeMillis);
-    FetcherApp app = new FetcherApp(loop);
+    FetcherApp app = new FetcherApp(loop, consumer, producer);
     app.thread.start();
     LOG.info("fetcher started as {} (delay {} ms)", config.userAgent(), config.delayMillis());
     return app;
@@ -105,6 +117,22 @@ public final class FetcherApp implements RunningService {
   @Override
   public boolean isRunning() {
     return loop.isRunning();
+  }
+
+  /** Ready while the fetch loop runs and the clients are connected to Kafka. */
+  @Override
+  public List<HealthCheck> readinessChecks() {
+    return List.of(
+        new HealthCheck("fetch-loop", () -> loop.isRunning() ? Optional.empty() : Optional.of("the fetch loop has stopped")),
+        KafkaConnection.check(consumer::metrics));
+  }
+
+  /** The Kafka clients' metrics: consumer lag of the fetch requests ({@code kafka_consumer_fetch_manager_records_lag_max}), send rates. */
+  @Override
+  @SuppressWarnings("resource") // bound for the life of the clients
+  public void bindMetrics(MeterRegistry registry) {
+    new KafkaClientMetrics(consumer).bindTo(registry);
+    new KafkaClientMetrics(producer).bindTo(registry);
   }
 
   @Override

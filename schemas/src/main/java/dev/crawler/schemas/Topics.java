@@ -8,6 +8,7 @@ import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.FetchResult;
+import dev.crawler.events.OriginStats;
 import dev.crawler.events.ParsedDocument;
 import dev.crawler.events.PolitenessState;
 import dev.crawler.events.RecrawlDocument;
@@ -50,6 +51,7 @@ public final class Topics {
   private final TopicSpec<String, PolitenessState> politeness;
   private final TopicSpec<String, String> checksums;
   private final TopicSpec<String, RecrawlDocument> recrawlFeed;
+  private final TopicSpec<String, OriginStats> stats;
 
   private Topics(String prefix, SchemaRegistryClient registry) {
     if (!prefix.matches("[a-zA-Z0-9._-]*")) {
@@ -78,6 +80,8 @@ public final class Topics {
     // one partition: the event-driven recrawl schedule is global across sites, so one task reads it all
     this.recrawlFeed =
         new TopicSpec<>(prefix + "recrawl-feed", Serdes.String(), avro(registry, RecrawlDocument.class), CleanupPolicy.COMPACT, Optional.empty(), false, 1);
+    // keyed by origin, the latest figures of each: operators read it whole (crawler status)
+    this.stats = new TopicSpec<>(prefix + "stats", Serdes.String(), avro(registry, OriginStats.class), CleanupPolicy.COMPACT, Optional.empty(), true);
     this.deadLetters =
         new TopicSpec<>(
             prefix + "dead-letters", Serdes.String(), avro(registry, DeadLetter.class), CleanupPolicy.DELETE, Optional.empty(), false);
@@ -172,9 +176,18 @@ public final class Topics {
     return recrawlFeed;
   }
 
+  /**
+   * Where the crawl of each origin stands (queued, in flight, paused, done by outcome), compacted,
+   * keyed by origin; the frontier publishes it every few seconds for the origins that changed, and
+   * {@code crawler status} reads it.
+   */
+  public TopicSpec<String, OriginStats> stats() {
+    return stats;
+  }
+
   /** Every topic, in flow order. */
   public List<TopicSpec<String, ?>> all() {
-    return List.of(discovered, fetchRequests, fetchResults, parsed, outcomes, documents, log, deadLetters, control, politeness, checksums, recrawlFeed);
+    return List.of(discovered, fetchRequests, fetchResults, parsed, outcomes, documents, log, deadLetters, control, politeness, checksums, recrawlFeed, stats);
   }
 
   private <V extends SpecificRecord> TopicSpec<String, V> byOrigin(String suffix, SchemaRegistryClient registry, Class<V> type) {

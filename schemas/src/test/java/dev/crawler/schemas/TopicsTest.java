@@ -26,18 +26,20 @@ class TopicsTest {
             "crawl.control",
             "crawl.politeness",
             "crawl.checksums",
-            "crawl.recrawl-feed");
+            "crawl.recrawl-feed",
+            "crawl.stats");
   }
 
   @Test
-  void compactsOnlyTheDocumentsPolitenessChecksumAndRecrawlFeedTopics() {
+  void compactsOnlyTheDocumentsPolitenessChecksumRecrawlFeedAndStatsTopics() {
     assertThat(topics.documents().cleanupPolicy()).isEqualTo(CleanupPolicy.COMPACT);
     assertThat(topics.documents().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.politeness().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.checksums().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.recrawlFeed().topicConfigs()).containsEntry("cleanup.policy", "compact");
+    assertThat(topics.stats().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.all())
-        .filteredOn(t -> t != topics.documents() && t != topics.politeness() && t != topics.checksums() && t != topics.recrawlFeed())
+        .filteredOn(t -> t != topics.documents() && t != topics.politeness() && t != topics.checksums() && t != topics.recrawlFeed() && t != topics.stats())
         .allMatch(t -> t.cleanupPolicy() == CleanupPolicy.DELETE);
   }
 

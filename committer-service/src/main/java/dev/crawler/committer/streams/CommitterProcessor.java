@@ -6,6 +6,7 @@ import dev.crawler.committer.domain.CommitterSettings;
 import dev.crawler.committer.domain.PageAssembly;
 import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DocumentPages;
 import dev.crawler.events.Outcome;
@@ -195,7 +196,12 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
   private void apply(String url, @Nullable DocumentState previous, Commit commit, Instant now) {
     store().put(url, commit.state());
     indexChecksum(url, previous, commit.state());
-    commit.event().ifPresent(event -> forward(CommitterTopology.DOCUMENTS_SINK, url, event, now));
+    commit.event()
+        .ifPresent(
+            event -> {
+              forward(CommitterTopology.DOCUMENTS_SINK, url, event, now);
+              CrawlMetrics.document(event);
+            });
     if (commit.isTombstoneFollowing()) {
       context().forward(new Record<String, SpecificRecord>(url, null, now.toEpochMilli()), CommitterTopology.DOCUMENTS_SINK);
     }

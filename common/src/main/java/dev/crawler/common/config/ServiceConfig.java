@@ -1,5 +1,6 @@
 package dev.crawler.common.config;
 
+import dev.crawler.common.ops.ServiceLogging;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
 import dev.crawler.schemas.serde.SchemaRegistryClient;
@@ -34,6 +35,16 @@ public abstract class ServiceConfig extends AbstractConfig {
   public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
   private static final String TOPIC_PREFIX_DOC = "The prefix of every topic name; several crawls can share a cluster under different prefixes.";
 
+  public static final String MANAGEMENT_PORT_CONFIG = "management.port";
+  private static final String MANAGEMENT_PORT_DOC =
+      "The HTTP port of the management endpoints: /health/live, /health/ready and the Prometheus /metrics. 0 takes a free port (logged at start).";
+
+  public static final String LOG_FORMAT_CONFIG = "log.format";
+  private static final String LOG_FORMAT_DOC = "How the service logs to standard output: text (one line per event) or json (one JSON object per line).";
+
+  public static final String LOG_LEVEL_CONFIG = "log.level";
+  private static final String LOG_LEVEL_DOC = "The lowest level logged: TRACE, DEBUG, INFO, WARN or ERROR (Kafka's and Jetty's own messages only from WARN).";
+
   private volatile @Nullable Topics topics;
 
   protected ServiceConfig(ConfigDef definition, Map<String, String> settings) {
@@ -49,7 +60,27 @@ public abstract class ServiceConfig extends AbstractConfig {
     return new ConfigDef()
         .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092", new ConfigDef.NonEmptyString(), Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
         .define(SCHEMA_REGISTRY_URL_CONFIG, Type.STRING, "http://localhost:8081", new ConfigDef.NonEmptyString(), Importance.HIGH, SCHEMA_REGISTRY_URL_DOC)
-        .define(TOPIC_PREFIX_CONFIG, Type.STRING, Topics.DEFAULT_PREFIX, Importance.MEDIUM, TOPIC_PREFIX_DOC);
+        .define(TOPIC_PREFIX_CONFIG, Type.STRING, Topics.DEFAULT_PREFIX, Importance.MEDIUM, TOPIC_PREFIX_DOC)
+        .define(MANAGEMENT_PORT_CONFIG, Type.INT, 8080, ConfigDef.Range.between(0, 65535), Importance.MEDIUM, MANAGEMENT_PORT_DOC)
+        .define(
+            LOG_FORMAT_CONFIG,
+            Type.STRING,
+            "text",
+            ConfigDef.CaseInsensitiveValidString.in("text", "json"),
+            Importance.LOW,
+            LOG_FORMAT_DOC)
+        .define(
+            LOG_LEVEL_CONFIG,
+            Type.STRING,
+            "INFO",
+            ConfigDef.CaseInsensitiveValidString.in("TRACE", "DEBUG", "INFO", "WARN", "ERROR"),
+            Importance.LOW,
+            LOG_LEVEL_DOC);
+  }
+
+  /** The format of the service's log. */
+  public ServiceLogging.Format logFormat() {
+    return ServiceLogging.Format.valueOf(getString(LOG_FORMAT_CONFIG).toUpperCase(java.util.Locale.ROOT));
   }
 
   /**

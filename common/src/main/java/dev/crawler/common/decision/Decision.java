@@ -1,5 +1,6 @@
 package dev.crawler.common.decision;
 
+import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.Outcome;
@@ -78,8 +79,12 @@ public record Decision(
         .setService(service);
   }
 
-  /** The entry for {@code crawl.log}. */
+  /**
+   * The entry for {@code crawl.log}. Every decision is logged once, so this is where decisions are
+   * counted by outcome ({@link CrawlMetrics#outcome}).
+   */
   public CrawlLogEntry toLogEntry(String service, Instant time) {
+    CrawlMetrics.outcome(service, outcome);
     return CrawlLogEntry.newBuilder()
         .setUrl(url)
         .setOutcome(outcome)

@@ -1,5 +1,6 @@
 package dev.crawler.common.streams;
 
+import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.events.DeadLetter;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.serde.DeadLetters;
@@ -71,6 +72,7 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler,
       return DeserializationExceptionHandler.Response.fail();
     }
     LOG.warn("dead letter: {}", exception.getMessage());
+    CrawlMetrics.deadLetter(service);
     return DeserializationExceptionHandler.Response.resume(List.of(deadLetter(context, exception)));
   }
 
@@ -83,6 +85,7 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler,
       return ProcessingExceptionHandler.Response.fail();
     }
     LOG.warn("dead letter after a processing failure on {} offset {}", context.topic(), context.offset(), exception);
+    CrawlMetrics.deadLetter(service);
     return ProcessingExceptionHandler.Response.resume(List.of(deadLetter(context, exception)));
   }
 

@@ -1,7 +1,13 @@
 package dev.crawler.common.streams;
 
 import dev.crawler.common.RunningService;
+import dev.crawler.common.ops.HealthCheck;
+import dev.crawler.common.ops.KafkaConnection;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -57,6 +63,27 @@ public final class StreamsService implements RunningService {
   public boolean isRunning() {
     KafkaStreams.State state = streams.state();
     return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
+  }
+
+  @Override
+  public boolean isAlive() {
+    KafkaStreams.State state = streams.state();
+    return state != KafkaStreams.State.ERROR && state != KafkaStreams.State.PENDING_ERROR && state != KafkaStreams.State.NOT_RUNNING;
+  }
+
+  /** Ready when Kafka Streams is RUNNING (not starting, restoring or rebalancing) and connected to Kafka. */
+  @Override
+  public List<HealthCheck> readinessChecks() {
+    return List.of(
+        new HealthCheck("streams", () -> streams.state() == KafkaStreams.State.RUNNING ? Optional.empty() : Optional.of("Kafka Streams is " + streams.state())),
+        KafkaConnection.check(streams::metrics));
+  }
+
+  /** Every metric of Kafka Streams and its clients: consumer lag ({@code kafka_consumer_fetch_manager_records_lag_max}), process rates, commit latency. */
+  @Override
+  @SuppressWarnings("resource") // bound for the life of the instance
+  public void bindMetrics(MeterRegistry registry) {
+    new KafkaStreamsMetrics(streams).bindTo(registry);
   }
 
   @Override

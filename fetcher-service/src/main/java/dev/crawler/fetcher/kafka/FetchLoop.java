@@ -2,6 +2,7 @@ package dev.crawler.fetcher.kafka;
 
 import crawlercommons.robots.BaseRobotRules;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchRequest;
@@ -108,7 +109,8 @@ public final class FetchLoop implements Runnable {
       Duration handoverTimeout,
       String instanceId) {}
 
-  private record Pending(TopicPartition partition, long offset, String origin, FetchRequest request, FetchOptions options) {}
+  /** A request held here; {@code heldSince} is when it was read (the loop's clock). */
+  private record Pending(TopicPartition partition, long offset, String origin, FetchRequest request, FetchOptions options, long heldSince) {}
 
   private final Consumer<byte[], byte[]> consumer;
   private final Consumer<byte[], byte[]> stateReader;
@@ -135,6 +137,7 @@ public final class FetchLoop implements Runnable {
   private final Map<TopicPartition, OffsetTracker> trackers = new HashMap<>();
   /** Per partition: requests running over HTTP plus record batches not yet acknowledged. */
   private final Map<TopicPartition, Integer> outstanding = new HashMap<>();
+  private final FetcherMetrics metrics = new FetcherMetrics(CrawlMetrics.registry());
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final AtomicBoolean stopped = new AtomicBoolean();
   private volatile boolean isHandingOver;
@@ -226,6 +229,7 @@ public final class FetchLoop implements Runnable {
       lastCommit = now;
     }
     applyBackpressure();
+    metrics.load(inFlight, held, hosts.size(), pausedOrigins.size());
     long timeout = Math.max(0, Math.min(untilNext, MAX_POLL.toMillis()));
     try {
       for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(timeout))) {
@@ -260,11 +264,11 @@ public final class FetchLoop implements Runnable {
     try {
       origin = Origin.keyOf(request.getUrl());
     } catch (RuntimeException e) {
-      finish(new Pending(partition, raw.offset(), "", request, options), Decision.of(request.getUrl(), Outcome.ERROR, "not a fetchable URL: " + e.getMessage()), null);
+      finish(new Pending(partition, raw.offset(), "", request, options, clock.getAsLong()), Decision.of(request.getUrl(), Outcome.ERROR, "not a fetchable URL: " + e.getMessage()), null);
       return;
     }
     HostQueue<Pending> host = host(origin, partition);
-    host.add(new Pending(partition, raw.offset(), origin, request, options));
+    host.add(new Pending(partition, raw.offset(), origin, request, options, clock.getAsLong()));
     held++;
     ready.add(host);
   }
@@ -338,6 +342,7 @@ public final class FetchLoop implements Runnable {
     if (pausedOrigins.remove(host.origin())) {
       LOG.info("{}: pause over, crawling it again", host.origin());
     }
+    metrics.waited(now - pending.heldSince());
     fetch(host, pending);
   }
 
@@ -356,6 +361,7 @@ public final class FetchLoop implements Runnable {
     Feedback feedback = Feedback.of(attempt, Instant.ofEpochMilli(now));
     onChange(host, politeness.ended(now, feedback), describe(attempt));
     BaseRobotRules rules = robots.rulesFrom(url, attempt);
+    metrics.robots(!rules.isAllowNone());
     host.robots(rules, now + robots.validity(rules).toMillis());
     host.fetchingRobots(false);
     if (rules.isAllowNone()) {
@@ -439,10 +445,19 @@ public final class FetchLoop implements Runnable {
     inFlight--;
     long now = clock.getAsLong();
     OriginPoliteness politeness = host.politeness();
-    onChange(host, politeness.ended(now, Feedback.of(attempt, Instant.ofEpochMilli(now))), describe(attempt));
+    Feedback feedback = Feedback.of(attempt, Instant.ofEpochMilli(now));
+    if (feedback.kind() == Feedback.Kind.RATE_LIMITED) {
+      metrics.rateLimited();
+    }
+    onChange(host, politeness.ended(now, feedback), describe(attempt));
     dirty.add(host.origin());
     reschedule(host);
     FetchRequest request = pending.request();
+    if (attempt instanceof FetchAttempt.Response response) {
+      metrics.fetched(response.durationMillis(), response.body().length);
+    } else {
+      metrics.failed(attempt.durationMillis());
+    }
     try {
       FetchVerdict verdict = FetchVerdict.of(request.getUrl(), attempt);
       if (verdict.isFetched()) {
@@ -468,10 +483,14 @@ public final class FetchLoop implements Runnable {
     OriginPoliteness politeness = host.politeness();
     switch (change) {
       case PAUSED -> {
+        metrics.paused();
         pausedOrigins.add(host.origin());
         LOG.warn("{}: patience ran out ({}); paused until {}, its URLs stay queued in the frontier", host.origin(), what, Instant.ofEpochMilli(politeness.pausedUntil()));
       }
-      case BACKED_OFF -> LOG.info("{}: {}; delay now {} ms, patience {}", host.origin(), what, politeness.delay().millis(), politeness.patience());
+      case BACKED_OFF -> {
+        metrics.backedOff();
+        LOG.info("{}: {}; delay now {} ms, patience {}", host.origin(), what, politeness.delay().millis(), politeness.patience());
+      }
       case NONE -> {}
     }
   }

@@ -1,12 +1,14 @@
 package dev.crawler.frontier.streams;
 
 import dev.crawler.common.decision.Decision;
+import dev.crawler.common.url.RegisteredDomain;
 import dev.crawler.common.url.UrlNormalizer;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchRequest;
+import dev.crawler.events.OriginStats;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.UrlKind;
 import dev.crawler.frontier.domain.FrontierSettings;
@@ -22,13 +24,16 @@ import dev.crawler.frontier.state.UrlState;
 import dev.crawler.frontier.state.UrlStatus;
 import dev.crawler.schemas.InvalidUrlException;
 import dev.crawler.schemas.Origin;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -60,6 +65,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /** The control store's key for when errors were last cleared. */
   static final String ERRORS_CLEARED_AT = "errors-cleared-at";
 
+  /** How often the figures of the origins that changed are published on crawl.stats. */
+  static final Duration STATS_INTERVAL = Duration.ofSeconds(5);
+
   /** How often leases are checked for expiry, at most. */
   static final Duration MAX_LEASE_CHECK_INTERVAL = Duration.ofSeconds(30);
 
@@ -70,6 +78,11 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private final boolean isRefreshConfigured;
   /** The seeds, parsed once; each task adds which origins a seed named. */
   private final ScopeCheck seedScope;
+  private final FrontierMetrics metrics;
+  /** Origins whose state changed since their figures were last published. */
+  private final Set<String> changedOrigins = new HashSet<>();
+  /** Origins of this task with figures in {@link #metrics}. */
+  private final Set<String> reported = new HashSet<>();
 
   private @Nullable ProcessorContext<String, SpecificRecord> context;
   private @Nullable KeyValueStore<String, UrlState> urls;
@@ -79,9 +92,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private @Nullable KeyValueStore<String, Long> control;
   private @Nullable KeyValueStore<String, String> due;
 
-  FrontierProcessor(FrontierSettings settings, ReleaseBudget budget) {
+  FrontierProcessor(FrontierSettings settings, ReleaseBudget budget, FrontierMetrics metrics) {
     this.settings = settings;
     this.budget = budget;
+    this.metrics = metrics;
     this.rules = new RuleEngine(settings.crawl());
     this.isRefreshConfigured = settings.crawl().assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL);
     List<String> allSeeds = new ArrayList<>(settings.seeds());
@@ -103,6 +117,73 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       interval = MAX_LEASE_CHECK_INTERVAL;
     }
     context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, this::expireLeases);
+    context.schedule(STATS_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::publishStats);
+    reportStored();
+  }
+
+  @Override
+  public void close() {
+    metrics.forget(reported);
+    reported.clear();
+  }
+
+  /** The task's origins as stored, into the gauges (one pass over the origins at task start). */
+  private void reportStored() {
+    Instant now = now();
+    try (KeyValueIterator<String, OriginState> all = origins().all()) {
+      while (all.hasNext()) {
+        KeyValue<String, OriginState> entry = all.next();
+        metrics.update(stats(entry.key, entry.value, now));
+        reported.add(entry.key);
+      }
+    }
+    metrics.refresh();
+  }
+
+  /** Publishes on crawl.stats the figures of the origins that changed since the last time. */
+  private void publishStats(long wallClockMillis) {
+    if (changedOrigins.isEmpty()) {
+      return;
+    }
+    Instant now = Instant.ofEpochMilli(wallClockMillis);
+    for (String origin : changedOrigins) {
+      OriginState state = origins().get(origin);
+      if (state != null) {
+        OriginStats stats = stats(origin, state, now);
+        forward(FrontierTopology.STATS_SINK, origin, stats, now);
+        metrics.update(stats);
+        reported.add(origin);
+      }
+    }
+    changedOrigins.clear();
+    metrics.refresh();
+  }
+
+  private static OriginStats stats(String origin, OriginState state, Instant now) {
+    String site;
+    try {
+      site = RegisteredDomain.of(URI.create(origin).getHost());
+    } catch (RuntimeException e) {
+      site = origin;
+    }
+    return OriginStats.newBuilder()
+        .setOrigin(origin)
+        .setSite(site)
+        .setInScope(state.getInScope())
+        .setQueued(state.getTail() - state.getHead())
+        .setInFlight(state.getInFlight())
+        .setReleased(state.getReleased())
+        .setPausedUntil(state.getPausedUntil())
+        .setDelayMillis(state.getDelayMillis())
+        .setDone(new HashMap<>(state.getDone()))
+        .setUpdatedAt(now)
+        .build();
+  }
+
+  /** Stores an origin's state; its figures are published at the next stats tick. */
+  private void saveOrigin(String origin, OriginState state) {
+    origins().put(origin, state);
+    changedOrigins.add(origin);
   }
 
   @Override
@@ -150,7 +231,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
         // the recrawl scheduler (seed 000) asks for this URL now: released at once, whatever its due time
         requeue(origin, originState, url, known);
         release(origin, originState, now);
-        origins().put(origin, originState);
+        saveOrigin(origin, originState);
       }
       return; // waiting or in flight already: it is being fetched
     }
@@ -202,7 +283,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     // most discovered URLs are known already: then nothing changed and nothing is written
     if (isNewlyInScope || isQueued) {
       release(origin, originState, now);
-      origins().put(origin, originState);
+      saveOrigin(origin, originState);
     }
   }
 
@@ -325,7 +406,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     changed.forEach(
         (origin, originState) -> {
           release(origin, originState, now);
-          origins().put(origin, originState);
+          saveOrigin(origin, originState);
         });
   }
 
@@ -394,6 +475,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     } else {
       state.setStatus(FrontierSettings.isError(outcome.getOutcome()) ? UrlStatus.ERROR : UrlStatus.DONE);
       state.setOutcome(outcome.getOutcome().name());
+      originState.getDone().merge(outcome.getOutcome().name(), 1L, Long::sum);
       state.setDetail(outcome.getDetail());
       state.setDecidedAt(now);
       scheduleRefresh(outcome.getUrl(), state, outcome.getOutcome(), now);
@@ -406,7 +488,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     }
     urls().put(outcome.getUrl(), state);
     release(origin, originState, now);
-    origins().put(origin, originState);
+    saveOrigin(origin, originState);
   }
 
   /** Releases the origin's queue head while its window and the budget allow. */

@@ -1,5 +1,6 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
 import dev.crawler.frontier.domain.FrontierSettings;
@@ -66,6 +67,7 @@ public final class FrontierTopology {
   static final String LOG_SINK = "log";
   static final String DISCOVERED_SINK = "discovered-rekeyed";
   static final String OUTCOMES_SINK = "outcomes-out";
+  static final String STATS_SINK = "stats";
 
   /** The serde of {@value #ORIGINS_STORE}'s values, for interactive queries. */
   public static final Serde<OriginState> ORIGIN_STATE_SERDE = StateSerde.of(OriginState.class);
@@ -91,7 +93,8 @@ public final class FrontierTopology {
     Sources.add(topology, DISCOVERED_SOURCE, topics.discovered());
     Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
     Sources.add(topology, CONTROL_SOURCE, topics.control());
-    topology.addProcessor(PROCESSOR, () -> new FrontierProcessor(settings, budget), DISCOVERED_SOURCE, OUTCOMES_SOURCE, CONTROL_SOURCE);
+    FrontierMetrics metrics = new FrontierMetrics(CrawlMetrics.registry());
+    topology.addProcessor(PROCESSOR, () -> new FrontierProcessor(settings, budget, metrics), DISCOVERED_SOURCE, OUTCOMES_SOURCE, CONTROL_SOURCE);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CONTROL_STORE), Serdes.String(), Serdes.Long()), PROCESSOR);
     topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DUE_STORE), Serdes.String(), Serdes.String()), PROCESSOR);
@@ -107,6 +110,7 @@ public final class FrontierTopology {
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
+    Sinks.add(topology, STATS_SINK, topics.stats(), PROCESSOR);
     addRecrawlScheduler(topology, topics, settings);
     return topology;
   }

@@ -9,6 +9,7 @@ import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DeadLetter;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchRequest;
+import dev.crawler.events.OriginStats;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.UrlKind;
 import dev.crawler.frontier.domain.FrontierSettings;
@@ -487,6 +488,41 @@ class FrontierTopologyTest {
     assertThat(letter.getService()).isEqualTo("frontier");
     assertThat(StandardCharsets.UTF_8.decode(letter.getValue()).toString()).isEqualTo("not avro");
     assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/");
+  }
+
+  @Test
+  void publishesTheFiguresOfTheOriginsThatChangedOnTheStatsTopicEveryFewSeconds() {
+    start(0);
+    TestOutputTopic<String, OriginStats> stats = TopologyTestSupport.output(driver, topics.stats());
+    seed(A + "/");
+    link(A + "/1", A + "/", 1);
+    link(A + "/2", A + "/", 1);
+    seed(B + "/");
+    List<FetchRequest> released = requests.readValuesToList();
+    outcome(released.get(0), Outcome.COMMITTED, "committer");
+    outcome(released.get(2), Outcome.NOT_FOUND, "fetcher");
+    assertThat(stats.isEmpty()).as("nothing before the tick").isTrue();
+
+    driver.advanceWallClockTime(FrontierProcessor.STATS_INTERVAL);
+
+    Map<String, OriginStats> byOrigin = stats.readKeyValuesToMap();
+    assertThat(byOrigin).containsOnlyKeys(A, B);
+    OriginStats a = byOrigin.get(A);
+    assertThat(a.getSite()).isEqualTo("a.example");
+    assertThat(a.getInScope()).isTrue();
+    assertThat(a.getQueued()).as("/2 waits for the window").isZero();
+    assertThat(a.getInFlight()).as("/1 and /2").isEqualTo(2);
+    assertThat(a.getReleased()).isEqualTo(3);
+    assertThat(a.getDone()).containsExactly(Map.entry("COMMITTED", 1L));
+    assertThat(byOrigin.get(B).getDone()).containsExactly(Map.entry("NOT_FOUND", 1L));
+    assertThat(byOrigin.get(B).getInFlight()).isZero();
+
+    driver.advanceWallClockTime(FrontierProcessor.STATS_INTERVAL);
+    assertThat(stats.isEmpty()).as("nothing changed since").isTrue();
+
+    outcome(released.get(1), Outcome.COMMITTED, "committer");
+    driver.advanceWallClockTime(FrontierProcessor.STATS_INTERVAL);
+    assertThat(stats.readKeyValuesToMap()).containsOnlyKeys(A).extractingByKey(A).extracting(OriginStats::getDone).isEqualTo(Map.of("COMMITTED", 2L));
   }
 
   private void seed(String url) {

@@ -103,6 +103,15 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   }
 
   @Override
+  public void checkReachable() {
+    String url = baseUrl + "/subjects";
+    send("GET", url, HttpRequest.newBuilder(URI.create(url)).timeout(PROBE_TIMEOUT).header("Accept", CONTENT_TYPE).GET().build());
+  }
+
+  /** How long a reachability check waits: less than a probe's timeout. */
+  static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+
+  @Override
   public Schema schemaById(int id) {
     Schema cached = schemasById.get(id);
     if (cached != null) {

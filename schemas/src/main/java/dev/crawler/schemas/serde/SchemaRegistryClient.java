@@ -23,4 +23,11 @@ public interface SchemaRegistryClient {
    * @throws SchemaRegistryException when the registry cannot be reached or has no such schema
    */
   Schema schemaById(int id);
+
+  /**
+   * Checks that the registry answers ({@code GET /subjects}), for readiness probes; never cached.
+   *
+   * @throws SchemaRegistryException when it does not answer, or answers an error
+   */
+  default void checkReachable() {}
 }

@@ -1,0 +1,60 @@
+package dev.crawler.common.ops;
+
+import dev.crawler.events.DocumentEvent;
+import dev.crawler.events.Outcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The meters every service shares, registered in Micrometer's global registry ({@link
+ * Metrics#globalRegistry}), to which a service's main adds its Prometheus registry: decisions by
+ * outcome ({@code crawler_outcomes_total{service, outcome}}), document events, and dead letters ({@code
+ * crawler_dead_letters_total{service}}). Without a registry added they count nothing. Thread-safe.
+ */
+public final class CrawlMetrics {
+
+  /** Counters by service and outcome name: a few dozen at most. */
+  private static final Map<String, Counter> OUTCOMES = new ConcurrentHashMap<>();
+  private static final Map<String, Counter> DOCUMENTS = new ConcurrentHashMap<>();
+  private static final Map<String, Counter> DEAD_LETTERS = new ConcurrentHashMap<>();
+
+  private CrawlMetrics() {}
+
+  /** The registry services instrument themselves in. */
+  public static MeterRegistry registry() {
+    return Metrics.globalRegistry;
+  }
+
+  /** Counts one decision a service made about a URL (one crawl-log entry). */
+  public static void outcome(String service, Outcome outcome) {
+    OUTCOMES
+        .computeIfAbsent(
+            service + ' ' + outcome.name(),
+            key -> Counter.builder("crawler.outcomes").description("Decisions about URLs, by outcome (one per crawl-log entry)").tag("service", service).tag("outcome", outcome.name()).register(registry()))
+        .increment();
+  }
+
+  /**
+   * Counts one document event the committer published ({@code crawler_documents_total{type, reason}}):
+   * an upsert, or a deletion with its reason.
+   */
+  public static void document(DocumentEvent event) {
+    String reason = event.getDeleteReason() == null ? "" : event.getDeleteReason().name();
+    String type = event.getType().name();
+    DOCUMENTS
+        .computeIfAbsent(
+            type + ' ' + reason,
+            key -> Counter.builder("crawler.documents").description("Document events published: upserts, and deletions by reason").tag("type", type).tag("reason", reason).register(registry()))
+        .increment();
+  }
+
+  /** Counts one record a service sent to the dead-letter topic. */
+  public static void deadLetter(String service) {
+    DEAD_LETTERS
+        .computeIfAbsent(service, s -> Counter.builder("crawler.dead.letters").description("Records sent to the dead-letter topic").tag("service", s).register(registry()))
+        .increment();
+  }
+}
