@@ -21,7 +21,7 @@ public final class CommitterApp {
    * @param args an optional properties file; {@code CRAWLER_*} environment variables override it
    */
   public static void main(String[] args) {
-    ServiceLauncher.launch(args, CommitterConfig::new, CommitterApp::start);
+    ServiceLauncher.launch("committer", args, CommitterConfig::new, CommitterApp::start);
   }
 
 }

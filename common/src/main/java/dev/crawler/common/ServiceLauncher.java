@@ -38,10 +38,11 @@ public final class ServiceLauncher {
   /**
    * Starts a service from the command line; returns once it runs (its own threads keep the JVM alive).
    *
+   * @param service the service's name: the {@code service} tag of its meters
    * @param settings reads the settings, throwing {@link ConfigException} naming a bad one
    * @param start starts the service
    */
-  public static <C extends ServiceConfig> void launch(String[] args, Function<Map<String, String>, C> settings, Function<C, ? extends RunningService> start) {
+  public static <C extends ServiceConfig> void launch(String service, String[] args, Function<Map<String, String>, C> settings, Function<C, ? extends RunningService> start) {
     C config;
     try {
       config = settings.apply(SettingsSource.load(Optional.ofNullable(args.length > 0 ? Path.of(args[0]) : null), System.getenv()));
@@ -51,18 +52,19 @@ public final class ServiceLauncher {
       return;
     }
     ServiceLogging.configure(config.logFormat(), config.getString(ServiceConfig.LOG_LEVEL_CONFIG));
-    RunningService service = start.apply(config);
-    PrometheusMeterRegistry registry = ServiceMetrics.forService(service.name());
-    service.bindMetrics(registry);
+    // the registry is there before the service's first meter, so every meter is in it from the start
+    PrometheusMeterRegistry registry = ServiceMetrics.forService(service);
+    RunningService running = start.apply(config);
+    running.bindMetrics(registry);
     SchemaRegistryClient schemaRegistry = config.registryClient();
-    List<HealthCheck> readiness = new ArrayList<>(service.readinessChecks());
+    List<HealthCheck> readiness = new ArrayList<>(running.readinessChecks());
     readiness.add(HealthCheck.of("schema-registry", schemaRegistry::checkReachable));
     ManagementServer management;
     try {
-      management = ManagementServer.start(config.getInt(ServiceConfig.MANAGEMENT_PORT_CONFIG), service::isAlive, readiness, registry);
+      management = ManagementServer.start(config.getInt(ServiceConfig.MANAGEMENT_PORT_CONFIG), running::isAlive, readiness, registry);
     } catch (UncheckedIOException e) {
-      LoggerFactory.getLogger(ServiceLauncher.class).error("{} not started: {}", service.name(), e.getMessage());
-      service.close();
+      LoggerFactory.getLogger(ServiceLauncher.class).error("{} not started: {}", service, e.getMessage());
+      running.close();
       System.exit(START_FAILED);
       return;
     }
@@ -71,9 +73,9 @@ public final class ServiceLauncher {
             new Thread(
                 () -> {
                   management.stopping();
-                  service.close();
+                  running.close();
                   management.close();
                 },
-                service.name() + "-shutdown"));
+                service + "-shutdown"));
   }
 }

@@ -2,6 +2,9 @@ package dev.crawler.cli;
 
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
 import picocli.CommandLine.Option;
 
 /** The options of an operator command that talks to a running crawl's cluster (a picocli mixin). */
@@ -16,12 +19,25 @@ public final class ClusterOptions {
   @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = Topics.DEFAULT_PREFIX, description = "The crawl's topic prefix (default: ${DEFAULT-VALUE}).")
   String prefix;
 
+  @Option(
+      names = "--kafka",
+      paramLabel = "KEY=VALUE",
+      description = "A Kafka client setting, repeatable: security.protocol=SASL_SSL, sasl.mechanism=SCRAM-SHA-512, sasl.jaas.config=…, ssl.truststore.location=…")
+  Map<String, String> kafka = new LinkedHashMap<>();
+
+  /** The Kafka clients' settings: the bootstrap servers and every {@code --kafka} setting. */
+  public Map<String, Object> kafkaProperties() {
+    Map<String, Object> properties = new LinkedHashMap<>(kafka);
+    properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return properties;
+  }
+
   /** The crawl's topic catalogue, with the registry client for its serdes. */
-  Topics topics() {
+  public Topics topics() {
     return Topics.create(prefix, new HttpSchemaRegistryClient(schemaRegistry));
   }
 
-  String bootstrapServers() {
+  public String bootstrapServers() {
     return bootstrapServers;
   }
 }

@@ -58,8 +58,9 @@ public final class DocumentsCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Topics topics = cluster.topics();
     RecordDecoder<String, DocumentEvent> decoder = new RecordDecoder<>(topics.documents());
-    Map<String, Object> properties =
-        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(), ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    Map<String, Object> properties = cluster.kafkaProperties();
+    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     PrintWriter out = spec.commandLine().getOut();
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> partitions = new ArrayList<>();

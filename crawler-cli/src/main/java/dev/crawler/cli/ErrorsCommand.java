@@ -5,9 +5,7 @@ import dev.crawler.events.ControlCommandType;
 import dev.crawler.schemas.Topics;
 import java.net.InetAddress;
 import java.time.Instant;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -34,7 +32,7 @@ public final class ErrorsCommand {
               .setIssuedAt(Instant.now())
               .setIssuedBy(System.getProperty("user.name", "operator") + "@" + InetAddress.getLocalHost().getHostName())
               .build();
-      int partitions = ControlTopic.broadcast(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()), topics, command);
+      int partitions = ControlTopic.broadcast(cluster.kafkaProperties(), topics, command);
       System.out.println("errors cleared on " + partitions + " partition(s) of " + topics.control().name());
       return 0;
     }

@@ -105,7 +105,7 @@ public final class FetcherApp implements RunningService {
    * @param args an optional properties file; {@code CRAWLER_*} environment variables override it
    */
   public static void main(String[] args) {
-    ServiceLauncher.launch(args, FetcherConfig::new, FetcherApp::start);
+    ServiceLauncher.launch("fetcher", args, FetcherConfig::new, FetcherApp::start);
   }
 
 

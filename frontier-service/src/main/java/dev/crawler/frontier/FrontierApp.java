@@ -2,10 +2,13 @@ package dev.crawler.frontier;
 
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
+import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.streams.StreamsService;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.streams.FrontierTopology;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -38,7 +41,7 @@ public final class FrontierApp implements RunningService {
    * @param args an optional properties file; {@code CRAWLER_*} environment variables override it
    */
   public static void main(String[] args) {
-    ServiceLauncher.launch(args, FrontierConfig::new, FrontierApp::start);
+    ServiceLauncher.launch("frontier", args, FrontierConfig::new, FrontierApp::start);
   }
 
 
@@ -86,6 +89,21 @@ public final class FrontierApp implements RunningService {
   @Override
   public boolean isRunning() {
     return service.isRunning();
+  }
+
+  @Override
+  public boolean isAlive() {
+    return service.isAlive();
+  }
+
+  @Override
+  public List<HealthCheck> readinessChecks() {
+    return service.readinessChecks();
+  }
+
+  @Override
+  public void bindMetrics(MeterRegistry registry) {
+    service.bindMetrics(registry);
   }
 
   @Override

@@ -22,6 +22,6 @@ public final class ParserApp {
    * @param args an optional properties file; {@code CRAWLER_*} environment variables override it
    */
   public static void main(String[] args) {
-    ServiceLauncher.launch(args, ParserConfig::new, ParserApp::start);
+    ServiceLauncher.launch("parser", args, ParserConfig::new, ParserApp::start);
   }
 }

@@ -2,6 +2,7 @@ package dev.crawler.parser.streams;
 
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.http.HttpDate;
+import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchResult;
 import dev.crawler.events.Outcome;
@@ -16,12 +17,15 @@ import dev.crawler.parser.domain.RecentLinks;
 import dev.crawler.parser.domain.SitemapReader;
 import dev.crawler.schemas.Origin;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import io.micrometer.core.instrument.Timer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -40,6 +44,10 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   private static final Logger LOG = LoggerFactory.getLogger(ParserProcessor.class);
 
   /** The service's name in outcomes and log entries. */
+  /** How long parsing a page takes (jsoup, links, text, checksums): the parser's CPU per page. */
+  private static final Timer PARSE_DURATION =
+      Timer.builder("crawler.parse.duration").description("Time to parse one fetched page").publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(100_000)).maximumExpectedValue(Duration.ofSeconds(10)).register(CrawlMetrics.registry());
+
   static final String SERVICE = "parser";
 
   private final BiFunction<Page, ParseOptions, ParseResult> parser;
@@ -105,7 +113,9 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     }
     Page page = page(result);
     ParseOptions options = ParseOptions.of(result.getOptions());
+    long startedAt = System.nanoTime();
     ParseResult parsed = parser.apply(page, options);
+    PARSE_DURATION.record(System.nanoTime() - startedAt, TimeUnit.NANOSECONDS);
     if (parsed instanceof ParseResult.Rejected rejected) {
       return Outputs.rejected(decision(result, Outcome.IMPORT_REJECTED, rejected.detail()));
     }

@@ -1,0 +1,145 @@
+package dev.crawler.cli.status;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawler.cli.ClusterOptions;
+import dev.crawler.events.OriginStats;
+import dev.crawler.schemas.TopicSpec;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.RecordDecoder;
+import dev.crawler.schemas.serde.UndecodableRecordException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code crawler status}: where a running crawl stands. Reads the compacted {@code crawl.stats} topic
+ * the frontier publishes (per origin: queued, in flight, paused, done by outcome) from its start, and
+ * the consumer groups' committed offsets on the crawl's topics; prints per site (and with {@code
+ * --origins} per origin) the counts, the throughput over the last minute, and each group's lag.
+ * Commits nothing.
+ */
+@Command(name = "status", mixinStandardHelpOptions = true, description = "Show where a running crawl stands: per site/origin counts, throughput and consumer lag.")
+public final class StatusCommand implements Callable<Integer> {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Spec CommandSpec spec;
+
+  @Mixin ClusterOptions cluster;
+
+  @Option(names = "--origins", paramLabel = "N", defaultValue = "0", description = "Also list the N origins with the longest queues (default: none).")
+  int origins;
+
+  @Option(names = "--json", description = "Print one JSON object instead of tables.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    Topics topics = cluster.topics();
+    CrawlStatus status = read(topics.stats());
+    Instant now = Instant.now();
+    List<ConsumerLag.Row> lag;
+    try (Admin admin = Admin.create(cluster.kafkaProperties())) {
+      Set<String> names = topics.all().stream().map(TopicSpec::name).collect(Collectors.toSet());
+      lag = ConsumerLag.of(admin, names);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      Map<String, Object> report = new LinkedHashMap<>();
+      report.put("updatedAt", status.updatedAt().map(Instant::toString).orElse(null));
+      report.put("total", status.total(now));
+      report.put("sites", status.sites(now));
+      report.put("origins", status.origins(now).stream().limit(origins).toList());
+      report.put("lag", lag);
+      out.println(JSON.writeValueAsString(report));
+      out.flush();
+      return 0;
+    }
+    if (status.updatedAt().isEmpty()) {
+      out.println(topics.stats().name() + " holds no figures yet: is the frontier running?");
+    } else {
+      out.println("figures of " + status.updatedAt().get() + " (" + Duration.between(status.updatedAt().get(), now).toSeconds() + " s ago); throughput over the last " + CrawlStatus.WINDOW.toSeconds() + " s");
+      out.println();
+      List<CrawlStatus.Row> sites = new ArrayList<>(status.sites(now));
+      sites.add(status.total(now));
+      print(out, "SITE", sites);
+      if (origins > 0) {
+        out.println();
+        print(out, "ORIGIN", status.origins(now).stream().limit(origins).toList());
+      }
+    }
+    out.println();
+    out.printf(Locale.ROOT, "%-32s %-28s %10s%n", "CONSUMER GROUP", "TOPIC", "LAG");
+    for (ConsumerLag.Row row : lag) {
+      out.printf(Locale.ROOT, "%-32s %-28s %10d%n", row.group(), row.topic(), row.lag());
+    }
+    out.flush();
+    return 0;
+  }
+
+  /** A table: name, origins, queued, in flight, paused, done, pages/s, then one column per outcome seen. */
+  private static void print(PrintWriter out, String heading, List<CrawlStatus.Row> rows) {
+    Set<String> outcomes = new LinkedHashSet<>();
+    rows.forEach(row -> outcomes.addAll(row.done().keySet()));
+    int width = Math.max(heading.length(), rows.stream().mapToInt(row -> row.name().length()).max().orElse(0));
+    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-" + width + "s %7s %8s %9s %6s %9s %8s", heading, "ORIGINS", "QUEUED", "IN FLIGHT", "PAUSED", "DONE", "PAGES/S"));
+    outcomes.forEach(outcome -> header.append(' ').append(outcome));
+    out.println(header);
+    for (CrawlStatus.Row row : rows) {
+      StringBuilder line =
+          new StringBuilder(
+              String.format(Locale.ROOT, "%-" + width + "s %7d %8d %9d %6d %9d %8.1f", row.name(), row.origins(), row.queued(), row.inFlight(), row.paused(), row.doneTotal(), row.pagesPerSecond()));
+      outcomes.forEach(outcome -> line.append(' ').append(String.format(Locale.ROOT, "%" + outcome.length() + "d", row.done().getOrDefault(outcome, 0L))));
+      out.println(line);
+    }
+  }
+
+  /** Reads the stats topic from its start to its current end. */
+  private CrawlStatus read(TopicSpec<String, OriginStats> topic) {
+    RecordDecoder<String, OriginStats> decoder = new RecordDecoder<>(topic);
+    Map<String, Object> properties = cluster.kafkaProperties();
+    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    CrawlStatus status = new CrawlStatus();
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions = new ArrayList<>();
+      consumer.partitionsFor(topic.name()).forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+        for (ConsumerRecord<byte[], byte[]> raw : consumer.poll(Duration.ofMillis(200))) {
+          try {
+            ConsumerRecord<String, OriginStats> record = decoder.decode(raw);
+            if (record.key() != null) {
+              status.add(record.key(), record.value());
+            }
+          } catch (UndecodableRecordException e) {
+            spec.commandLine().getErr().println("crawler: skipping a record: " + e.getMessage());
+          }
+        }
+      }
+    }
+    return status;
+  }
+}

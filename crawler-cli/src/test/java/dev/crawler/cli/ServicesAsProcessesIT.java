@@ -1,0 +1,300 @@
+package dev.crawler.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawler.committer.CommitterApp;
+import dev.crawler.embedded.EmbeddedCluster;
+import dev.crawler.embedded.TopicInstaller;
+import dev.crawler.events.DocumentEvent;
+import dev.crawler.events.DocumentEventType;
+import dev.crawler.fetcher.FetcherApp;
+import dev.crawler.frontier.FrontierApp;
+import dev.crawler.parser.ParserApp;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
+import dev.crawler.schemas.serde.RecordDecoder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The four services as pods run them: each its own JVM ({@code java -cp crawler-cli.jar …App}),
+ * configured only by {@code CRAWLER_*} variables, against the embedded broker and registry; two
+ * fetchers. The crawl is seeded with {@code crawler seed}, one fetcher gets SIGTERM mid-crawl, and
+ * the crawl still publishes every page exactly once; the management endpoints answer on every process.
+ */
+class ServicesAsProcessesIT {
+
+  private static final int ORIGINS = 3;
+  private static final int PAGES_PER_ORIGIN = 40;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+
+  private final List<Process> processes = new ArrayList<>();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
+  private Server site;
+
+  @AfterEach
+  void stop() throws Exception {
+    for (Process process : processes) {
+      process.destroyForcibly();
+    }
+    for (Process process : processes) {
+      process.waitFor(30, TimeUnit.SECONDS);
+    }
+    if (site != null) {
+      site.stop();
+    }
+  }
+
+  @Test
+  void crawlsThroughSeparateProcessesAndLosesNoUrlWhenAFetcherIsStopped() throws Exception {
+    List<String> origins = startSite();
+    Set<String> pages = new TreeSet<>();
+    for (String origin : origins) {
+      pages.add(origin + "/");
+      for (int i = 1; i <= PAGES_PER_ORIGIN; i++) {
+        pages.add(origin + "/page/" + i);
+      }
+    }
+    try (EmbeddedCluster cluster = EmbeddedCluster.start(dir.resolve("cluster"), 4)) {
+      Topics topics = Topics.create(new HttpSchemaRegistryClient(cluster.schemaRegistryUrl()));
+      try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
+        new TopicInstaller(admin, Duration.ofSeconds(30)).install(topics.all(), 4, (short) 1);
+      }
+      Map<String, String> common = Map.of("CRAWLER_KAFKA_BOOTSTRAP_SERVERS", cluster.bootstrapServers(), "CRAWLER_SCHEMA_REGISTRY_URL", cluster.schemaRegistryUrl());
+      Service frontier = start("frontier", FrontierApp.class, common, Map.of("CRAWLER_STATE_DIR", dir.resolve("frontier").toString(), "CRAWLER_FRONTIER_DELAY_MS", "150"));
+      Service parser = start("parser", ParserApp.class, common, Map.of("CRAWLER_STATE_DIR", dir.resolve("parser").toString()));
+      Service committer = start("committer", CommitterApp.class, common, Map.of("CRAWLER_STATE_DIR", dir.resolve("committer").toString()));
+      Service stopped = start("fetcher-1", FetcherApp.class, common, Map.of("CRAWLER_FETCHER_INSTANCE_ID", "fetcher-1", "CRAWLER_FETCHER_DELAY_MS", "150"));
+      Service fetcher = start("fetcher-2", FetcherApp.class, common, Map.of("CRAWLER_FETCHER_INSTANCE_ID", "fetcher-2", "CRAWLER_FETCHER_DELAY_MS", "150", "CRAWLER_LOG_FORMAT", "json"));
+      List<Service> all = List.of(frontier, parser, committer, stopped, fetcher);
+      for (Service service : all) {
+        await(service.name + " ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptionsInstanceOf(IOException.class).until(() -> get(service, "/health/ready").statusCode() == 200);
+        assertThat(get(service, "/health/live").statusCode()).isEqualTo(200);
+      }
+      JsonNode ready = JSON.readTree(get(frontier, "/health/ready").body());
+      assertThat(ready.path("checks").path("streams").asText()).isEqualTo("UP");
+      assertThat(ready.path("checks").path("kafka").asText()).isEqualTo("UP");
+      assertThat(ready.path("checks").path("schema-registry").asText()).isEqualTo("UP");
+
+      String[] seed = new String[origins.size() + 5];
+      seed[0] = "seed";
+      for (int i = 0; i < origins.size(); i++) {
+        seed[i + 1] = origins.get(i) + "/";
+      }
+      System.arraycopy(new String[] {"--bootstrap-servers", cluster.bootstrapServers(), "--schema-registry", cluster.schemaRegistryUrl()}, 0, seed, origins.size() + 1, 4);
+      assertThat(CrawlerCli.run(seed)).isZero();
+
+      // mid-crawl: a third of the pages fetched
+      await("a third of the pages fetched").atMost(Duration.ofSeconds(120)).until(() -> pagesFetched() >= pages.size() / 3);
+      assertThat(pagesFetched()).as("stopped before the crawl is over").isLessThan(pages.size());
+      stopped.process.destroy(); // SIGTERM, as the kubelet sends it
+      assertThat(stopped.process.waitFor(60, TimeUnit.SECONDS)).as("the fetcher stops within its grace period").isTrue();
+      assertThat(stopped.process.exitValue()).as("SIGTERM").isEqualTo(143);
+      assertThat(Files.readString(stopped.log)).contains("fetcher stopped");
+
+      Map<String, DocumentEvent> documents = new HashMap<>();
+      try {
+        await("every page published").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+          documents.putAll(readDocuments(cluster, topics));
+          return documents.keySet().containsAll(pages);
+        });
+      } catch (org.awaitility.core.ConditionTimeoutException e) {
+        Set<String> missing = new TreeSet<>(pages);
+        missing.removeAll(documents.keySet());
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        var commandLine = CrawlerCli.commandLine();
+        commandLine.setOut(new PrintWriter(report, true, StandardCharsets.UTF_8));
+        commandLine.execute("status", "--origins", "10", "--bootstrap-servers", cluster.bootstrapServers(), "--schema-registry", cluster.schemaRegistryUrl());
+        throw new AssertionError("not published: " + missing + "\nrequests: " + new TreeMap<>(hits) + "\n" + report.toString(StandardCharsets.UTF_8), e);
+      }
+      assertThat(documents.values()).allMatch(event -> event.getType() == DocumentEventType.UPSERT);
+      assertThat(documents.keySet()).containsExactlyInAnyOrderElementsOf(pages);
+      Map<String, Integer> fetchedTwice = new LinkedHashMap<>();
+      hits.forEach((path, count) -> {
+        if (!path.endsWith("/robots.txt") && count.get() > 1) {
+          fetchedTwice.put(path, count.get());
+        }
+      });
+      assertThat(fetchedTwice).as("no page fetched twice: the stopped fetcher finished or handed back its requests").isEmpty();
+
+      // status: the stats topic and the consumer groups
+      ByteArrayOutputStream status = new ByteArrayOutputStream();
+      await("status shows the crawl done").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+        status.reset();
+        var commandLine = CrawlerCli.commandLine();
+        commandLine.setOut(new PrintWriter(status, true, StandardCharsets.UTF_8));
+        commandLine.execute("status", "--json", "--origins", "10", "--bootstrap-servers", cluster.bootstrapServers(), "--schema-registry", cluster.schemaRegistryUrl());
+        JsonNode total = JSON.readTree(status.toString(StandardCharsets.UTF_8)).path("total");
+        return total.path("done").path("COMMITTED").asLong() == pages.size() && total.path("queued").asLong() == 0 && total.path("inFlight").asLong() == 0;
+      });
+      JsonNode report = JSON.readTree(status.toString(StandardCharsets.UTF_8));
+      assertThat(report.path("sites")).hasSize(1); // every origin is on 127.0.0.1
+      assertThat(report.path("origins")).hasSize(ORIGINS);
+      assertThat(report.path("lag").findValuesAsText("group")).contains("crawler-fetcher", "crawler-parser", "crawler-committer");
+
+      // metrics: every process serves its own, in the Prometheus text format
+      String frontierMetrics = get(frontier, "/metrics").body();
+      assertThat(frontierMetrics).contains("crawler_frontier_queued{", "crawler_frontier_origin_queued{", "crawler_frontier_origins_paused{", "jvm_memory_used_bytes{", "kafka_consumer_fetch_manager_records_lag_max");
+      assertThat(get(fetcher, "/metrics").body())
+          .contains("crawler_fetch_duration_seconds_bucket{", "crawler_fetch_size_bytes_bucket{", "crawler_politeness_wait_seconds_count{", "crawler_robots_fetches_total{", "crawler_fetcher_in_flight{", "kafka_consumer_fetch_manager_records_lag_max{");
+      assertThat(get(committer, "/metrics").body()).contains("crawler_documents_total{", "type=\"UPSERT\"", "crawler_outcomes_total{");
+      assertThat(get(parser, "/metrics").body()).contains("crawler_parse_duration_seconds_bucket{", "service=\"parser\"");
+
+      // the JSON log: one object per line
+      List<String> lines = Files.readAllLines(fetcher.log).stream().filter(line -> line.startsWith("{")).toList();
+      assertThat(lines).isNotEmpty();
+      for (String line : lines) {
+        JsonNode entry = JSON.readTree(line);
+        assertThat(entry.has("level") && entry.has("formattedMessage")).as(line).isTrue();
+      }
+
+      // SIGTERM turns a service not ready at once, then it stops
+      frontier.process.destroy();
+      assertThat(frontier.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(Files.readString(frontier.log)).contains("frontier stopped");
+    }
+  }
+
+  private record Service(String name, Process process, int port, Path log) {}
+
+  private Service start(String name, Class<?> main, Map<String, String> common, Map<String, String> own) throws IOException {
+    int port = freePort();
+    Path jar = Path.of("target", "crawler-cli.jar").toAbsolutePath();
+    Path logs = Path.of("target", "it-logs", getClass().getSimpleName());
+    Files.createDirectories(logs);
+    Path log = logs.resolve(name + ".log"); // kept after the test, for reading when it fails
+    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp", jar.toString(), main.getName());
+    builder.environment().keySet().removeIf(variable -> variable.startsWith("CRAWLER_"));
+    builder.environment().putAll(common);
+    builder.environment().putAll(own);
+    builder.environment().put("CRAWLER_MANAGEMENT_PORT", Integer.toString(port));
+    builder.redirectErrorStream(true).redirectOutput(log.toFile());
+    Process process = builder.start();
+    processes.add(process);
+    return new Service(name, process, port, log);
+  }
+
+  private HttpResponse<String> get(Service service, String path) throws IOException, InterruptedException {
+    try {
+      return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port + path)).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      assertThat(service.process.isAlive()).as(service.name + " is running; its log: " + Files.readString(service.log)).isTrue();
+      throw e;
+    }
+  }
+
+  private int pagesFetched() {
+    return hits.entrySet().stream().filter(e -> !e.getKey().endsWith("/robots.txt")).mapToInt(e -> e.getValue().get()).sum();
+  }
+
+  /** Every document event of crawl.documents so far, the last per URL. */
+  private static Map<String, DocumentEvent> readDocuments(EmbeddedCluster cluster, Topics topics) {
+    RecordDecoder<String, DocumentEvent> decoder = new RecordDecoder<>(topics.documents());
+    Map<String, Object> properties = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(), ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    Map<String, DocumentEvent> documents = new HashMap<>();
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions = consumer.partitionsFor(topics.documents().name()).stream().map(info -> new TopicPartition(info.topic(), info.partition())).toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+        for (ConsumerRecord<byte[], byte[]> raw : consumer.poll(Duration.ofMillis(200))) {
+          ConsumerRecord<String, DocumentEvent> record = decoder.decode(raw);
+          if (record.value() != null) {
+            documents.put(record.key(), record.value());
+          }
+        }
+      }
+    }
+    return documents;
+  }
+
+  /** Three origins on 127.0.0.1, each a home page linking to its pages; every request is counted. */
+  private List<String> startSite() throws Exception {
+    site = new Server();
+    List<ServerConnector> connectors = new ArrayList<>();
+    for (int i = 0; i < ORIGINS; i++) {
+      ServerConnector connector = new ServerConnector(site);
+      connector.setHost("127.0.0.1");
+      connector.setPort(0);
+      site.addConnector(connector);
+      connectors.add(connector);
+    }
+    site.setHandler(
+        new Handler.Abstract() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback) {
+            String path = request.getHttpURI().getPath();
+            hits.computeIfAbsent(Request.getLocalPort(request) + path, p -> new AtomicInteger()).incrementAndGet();
+            String body;
+            if (path.equals("/")) {
+              StringBuilder links = new StringBuilder("<html><head><title>Home of " + Request.getLocalPort(request) + "</title></head><body>");
+              for (int i = 1; i <= PAGES_PER_ORIGIN; i++) {
+                links.append("<a href=\"/page/").append(i).append("\">page ").append(i).append("</a> ");
+              }
+              body = links.append("</body></html>").toString();
+            } else if (path.startsWith("/page/")) {
+              body = "<html><head><title>Page " + path + " of " + Request.getLocalPort(request) + "</title></head><body><p>The text of " + path + " on port " + Request.getLocalPort(request) + ".</p><a href=\"/\">home</a></body></html>";
+            } else {
+              response.setStatus(404);
+              body = "<html><title>Not found</title></html>";
+            }
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
+            response.write(true, java.nio.ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+            return true;
+          }
+        });
+    site.start();
+    return connectors.stream().map(connector -> "http://127.0.0.1:" + connector.getLocalPort()).toList();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
