@@ -4,21 +4,36 @@ import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.streams.StreamsService;
+import dev.crawler.events.DiscoveredUrl;
+import dev.crawler.events.UrlKind;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.streams.FrontierTopology;
+import dev.crawler.schemas.InvalidUrlException;
+import dev.crawler.schemas.Origin;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The frontier service: settings, topology, Kafka Streams, shutdown hook. */
 public final class FrontierApp implements RunningService {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FrontierApp.class);
 
   private final StreamsService service;
   private final ReleaseBudget budget;
@@ -28,11 +43,45 @@ public final class FrontierApp implements RunningService {
     this.budget = budget;
   }
 
-  /** Starts the frontier; returns at once. */
+  /**
+   * Starts the frontier; returns at once. The seeds of the crawl configuration's sites and of {@code
+   * frontier.seeds} are sent to crawl.discovered (in the background), so a deployment's crawl.yaml is
+   * all it takes to crawl its sites; a seed the frontier knows already changes nothing, so each start
+   * sending them again is harmless.
+   */
   public static FrontierApp start(FrontierConfig config) {
     ReleaseBudget budget = ReleaseBudget.of(config.settings().maxPages());
     var topology = FrontierTopology.build(config.topics(), config.settings(), budget);
-    return new FrontierApp(StreamsService.start(config.serviceName(), topology, config.streamsProperties()), budget);
+    FrontierApp app = new FrontierApp(StreamsService.start(config.serviceName(), topology, config.streamsProperties()), budget);
+    List<String> seeds = new ArrayList<>(config.settings().seeds());
+    seeds.addAll(config.settings().crawl().seeds());
+    if (!seeds.isEmpty()) {
+      Thread sender = new Thread(() -> sendSeeds(config, seeds), "frontier-seeds");
+      sender.setDaemon(true);
+      sender.start();
+    }
+    return app;
+  }
+
+  private static void sendSeeds(FrontierConfig config, List<String> seeds) {
+    Map<String, Object> properties = new HashMap<>(config.kafkaProperties());
+    properties.put(ProducerConfig.ACKS_CONFIG, "all");
+    var topic = config.topics().discovered();
+    Instant now = Instant.now();
+    try (KafkaProducer<String, DiscoveredUrl> producer = new KafkaProducer<>(properties, topic.keySerde().serializer(), topic.valueSerde().serializer())) {
+      for (String seed : seeds) {
+        try {
+          DiscoveredUrl discovered = DiscoveredUrl.newBuilder().setUrl(seed).setDepth(0).setKind(UrlKind.SEED).setDiscoveredAt(now).build();
+          producer.send(new ProducerRecord<>(topic.name(), Origin.keyOf(seed), discovered));
+        } catch (InvalidUrlException e) {
+          LOG.warn("not a seed URL, skipped: {} ({})", seed, e.getMessage());
+        }
+      }
+      producer.flush();
+      LOG.info("{} seeds of the configuration sent to {}", seeds.size(), topic.name());
+    } catch (RuntimeException e) {
+      LOG.error("cannot send the configuration's seeds to {}: {}", topic.name(), e.toString());
+    }
   }
 
   /**

@@ -49,6 +49,12 @@ public abstract class ServiceConfig extends AbstractConfig {
 
   protected ServiceConfig(ConfigDef definition, Map<String, String> settings) {
     super(definition, settings, false);
+    for (String key : settings.keySet()) {
+      if (!key.startsWith(KAFKA_PREFIX) && !definition.names().contains(key)) {
+        // a misspelt setting would otherwise be ignored without a word
+        throw new ConfigException(key, settings.get(key), "unknown setting (environment variable " + SettingsSource.variableOf(key) + "); see docs/settings.md");
+      }
+    }
     String url = getString(SCHEMA_REGISTRY_URL_CONFIG);
     if (!url.startsWith("http://") && !url.startsWith("https://")) {
       throw new ConfigException(SCHEMA_REGISTRY_URL_CONFIG, url, "must be an http:// or https:// URL");

@@ -33,6 +33,10 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
   private static final String COMMIT_INTERVAL_MS_DOC =
       "How often a transaction is committed, in milliseconds: the latency each hop through this service adds.";
 
+  public static final String STANDBY_REPLICAS_CONFIG = "standby.replicas";
+  private static final String STANDBY_REPLICAS_DOC =
+      "Warm copies of each state store kept by other instances, so a task moves to another instance without restoring its state from the changelog.";
+
   protected StreamsServiceConfig(ConfigDef definition, Map<String, String> settings) {
     super(definition, settings);
   }
@@ -43,7 +47,8 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
         .define(APPLICATION_ID_CONFIG, Type.STRING, defaultApplicationId, new ConfigDef.NonEmptyString(), Importance.HIGH, APPLICATION_ID_DOC)
         .define(STATE_DIR_CONFIG, Type.STRING, "./state", new ConfigDef.NonEmptyString(), Importance.HIGH, STATE_DIR_DOC)
         .define(STREAM_THREADS_CONFIG, Type.INT, 1, Range.between(1, 64), Importance.MEDIUM, STREAM_THREADS_DOC)
-        .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, 100L, Range.between(10, 60_000), Importance.LOW, COMMIT_INTERVAL_MS_DOC);
+        .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, 100L, Range.between(10, 60_000), Importance.LOW, COMMIT_INTERVAL_MS_DOC)
+        .define(STANDBY_REPLICAS_CONFIG, Type.INT, 0, Range.between(0, 10), Importance.MEDIUM, STANDBY_REPLICAS_DOC);
   }
 
   /** The service's name in crawl-log entries and dead letters. */
@@ -58,6 +63,7 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     properties.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, getInt(STREAM_THREADS_CONFIG));
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, getLong(COMMIT_INTERVAL_MS_CONFIG));
+    properties.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, getInt(STANDBY_REPLICAS_CONFIG));
     properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
     properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
     properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), TopicSpec.MAX_MESSAGE_BYTES);

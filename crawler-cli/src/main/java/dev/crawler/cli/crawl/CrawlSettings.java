@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -50,19 +51,19 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
   }
 
   FrontierConfig frontier(String bootstrapServers, String registryUrl) {
-    Map<String, String> settings = streams("frontier", bootstrapServers, registryUrl);
+    Map<String, String> settings = streams("frontier", FrontierConfig.DEFINITION, bootstrapServers, registryUrl);
     settings.putIfAbsent(FrontierConfig.LEASE_TIMEOUT_MS_CONFIG, LEASE_TIMEOUT_MS);
     return new FrontierConfig(settings);
   }
 
   FetcherConfig fetcher(String bootstrapServers, String registryUrl) {
-    return new FetcherConfig(service(bootstrapServers, registryUrl));
+    return new FetcherConfig(service(FetcherConfig.DEFINITION, bootstrapServers, registryUrl));
   }
 
   ParserConfig parser(String bootstrapServers, String registryUrl) {
-    Map<String, String> settings = streams("parser", bootstrapServers, registryUrl);
+    Map<String, String> settings = streams("parser", ParserConfig.DEFINITION, bootstrapServers, registryUrl);
     // robots directives addressed to one crawler are matched on the name the fetcher gives itself
-    String userAgent = settings.get(dev.crawler.fetcher.FetcherConfig.USER_AGENT_CONFIG);
+    String userAgent = shared.get(FetcherConfig.USER_AGENT_CONFIG);
     if (userAgent != null && !userAgent.isBlank()) {
       settings.putIfAbsent(ParserConfig.ROBOTS_AGENT_CONFIG, dev.crawler.fetcher.domain.RobotsPolicy.productToken(userAgent));
     }
@@ -70,11 +71,18 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
   }
 
   CommitterConfig committer(String bootstrapServers, String registryUrl) {
-    return new CommitterConfig(streams("committer", bootstrapServers, registryUrl));
+    return new CommitterConfig(streams("committer", CommitterConfig.DEFINITION, bootstrapServers, registryUrl));
   }
 
-  private Map<String, String> service(String bootstrapServers, String registryUrl) {
-    Map<String, String> settings = new HashMap<>(shared);
+  /** The shared settings this service declares (the others are another service's), plus the cluster's address. */
+  private Map<String, String> service(ConfigDef definition, String bootstrapServers, String registryUrl) {
+    Map<String, String> settings = new HashMap<>();
+    shared.forEach(
+        (key, value) -> {
+          if (key.startsWith(ServiceConfig.KAFKA_PREFIX) || definition.names().contains(key)) {
+            settings.put(key, value);
+          }
+        });
     settings.put(ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     settings.put(ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, registryUrl);
     return settings;
@@ -87,8 +95,8 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
    */
   static final String LEASE_TIMEOUT_MS = "180000";
 
-  private Map<String, String> streams(String service, String bootstrapServers, String registryUrl) {
-    Map<String, String> settings = service(bootstrapServers, registryUrl);
+  private Map<String, String> streams(String service, ConfigDef definition, String bootstrapServers, String registryUrl) {
+    Map<String, String> settings = service(definition, bootstrapServers, registryUrl);
     // one application per service; its stores live under the data directory, so a second run resumes
     settings.put(StreamsServiceConfig.APPLICATION_ID_CONFIG, "crawler-" + service);
     settings.put(StreamsServiceConfig.STATE_DIR_CONFIG, dataDir.resolve("state").resolve(service).toString());
