@@ -61,7 +61,7 @@ class TopicsTest {
         .filteredOn(TopicSpec::coPartitionedByOrigin)
         .extracting(TopicSpec::name)
         .containsExactly(
-            "crawl.discovered", "crawl.fetch-requests", "crawl.fetch-results", "crawl.parsed", "crawl.outcomes", "crawl.log", "crawl.control", "crawl.politeness");
+            "crawl.discovered", "crawl.fetch-requests", "crawl.fetch-results", "crawl.parsed", "crawl.outcomes", "crawl.log", "crawl.control", "crawl.politeness", "crawl.stats");
   }
 
   @Test
