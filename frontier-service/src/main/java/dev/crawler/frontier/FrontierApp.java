@@ -1,26 +1,20 @@
 package dev.crawler.frontier;
 
 import dev.crawler.common.RunningService;
+import dev.crawler.common.Seeds;
 import dev.crawler.common.ServiceLauncher;
 import dev.crawler.common.ops.HealthCheck;
+import dev.crawler.common.url.UrlNormalizer;
 import dev.crawler.common.streams.StreamsService;
-import dev.crawler.events.DiscoveredUrl;
-import dev.crawler.events.UrlKind;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.streams.FrontierTopology;
 import dev.crawler.schemas.InvalidUrlException;
-import dev.crawler.schemas.Origin;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -63,26 +57,23 @@ public final class FrontierApp implements RunningService {
     return app;
   }
 
-  private static void sendSeeds(FrontierConfig config, List<String> seeds) {
-    Map<String, Object> properties = new HashMap<>(config.kafkaProperties());
-    properties.put(ProducerConfig.ACKS_CONFIG, "all");
-    var topic = config.topics().discovered();
-    Instant now = Instant.now();
-    try (KafkaProducer<String, DiscoveredUrl> producer = new KafkaProducer<>(properties, topic.keySerde().serializer(), topic.valueSerde().serializer())) {
-      for (String seed : seeds) {
-        try {
-          DiscoveredUrl discovered = DiscoveredUrl.newBuilder().setUrl(seed).setDepth(0).setKind(UrlKind.SEED).setDiscoveredAt(now).build();
-          producer.send(new ProducerRecord<>(topic.name(), Origin.keyOf(seed), discovered));
-        } catch (InvalidUrlException e) {
-          LOG.warn("not a seed URL, skipped: {} ({})", seed, e.getMessage());
-        }
+  private static void sendSeeds(FrontierConfig config, List<String> configured) {
+    List<String> seeds = new ArrayList<>();
+    for (String seed : configured) {
+      try {
+        seeds.add(UrlNormalizer.normalize(seed));
+      } catch (InvalidUrlException e) {
+        LOG.warn("not a seed URL, skipped: {} ({})", seed, e.getMessage());
       }
-      producer.flush();
-      LOG.info("{} seeds of the configuration sent to {}", seeds.size(), topic.name());
+    }
+    try {
+      Seeds.send(config.kafkaProperties(), config.topics(), seeds, Instant.now());
+      LOG.info("{} seeds of the configuration sent to {}", seeds.size(), config.topics().discovered().name());
     } catch (RuntimeException e) {
-      LOG.error("cannot send the configuration's seeds to {}: {}", topic.name(), e.toString());
+      LOG.error("cannot send the configuration's seeds to {}: {}", config.topics().discovered().name(), e.toString());
     }
   }
+
 
   /**
    * Runs the frontier until the process is stopped.

@@ -1,21 +1,19 @@
 package dev.crawler.cli.crawl;
 
 import dev.crawler.common.RunningService;
+import dev.crawler.common.Seeds;
 import dev.crawler.committer.CommitterApp;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.TopicInstaller;
 import dev.crawler.cli.ControlTopic;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
-import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.Outcome;
-import dev.crawler.events.UrlKind;
 import dev.crawler.fetcher.FetcherApp;
 import dev.crawler.frontier.FrontierApp;
 import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.frontier.FrontierProgress;
 import dev.crawler.parser.ParserApp;
-import dev.crawler.schemas.Origin;
 import dev.crawler.schemas.Topics;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -35,9 +33,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -174,17 +169,7 @@ final class Crawl {
   }
 
   private void seed(Map<String, Object> kafka, Topics topics, Instant now) {
-    Map<String, Object> properties = new java.util.HashMap<>(kafka);
-    properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    properties.put(ProducerConfig.ACKS_CONFIG, "all");
-    try (KafkaProducer<String, DiscoveredUrl> producer =
-        new KafkaProducer<>(properties, topics.discovered().keySerde().serializer(), topics.discovered().valueSerde().serializer())) {
-      for (String seed : plan.seeds()) {
-        DiscoveredUrl discovered = DiscoveredUrl.newBuilder().setUrl(seed).setDepth(0).setKind(UrlKind.SEED).setDiscoveredAt(now).build();
-        producer.send(new ProducerRecord<>(topics.discovered().name(), Origin.keyOf(seed), discovered));
-      }
-      producer.flush();
-    }
+    Seeds.send(kafka, topics, plan.seeds(), now);
   }
 
   /** Sends a command to every frontier task (one copy per partition of the control topic). */
