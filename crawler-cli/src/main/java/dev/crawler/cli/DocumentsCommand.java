@@ -5,24 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.DocumentEventType;
 import dev.crawler.schemas.Topics;
-import dev.crawler.schemas.serde.RecordDecoder;
-import dev.crawler.schemas.serde.UndecodableRecordException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
@@ -57,46 +49,31 @@ public final class DocumentsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Topics topics = cluster.topics();
-    RecordDecoder<String, DocumentEvent> decoder = new RecordDecoder<>(topics.documents());
-    Map<String, Object> properties = cluster.kafkaProperties();
-    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     PrintWriter out = spec.commandLine().getOut();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions = new ArrayList<>();
-      consumer.partitionsFor(topics.documents().name()).forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-      Map<String, DocumentEvent> live = new LinkedHashMap<>();
-      long printed = 0;
-      while (follow || partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
-        for (ConsumerRecord<byte[], byte[]> raw : consumer.poll(Duration.ofMillis(200))) {
-          ConsumerRecord<String, DocumentEvent> record;
-          try {
-            record = decoder.decode(raw);
-          } catch (UndecodableRecordException e) {
-            spec.commandLine().getErr().println("crawler: skipping a record: " + e.getMessage());
-            continue;
-          }
+    Map<String, DocumentEvent> live = new LinkedHashMap<>();
+    long[] printed = {0};
+    TopicReader.read(
+        cluster.kafkaProperties(),
+        topics.documents(),
+        follow,
+        record -> {
           if (follow) {
             out.println(JSON.writeValueAsString(eventLine(record)));
             out.flush();
-            if (limit > 0 && ++printed >= limit) {
-              return 0;
-            }
-          } else if (record.value() == null || record.value().getType() == DocumentEventType.DELETE) {
+            return limit <= 0 || ++printed[0] < limit;
+          }
+          if (record.value() == null || record.value().getType() == DocumentEventType.DELETE) {
             live.remove(record.key());
           } else {
             live.put(record.key(), record.value());
           }
-        }
-      }
-      for (DocumentEvent event : live.values()) {
-        out.println(JSON.writeValueAsString(toJson(event.getDocument())));
-      }
-      out.flush();
+          return true;
+        },
+        problem -> spec.commandLine().getErr().println("crawler: skipping a record: " + problem));
+    for (DocumentEvent event : live.values()) {
+      out.println(JSON.writeValueAsString(toJson(event.getDocument())));
     }
+    out.flush();
     return 0;
   }
 

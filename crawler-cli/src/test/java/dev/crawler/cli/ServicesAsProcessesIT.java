@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawler.cli.crawl.EditableSite;
 import dev.crawler.committer.CommitterApp;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.TopicInstaller;
@@ -15,7 +16,6 @@ import dev.crawler.frontier.FrontierApp;
 import dev.crawler.parser.ParserApp;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
-import dev.crawler.schemas.serde.RecordDecoder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -34,27 +34,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -71,10 +58,11 @@ class ServicesAsProcessesIT {
 
   @TempDir Path dir;
 
+  /** Each origin: a home page linking to its pages, each page linking home; titles name the origin. */
+  @RegisterExtension final EditableSite site = new EditableSite(ORIGINS);
+
   private final List<Process> processes = new ArrayList<>();
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-  private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
-  private Server site;
 
   @AfterEach
   void stop() throws Exception {
@@ -84,14 +72,17 @@ class ServicesAsProcessesIT {
     for (Process process : processes) {
       process.waitFor(30, TimeUnit.SECONDS);
     }
-    if (site != null) {
-      site.stop();
-    }
   }
 
   @Test
   void crawlsThroughSeparateProcessesAndLosesNoUrlWhenAFetcherIsStopped() throws Exception {
-    List<String> origins = startSite();
+    StringBuilder links = new StringBuilder();
+    for (int i = 1; i <= PAGES_PER_ORIGIN; i++) {
+      links.append("<a href=\"/page/").append(i).append("\">page ").append(i).append("</a> ");
+      site.pages().put("/page/" + i, EditableSite.page("Page " + i + " of {origin}", "The text of page " + i + " on {origin}. <a href=\"/\">home</a>"));
+    }
+    site.pages().put("/", EditableSite.page("Home of {origin}", links.toString()));
+    List<String> origins = site.urls();
     Set<String> pages = new TreeSet<>();
     for (String origin : origins) {
       pages.add(origin + "/");
@@ -149,16 +140,12 @@ class ServicesAsProcessesIT {
         var commandLine = CrawlerCli.commandLine();
         commandLine.setOut(new PrintWriter(report, true, StandardCharsets.UTF_8));
         commandLine.execute("status", "--origins", "10", "--bootstrap-servers", cluster.bootstrapServers(), "--schema-registry", cluster.schemaRegistryUrl());
-        throw new AssertionError("not published: " + missing + "\nrequests: " + new TreeMap<>(hits) + "\n" + report.toString(StandardCharsets.UTF_8), e);
+        throw new AssertionError("not published: " + missing + "\nrequests: " + site.requests() + "\n" + report.toString(StandardCharsets.UTF_8), e);
       }
       assertThat(documents.values()).allMatch(event -> event.getType() == DocumentEventType.UPSERT);
       assertThat(documents.keySet()).containsExactlyInAnyOrderElementsOf(pages);
-      Map<String, Integer> fetchedTwice = new LinkedHashMap<>();
-      hits.forEach((path, count) -> {
-        if (!path.endsWith("/robots.txt") && count.get() > 1) {
-          fetchedTwice.put(path, count.get());
-        }
-      });
+      Map<String, Integer> fetchedTwice = new LinkedHashMap<>(site.requests());
+      fetchedTwice.values().removeIf(count -> count == 1);
       assertThat(fetchedTwice).as("no page fetched twice: the stopped fetcher finished or handed back its requests").isEmpty();
 
       // status: the stats topic and the consumer groups
@@ -227,69 +214,29 @@ class ServicesAsProcessesIT {
     }
   }
 
+  /** Page requests served (robots.txt and sitemap.xml are not pages of the site: 404, not counted). */
   private int pagesFetched() {
-    return hits.entrySet().stream().filter(e -> !e.getKey().endsWith("/robots.txt")).mapToInt(e -> e.getValue().get()).sum();
+    return site.requests().values().stream().mapToInt(Integer::intValue).sum();
   }
 
+
   /** Every document event of crawl.documents so far, the last per URL. */
-  private static Map<String, DocumentEvent> readDocuments(EmbeddedCluster cluster, Topics topics) {
-    RecordDecoder<String, DocumentEvent> decoder = new RecordDecoder<>(topics.documents());
-    Map<String, Object> properties = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(), ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+  private static Map<String, DocumentEvent> readDocuments(EmbeddedCluster cluster, Topics topics) throws IOException {
     Map<String, DocumentEvent> documents = new HashMap<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions = consumer.partitionsFor(topics.documents().name()).stream().map(info -> new TopicPartition(info.topic(), info.partition())).toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
-        for (ConsumerRecord<byte[], byte[]> raw : consumer.poll(Duration.ofMillis(200))) {
-          ConsumerRecord<String, DocumentEvent> record = decoder.decode(raw);
+    TopicReader.read(
+        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
+        topics.documents(),
+        false,
+        record -> {
           if (record.value() != null) {
             documents.put(record.key(), record.value());
           }
-        }
-      }
-    }
-    return documents;
-  }
-
-  /** Three origins on 127.0.0.1, each a home page linking to its pages; every request is counted. */
-  private List<String> startSite() throws Exception {
-    site = new Server();
-    List<ServerConnector> connectors = new ArrayList<>();
-    for (int i = 0; i < ORIGINS; i++) {
-      ServerConnector connector = new ServerConnector(site);
-      connector.setHost("127.0.0.1");
-      connector.setPort(0);
-      site.addConnector(connector);
-      connectors.add(connector);
-    }
-    site.setHandler(
-        new Handler.Abstract() {
-          @Override
-          public boolean handle(Request request, Response response, Callback callback) {
-            String path = request.getHttpURI().getPath();
-            hits.computeIfAbsent(Request.getLocalPort(request) + path, p -> new AtomicInteger()).incrementAndGet();
-            String body;
-            if (path.equals("/")) {
-              StringBuilder links = new StringBuilder("<html><head><title>Home of " + Request.getLocalPort(request) + "</title></head><body>");
-              for (int i = 1; i <= PAGES_PER_ORIGIN; i++) {
-                links.append("<a href=\"/page/").append(i).append("\">page ").append(i).append("</a> ");
-              }
-              body = links.append("</body></html>").toString();
-            } else if (path.startsWith("/page/")) {
-              body = "<html><head><title>Page " + path + " of " + Request.getLocalPort(request) + "</title></head><body><p>The text of " + path + " on port " + Request.getLocalPort(request) + ".</p><a href=\"/\">home</a></body></html>";
-            } else {
-              response.setStatus(404);
-              body = "<html><title>Not found</title></html>";
-            }
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
-            response.write(true, java.nio.ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
-            return true;
-          }
+          return true;
+        },
+        problem -> {
+          throw new AssertionError("undecodable document event: " + problem);
         });
-    site.start();
-    return connectors.stream().map(connector -> "http://127.0.0.1:" + connector.getLocalPort()).toList();
+    return documents;
   }
 
   private static int freePort() throws IOException {

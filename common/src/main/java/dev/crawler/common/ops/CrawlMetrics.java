@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The meters every service shares, registered in Micrometer's global registry ({@link
@@ -16,9 +17,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class CrawlMetrics {
 
-  /** Counters by service and outcome name: a few dozen at most. */
-  private static final Map<String, Counter> OUTCOMES = new ConcurrentHashMap<>();
-  private static final Map<String, Counter> DOCUMENTS = new ConcurrentHashMap<>();
+  /** Per service, its counters by outcome ordinal: found without allocating, as every decision counts. */
+  private static final Map<String, AtomicReferenceArray<Counter>> OUTCOMES = new ConcurrentHashMap<>();
+  /** Upserts under their type, deletions under their reason (two enums: no key is made per event). */
+  private static final Map<Object, Counter> DOCUMENTS = new ConcurrentHashMap<>();
   private static final Map<String, Counter> DEAD_LETTERS = new ConcurrentHashMap<>();
 
   private CrawlMetrics() {}
@@ -30,11 +32,14 @@ public final class CrawlMetrics {
 
   /** Counts one decision a service made about a URL (one crawl-log entry). */
   public static void outcome(String service, Outcome outcome) {
-    OUTCOMES
-        .computeIfAbsent(
-            service + ' ' + outcome.name(),
-            key -> Counter.builder("crawler.outcomes").description("Decisions about URLs, by outcome (one per crawl-log entry)").tag("service", service).tag("outcome", outcome.name()).register(registry()))
-        .increment();
+    AtomicReferenceArray<Counter> counters = OUTCOMES.computeIfAbsent(service, s -> new AtomicReferenceArray<>(Outcome.values().length));
+    Counter counter = counters.get(outcome.ordinal());
+    if (counter == null) {
+      // two threads may both register it: the registry answers both with the same counter
+      counter = Counter.builder("crawler.outcomes").description("Decisions about URLs, by outcome (one per crawl-log entry)").tag("service", service).tag("outcome", outcome.name()).register(registry());
+      counters.set(outcome.ordinal(), counter);
+    }
+    counter.increment();
   }
 
   /**
@@ -42,12 +47,14 @@ public final class CrawlMetrics {
    * an upsert, or a deletion with its reason.
    */
   public static void document(DocumentEvent event) {
-    String reason = event.getDeleteReason() == null ? "" : event.getDeleteReason().name();
-    String type = event.getType().name();
+    Object key = event.getDeleteReason() == null ? event.getType() : event.getDeleteReason();
     DOCUMENTS
         .computeIfAbsent(
-            type + ' ' + reason,
-            key -> Counter.builder("crawler.documents").description("Document events published: upserts, and deletions by reason").tag("type", type).tag("reason", reason).register(registry()))
+            key,
+            k -> {
+              String reason = event.getDeleteReason() == null ? "" : event.getDeleteReason().name();
+              return Counter.builder("crawler.documents").description("Document events published: upserts, and deletions by reason").tag("type", event.getType().name()).tag("reason", reason).register(registry());
+            })
         .increment();
   }
 

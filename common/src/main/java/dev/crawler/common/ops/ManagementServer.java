@@ -1,5 +1,7 @@
 package dev.crawler.common.ops;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -38,6 +40,8 @@ public final class ManagementServer implements AutoCloseable {
   public static final String LIVE_PATH = "/health/live";
   public static final String READY_PATH = "/health/ready";
   public static final String METRICS_PATH = "/metrics";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpServer server;
   private final BooleanSupplier isAlive;
@@ -95,7 +99,7 @@ public final class ManagementServer implements AutoCloseable {
   /** The liveness answer: status and body. */
   Answer live() {
     boolean alive = isAlive.getAsBoolean();
-    return new Answer(alive ? 200 : 503, "{\"status\":\"" + (alive ? "UP" : "DOWN") + "\"}");
+    return new Answer(alive ? 200 : 503, json(Map.of("status", alive ? "UP" : "DOWN")));
   }
 
   /** The readiness answer: status and body, every check run once. */
@@ -115,13 +119,10 @@ public final class ManagementServer implements AutoCloseable {
       isUp &= problem.isEmpty();
       results.put(check.name(), problem.orElse("UP"));
     }
-    StringBuilder body = new StringBuilder("{\"status\":\"").append(isUp ? "UP" : "DOWN").append("\",\"checks\":{");
-    String separator = "";
-    for (Map.Entry<String, String> result : results.entrySet()) {
-      body.append(separator).append(quoted(result.getKey())).append(':').append(quoted(result.getValue()));
-      separator = ",";
-    }
-    return new Answer(isUp ? 200 : 503, body.append("}}").toString());
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("status", isUp ? "UP" : "DOWN");
+    body.put("checks", results);
+    return new Answer(isUp ? 200 : 503, json(body));
   }
 
   record Answer(int status, String body) {}
@@ -148,22 +149,12 @@ public final class ManagementServer implements AutoCloseable {
     }
   }
 
-  private static String quoted(String text) {
-    StringBuilder quoted = new StringBuilder("\"");
-    for (char c : text.toCharArray()) {
-      switch (c) {
-        case '"' -> quoted.append("\\\"");
-        case '\\' -> quoted.append("\\\\");
-        default -> {
-          if (c < 0x20) {
-            quoted.append(String.format("\\u%04x", (int) c));
-          } else {
-            quoted.append(c);
-          }
-        }
-      }
+  private static String json(Map<String, Object> value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e); // maps of strings always serialize
     }
-    return quoted.append('"').toString();
   }
 
   @Override

@@ -2,11 +2,11 @@ package dev.crawler.cli.status;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawler.cli.ClusterOptions;
+import dev.crawler.cli.TopicReader;
 import dev.crawler.events.OriginStats;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
-import dev.crawler.schemas.serde.RecordDecoder;
-import dev.crawler.schemas.serde.UndecodableRecordException;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,11 +20,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -115,31 +110,19 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   /** Reads the stats topic from its start to its current end. */
-  private CrawlStatus read(TopicSpec<String, OriginStats> topic) {
-    RecordDecoder<String, OriginStats> decoder = new RecordDecoder<>(topic);
-    Map<String, Object> properties = cluster.kafkaProperties();
-    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+  private CrawlStatus read(TopicSpec<String, OriginStats> topic) throws IOException {
     CrawlStatus status = new CrawlStatus();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions = new ArrayList<>();
-      consumer.partitionsFor(topic.name()).forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
-        for (ConsumerRecord<byte[], byte[]> raw : consumer.poll(Duration.ofMillis(200))) {
-          try {
-            ConsumerRecord<String, OriginStats> record = decoder.decode(raw);
-            if (record.key() != null) {
-              status.add(record.key(), record.value());
-            }
-          } catch (UndecodableRecordException e) {
-            spec.commandLine().getErr().println("crawler: skipping a record: " + e.getMessage());
+    TopicReader.read(
+        cluster.kafkaProperties(),
+        topic,
+        false,
+        record -> {
+          if (record.key() != null) {
+            status.add(record.key(), record.value());
           }
-        }
-      }
-    }
+          return true;
+        },
+        problem -> spec.commandLine().getErr().println("crawler: skipping a record: " + problem));
     return status;
   }
 }

@@ -2,6 +2,8 @@ package dev.crawler.cli.crawl;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,23 +14,38 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A one-origin HTML site on 127.0.0.1 that a test edits between crawls: {@link #pages()} maps a path
- * (with its query) to the page's HTML, in which {@code {visit}} is replaced by the how-many-th request
- * for that path this is. Everything else (robots.txt, sitemap.xml, removed pages) is 404.
+ * An HTML site on one or more origins of 127.0.0.1 (one port each) that a test edits between crawls:
+ * {@link #pages()} maps a path (with its query) to the page's HTML, served by every origin, in which
+ * {@code {origin}} is replaced by the origin answering and {@code {visit}} by the how-many-th request for
+ * that page this is. Everything else (robots.txt, sitemap.xml, removed pages) is 404. Started when made;
+ * as a JUnit extension ({@code @RegisterExtension}) it stops after each test.
  */
-final class EditableSite implements AutoCloseable {
+public final class EditableSite implements AfterEachCallback, AutoCloseable {
 
   private final Map<String, String> pages = new ConcurrentHashMap<>();
+  /** Requests per page, by origin + path. */
   private final Map<String, AtomicInteger> visits = new ConcurrentHashMap<>();
   private final Server server = new Server();
-  private final String url;
+  private final List<String> urls = new ArrayList<>();
 
-  EditableSite() throws Exception {
-    ServerConnector connector = new ServerConnector(server);
-    connector.setHost("127.0.0.1");
-    server.addConnector(connector);
+  /** A site on one origin. */
+  public EditableSite() {
+    this(1);
+  }
+
+  /** A site on {@code origins} origins serving the same pages. */
+  public EditableSite(int origins) {
+    List<ServerConnector> connectors = new ArrayList<>();
+    for (int i = 0; i < origins; i++) {
+      ServerConnector connector = new ServerConnector(server);
+      connector.setHost("127.0.0.1");
+      server.addConnector(connector);
+      connectors.add(connector);
+    }
     server.setHandler(
         new Handler.Abstract() {
           @Override
@@ -40,35 +57,58 @@ final class EditableSite implements AutoCloseable {
               callback.succeeded();
               return true;
             }
-            int visit = visits.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
+            String origin = "http://127.0.0.1:" + Request.getLocalPort(request);
+            int visit = visits.computeIfAbsent(origin + path, p -> new AtomicInteger()).incrementAndGet();
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
-            response.write(true, ByteBuffer.wrap(html.replace("{visit}", Integer.toString(visit)).getBytes(StandardCharsets.UTF_8)), callback);
+            String body = html.replace("{origin}", origin).replace("{visit}", Integer.toString(visit));
+            response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
             return true;
           }
         });
-    server.start();
-    url = "http://127.0.0.1:" + connector.getLocalPort();
+    try {
+      server.start();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot start the test site", e);
+    }
+    connectors.forEach(connector -> urls.add("http://127.0.0.1:" + connector.getLocalPort()));
   }
 
-  /** The site's origin, without a trailing slash. */
-  String url() {
-    return url;
+  /** The first origin, without a trailing slash. */
+  public String url() {
+    return urls.get(0);
+  }
+
+  /** Every origin, without a trailing slash. */
+  public List<String> urls() {
+    return List.copyOf(urls);
   }
 
   /** Path (and query) to HTML; edit it to change the site. */
-  Map<String, String> pages() {
+  public Map<String, String> pages() {
     return pages;
   }
 
-  /** How many requests a path got. */
-  int visits(String path) {
-    AtomicInteger count = visits.get(path);
+  /** How many requests a path of the first origin got. */
+  public int visits(String path) {
+    AtomicInteger count = visits.get(url() + path);
     return count == null ? 0 : count.get();
   }
 
+  /** Requests per page served, by URL (origin + path). */
+  public Map<String, Integer> requests() {
+    Map<String, Integer> requests = new java.util.TreeMap<>();
+    visits.forEach((url, count) -> requests.put(url, count.get()));
+    return requests;
+  }
+
   /** A page with a title and a paragraph of HTML. */
-  static String page(String title, String body) {
+  public static String page(String title, String body) {
     return "<!DOCTYPE html><html><head><title>" + title + "</title></head><body><p>" + body + "</p></body></html>";
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) throws Exception {
+    close();
   }
 
   @Override

@@ -10,9 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,21 +26,9 @@ class EventRecrawlIT {
 
   @TempDir Path work;
 
-  private EditableSite editable;
-  private Map<String, String> pages;
-  private String site;
-
-  @BeforeEach
-  void startSite() throws Exception {
-    editable = new EditableSite();
-    pages = editable.pages();
-    site = editable.url();
-  }
-
-  @AfterEach
-  void stopSite() throws Exception {
-    editable.close();
-  }
+  @RegisterExtension final EditableSite editable = new EditableSite();
+  private final Map<String, String> pages = editable.pages();
+  private final String site = editable.url();
 
   @Test
   void recrawlEventsRefreshAThreePageArticlePublishedAsOneDocument() throws Exception {

@@ -1,16 +1,14 @@
 package dev.crawler.cli.deploy;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.List;
 import java.util.Map;
 
 /**
  * KEDA's {@code ScaledObject} (keda.sh/v1alpha1), the part of its schema the manifests use: no typed
- * model of it is published on Maven Central, so this one is strict instead (an unknown field fails
- * to parse).
+ * model of it is published on Maven Central. It has no additionalProperties: read with
+ * FAIL_ON_UNKNOWN_PROPERTIES, an unknown field fails to parse.
  */
-@JsonIgnoreProperties(ignoreUnknown = false)
 record ScaledObject(String apiVersion, String kind, ObjectMeta metadata, Spec spec) {
 
   record Spec(
