@@ -4,6 +4,7 @@ import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.ops.KafkaConnection;
+import dev.crawler.common.config.ProducerBatching;
 import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.RobotsPolicy;
 import dev.crawler.fetcher.http.JettyPageFetcher;
@@ -57,8 +58,7 @@ public final class FetcherApp implements RunningService {
     Map<String, Object> producerProperties = new HashMap<>(config.kafkaProperties());
     producerProperties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     producerProperties.put(ProducerConfig.ACKS_CONFIG, "all");
-    producerProperties.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
-    producerProperties.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    ProducerBatching.defaults().forEach(producerProperties::putIfAbsent);
     producerProperties.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSpec.MAX_MESSAGE_BYTES);
     Map<String, Object> stateReaderProperties = new HashMap<>(config.kafkaProperties());
     stateReaderProperties.remove(ConsumerConfig.GROUP_ID_CONFIG);

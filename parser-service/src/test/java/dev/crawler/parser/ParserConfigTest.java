@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawler.parser.domain.ParserSettings;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -23,6 +25,29 @@ class ParserConfigTest {
     assertThat(config.streamsProperties())
         .containsEntry(StreamsConfig.APPLICATION_ID_CONFIG, "crawler-parser")
         .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+  }
+
+  @Test
+  void batchesWhatItProducesAndCommitsTwiceASecondByDefault() {
+    Properties properties = new ParserConfig(Map.of()).streamsProperties();
+
+    assertThat(properties)
+        .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 500L)
+        .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 20)
+        .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024)
+        .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+  }
+
+  @Test
+  void letsAKafkaSettingOverrideTheBatchingDefaults() {
+    Properties properties = new ParserConfig(Map.of("kafka.linger.ms", "50", "kafka.producer.batch.size", "65536", "commit.interval.ms", "100")).streamsProperties();
+
+    // Kafka Streams prefers producer.linger.ms to linger.ms: a default under the prefix would hide the setting
+    assertThat(properties)
+        .containsEntry(ProducerConfig.LINGER_MS_CONFIG, "50")
+        .doesNotContainKey(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG))
+        .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), "65536")
+        .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100L);
   }
 
   @Test

@@ -53,11 +53,11 @@ public final class CommitterTopology {
     Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
     topology.addProcessor(PROCESSOR, () -> new CommitterProcessor(settings), PARSED_SOURCE, OUTCOMES_SOURCE);
     topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS_STORE), Serdes.String(), StateSerde.of(DocumentState.class)), PROCESSOR);
-    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHECKSUMS_STORE), Serdes.String(), Serdes.String()), PROCESSOR);
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS_STORE), Serdes.String(), StateSerde.of(DocumentState.class)).withCachingEnabled(), PROCESSOR);
+    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHECKSUMS_STORE), Serdes.String(), Serdes.String()).withCachingEnabled(), PROCESSOR);
     topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PAGES_STORE), Serdes.String(), StateSerde.of(DocumentPages.class)), PROCESSOR);
-    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PAGE_OF_STORE), Serdes.String(), Serdes.String()), PROCESSOR);
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PAGES_STORE), Serdes.String(), StateSerde.of(DocumentPages.class)).withCachingEnabled(), PROCESSOR);
+    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PAGE_OF_STORE), Serdes.String(), Serdes.String()).withCachingEnabled(), PROCESSOR);
     Sinks.add(topology, DOCUMENTS_SINK, topics.documents(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);

@@ -1,5 +1,6 @@
 package dev.crawler.common.streams;
 
+import dev.crawler.common.config.ProducerBatching;
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.schemas.TopicSpec;
 import java.util.Map;
@@ -31,7 +32,11 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
 
   public static final String COMMIT_INTERVAL_MS_CONFIG = "commit.interval.ms";
   private static final String COMMIT_INTERVAL_MS_DOC =
-      "How often a transaction is committed, in milliseconds: the latency each hop through this service adds.";
+      "How often a transaction is committed, in milliseconds: the latency each hop through this service adds. Each commit costs the broker"
+          + " a transaction (markers on every partition written); at 100 ms the broker spent three times the CPU it does at 500.";
+
+  /** The default commit interval: half a second per hop, a fifth of the transactions of Kafka Streams' exactly-once default. */
+  public static final long DEFAULT_COMMIT_INTERVAL_MS = 500;
 
   public static final String STANDBY_REPLICAS_CONFIG = "standby.replicas";
   private static final String STANDBY_REPLICAS_DOC =
@@ -47,7 +52,7 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
         .define(APPLICATION_ID_CONFIG, Type.STRING, defaultApplicationId, new ConfigDef.NonEmptyString(), Importance.HIGH, APPLICATION_ID_DOC)
         .define(STATE_DIR_CONFIG, Type.STRING, "./state", new ConfigDef.NonEmptyString(), Importance.HIGH, STATE_DIR_DOC)
         .define(STREAM_THREADS_CONFIG, Type.INT, 1, Range.between(1, 64), Importance.MEDIUM, STREAM_THREADS_DOC)
-        .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, 100L, Range.between(10, 60_000), Importance.LOW, COMMIT_INTERVAL_MS_DOC)
+        .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, DEFAULT_COMMIT_INTERVAL_MS, Range.between(10, 60_000), Importance.LOW, COMMIT_INTERVAL_MS_DOC)
         .define(STANDBY_REPLICAS_CONFIG, Type.INT, 0, Range.between(0, 10), Importance.MEDIUM, STANDBY_REPLICAS_DOC);
   }
 
@@ -64,8 +69,11 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, getLong(COMMIT_INTERVAL_MS_CONFIG));
     properties.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, getInt(STANDBY_REPLICAS_CONFIG));
-    properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
-    properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+    ProducerBatching.defaults().forEach((key, value) -> {
+      if (!properties.containsKey(key) && !properties.containsKey(StreamsConfig.producerPrefix(key))) {
+        properties.put(StreamsConfig.producerPrefix(key), value);
+      }
+    });
     properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), TopicSpec.MAX_MESSAGE_BYTES);
     properties.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
     DeadLetterHandler.install(properties, topics().deadLetters(), serviceName());

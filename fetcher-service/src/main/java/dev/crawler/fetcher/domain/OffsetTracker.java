@@ -28,7 +28,8 @@ public final class OffsetTracker {
   private final TreeMap<Long, Boolean> received = new TreeMap<>();
   private final List<long[]> skipped;
   private long nextAfterDone = -1;
-  private Commit lastCommit = new Commit(-1, "");
+  /** The last commit Kafka acknowledged: a commit that failed is made again, even when nothing changed since. */
+  private Commit lastCommitted = new Commit(-1, "");
 
   public OffsetTracker() {
     this(List.of());
@@ -64,8 +65,10 @@ public final class OffsetTracker {
   }
 
   /**
-   * What to commit now, when it changed since the last commit: the first offset not done, and the
-   * ranges done beyond it as metadata. Done offsets below it are forgotten.
+   * What to commit now, when it differs from the last commit Kafka {@linkplain #committed(Commit)
+   * acknowledged}: the first offset not done, and the ranges done beyond it as metadata. Done offsets
+   * below it are forgotten. A commit that failed (a rebalance in progress, a broker away) is asked for
+   * again until one is acknowledged, so the committed offset always catches up with what was done.
    */
   public Optional<Commit> commit() {
     while (!received.isEmpty() && received.firstEntry().getValue()) {
@@ -76,11 +79,17 @@ public final class OffsetTracker {
       return Optional.empty();
     }
     Commit commit = new Commit(offset, metadata());
-    if (commit.equals(lastCommit) || (commit.offset() < lastCommit.offset())) {
+    if (commit.equals(lastCommitted) || commit.offset() < lastCommitted.offset()) {
       return Optional.empty();
     }
-    lastCommit = commit;
     return Optional.of(commit);
+  }
+
+  /** Kafka acknowledged this commit. */
+  public void committed(Commit commit) {
+    if (commit.offset() >= lastCommitted.offset()) {
+      lastCommitted = commit;
+    }
   }
 
   private boolean isSkipped(long offset) {

@@ -50,6 +50,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.jspecify.annotations.Nullable;
@@ -713,32 +714,55 @@ public final class FetchLoop implements Runnable {
   }
 
   private void commit(boolean sync) {
-    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-    trackers.forEach((partition, tracker) -> tracker.commit().ifPresent(commit -> offsets.put(partition, new OffsetAndMetadata(commit.offset(), commit.metadata()))));
-    if (offsets.isEmpty()) {
+    Map<TopicPartition, OffsetTracker.Commit> commits = new HashMap<>();
+    trackers.forEach((partition, tracker) -> tracker.commit().ifPresent(commit -> commits.put(partition, commit)));
+    if (commits.isEmpty()) {
       return;
     }
     if (sync) {
-      commitSync(offsets);
+      commitSync(commits);
     } else {
-      consumer.commitAsync(offsets, (committed, error) -> {
+      consumer.commitAsync(offsets(commits), (committed, error) -> {
         if (error != null) {
           LOG.warn("committing offsets failed (they are committed again later): {}", error.toString());
+        } else {
+          acknowledge(commits);
         }
       });
     }
   }
 
-  private void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+  /** Commits and waits; a commit Kafka refuses (a rebalance under way, a broker away) is made again later. */
+  private void commitSync(Map<TopicPartition, OffsetTracker.Commit> commits) {
     for (int attempt = 0; attempt < 3; attempt++) {
       try {
-        consumer.commitSync(offsets);
+        consumer.commitSync(offsets(commits));
+        acknowledge(commits);
         return;
       } catch (WakeupException e) {
         // a completion woke the consumer: commit again
+      } catch (KafkaException e) {
+        LOG.warn("committing offsets {} failed (they are committed again later): {}", offsets(commits), e.toString());
+        return;
       }
     }
-    LOG.warn("offsets {} not committed: the consumer kept being woken", offsets);
+    LOG.warn("offsets {} not committed: the consumer kept being woken", offsets(commits));
+  }
+
+  /** Kafka acknowledged these commits: their trackers ask for no commit until something changes. */
+  private void acknowledge(Map<TopicPartition, OffsetTracker.Commit> commits) {
+    commits.forEach((partition, commit) -> {
+      OffsetTracker tracker = trackers.get(partition);
+      if (tracker != null) {
+        tracker.committed(commit);
+      }
+    });
+  }
+
+  private static Map<TopicPartition, OffsetAndMetadata> offsets(Map<TopicPartition, OffsetTracker.Commit> commits) {
+    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    commits.forEach((partition, commit) -> offsets.put(partition, new OffsetAndMetadata(commit.offset(), commit.metadata())));
+    return offsets;
   }
 
   /**
@@ -817,15 +841,17 @@ public final class FetchLoop implements Runnable {
         });
         writePoliteness(now, leaving, true);
         producer.flush();
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        // the acknowledgements the flush brought mark their requests done before the last commit
+        runTasks();
+        Map<TopicPartition, OffsetTracker.Commit> commits = new HashMap<>();
         for (TopicPartition partition : partitions) {
           OffsetTracker tracker = trackers.get(partition);
           if (tracker != null) {
-            tracker.commit().ifPresent(commit -> offsets.put(partition, new OffsetAndMetadata(commit.offset(), commit.metadata())));
+            tracker.commit().ifPresent(commit -> commits.put(partition, commit));
           }
         }
-        if (!offsets.isEmpty()) {
-          commitSync(offsets);
+        if (!commits.isEmpty()) {
+          commitSync(commits);
         }
         LOG.info("handed over {} ({} origins)", partitions, leaving.size());
       } finally {

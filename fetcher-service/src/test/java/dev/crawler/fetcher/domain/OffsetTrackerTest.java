@@ -19,7 +19,36 @@ class OffsetTrackerTest {
 
     tracker.done(10);
     assertThat(tracker.commit()).contains(new OffsetTracker.Commit(13, ""));
+    tracker.committed(new OffsetTracker.Commit(13, ""));
     assertThat(tracker.commit()).as("nothing new").isEmpty();
+  }
+
+  @Test
+  void commitsAgainUntilKafkaAcknowledgesTheCommit() {
+    OffsetTracker tracker = new OffsetTracker();
+    tracker.received(10);
+    tracker.done(10);
+
+    assertThat(tracker.commit()).contains(new OffsetTracker.Commit(11, ""));
+    assertThat(tracker.commit()).as("the commit failed: nothing changed, but it is still to be made").contains(new OffsetTracker.Commit(11, ""));
+    tracker.committed(new OffsetTracker.Commit(11, ""));
+    assertThat(tracker.commit()).isEmpty();
+  }
+
+  @Test
+  void anOlderAcknowledgementDoesNotUndoANewerOne() {
+    OffsetTracker tracker = new OffsetTracker();
+    tracker.received(10);
+    tracker.received(11);
+    tracker.done(10);
+    OffsetTracker.Commit first = tracker.commit().orElseThrow();
+    tracker.done(11);
+    OffsetTracker.Commit second = tracker.commit().orElseThrow();
+
+    tracker.committed(second);
+    tracker.committed(first);
+
+    assertThat(tracker.commit()).isEmpty();
   }
 
   @Test
@@ -52,6 +81,7 @@ class OffsetTrackerTest {
     tracker.done(15);
 
     assertThat(tracker.commit()).contains(new OffsetTracker.Commit(11, "done:12-13,15"));
+    tracker.committed(new OffsetTracker.Commit(11, "done:12-13,15"));
     assertThat(tracker.commit()).as("nothing changed").isEmpty();
     tracker.done(16);
     assertThat(tracker.commit()).as("the metadata changed").contains(new OffsetTracker.Commit(11, "done:12-13,15-16"));

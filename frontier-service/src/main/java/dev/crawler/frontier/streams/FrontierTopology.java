@@ -96,16 +96,16 @@ public final class FrontierTopology {
     FrontierMetrics metrics = new FrontierMetrics(CrawlMetrics.registry());
     topology.addProcessor(PROCESSOR, () -> new FrontierProcessor(settings, budget, metrics), DISCOVERED_SOURCE, OUTCOMES_SOURCE, CONTROL_SOURCE);
     topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CONTROL_STORE), Serdes.String(), Serdes.Long()), PROCESSOR);
-    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DUE_STORE), Serdes.String(), Serdes.String()), PROCESSOR);
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CONTROL_STORE), Serdes.String(), Serdes.Long()).withCachingEnabled(), PROCESSOR);
+    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DUE_STORE), Serdes.String(), Serdes.String()).withCachingEnabled(), PROCESSOR);
     topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(URLS_STORE), Serdes.String(), URL_STATE_SERDE), PROCESSOR);
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(URLS_STORE), Serdes.String(), URL_STATE_SERDE).withCachingEnabled(), PROCESSOR);
     topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ORIGINS_STORE), Serdes.String(), ORIGIN_STATE_SERDE), PROCESSOR);
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ORIGINS_STORE), Serdes.String(), ORIGIN_STATE_SERDE).withCachingEnabled(), PROCESSOR);
     topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QUEUE_STORE), Serdes.String(), Serdes.String()), PROCESSOR);
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QUEUE_STORE), Serdes.String(), Serdes.String()).withCachingEnabled(), PROCESSOR);
     topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LEASES_STORE), Serdes.String(), LEASE_SERDE), PROCESSOR);
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LEASES_STORE), Serdes.String(), LEASE_SERDE).withCachingEnabled(), PROCESSOR);
     Sinks.add(topology, FETCH_REQUESTS_SINK, topics.fetchRequests(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
@@ -126,10 +126,10 @@ public final class FrontierTopology {
     Sources.add(topology, RECRAWL_FEED_SOURCE, topics.recrawlFeed());
     topology.addProcessor(RECRAWL_SCHEDULER, () -> new RecrawlSchedulerProcessor(settings.crawl()), RECRAWL_FEED_SOURCE);
     topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RECRAWL_DOCUMENTS_STORE), Serdes.String(), StateSerde.of(RecrawlDocumentState.class)),
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RECRAWL_DOCUMENTS_STORE), Serdes.String(), StateSerde.of(RecrawlDocumentState.class)).withCachingEnabled(),
         RECRAWL_SCHEDULER);
     topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RECRAWL_SCHEDULE_STORE), Serdes.String(), StateSerde.of(RecrawlScheduleState.class)),
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RECRAWL_SCHEDULE_STORE), Serdes.String(), StateSerde.of(RecrawlScheduleState.class)).withCachingEnabled(),
         RECRAWL_SCHEDULER);
     Sinks.add(topology, RECRAWL_SINK, topics.discovered(), RECRAWL_SCHEDULER);
   }

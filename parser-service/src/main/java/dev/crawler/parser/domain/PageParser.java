@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,6 +60,9 @@ public final class PageParser {
   static final int MAX_ANCHOR_CHARS = 1_000;
 
   private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(PageParser::sha256);
+
+  /** Each thread's recently resolved link targets: a stream thread parses page after page of the same sites. */
+  private static final ThreadLocal<LinkTargets> LINK_TARGETS = ThreadLocal.withInitial(() -> new LinkTargets(LinkTargets.DEFAULT_CAPACITY));
 
   private final ParserSettings settings;
 
@@ -176,19 +178,15 @@ public final class PageParser {
    * returns how many crawlable links there were, repeats included.
    */
   private static int links(List<Element> elements, List<Link> links) {
-    // pages repeat links (menus, "top" links): normalize each distinct address once
-    Map<String, Optional<String>> normalized = new HashMap<>();
+    // pages repeat links (menus, "top" links), and sites repeat them across pages: LinkTargets remembers
+    LinkTargets targets = LINK_TARGETS.get();
     Map<String, Link> byUrl = new LinkedHashMap<>();
     int count = 0;
     for (Element element : elements) {
       boolean isFrame = element.nameIs("frame") || element.nameIs("iframe");
-      String absolute = element.absUrl(isFrame ? "src" : "href");
-      if (absolute.isEmpty()) {
-        continue; // unresolvable against the base
-      }
-      Optional<String> url = normalized.computeIfAbsent(absolute, UrlNormalizer::tryNormalize);
+      Optional<String> url = targets.of(element, isFrame ? "src" : "href");
       if (url.isEmpty()) {
-        continue; // mailto:, javascript:, tel:, ftp:, malformed: nothing to crawl
+        continue; // unresolvable against the base; mailto:, javascript:, tel:, ftp:, malformed: nothing to crawl
       }
       count++;
       boolean isNofollow = !isFrame && HtmlFacts.hasToken(element.attr("rel"), "nofollow");

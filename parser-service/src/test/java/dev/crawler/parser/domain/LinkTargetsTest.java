@@ -1,0 +1,109 @@
+package dev.crawler.parser.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Optional;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class LinkTargetsTest {
+
+  private static Element link(String pageUrl, String html) {
+    Document document = Jsoup.parse(html, pageUrl);
+    return document.selectFirst("a, iframe");
+  }
+
+  @ParameterizedTest(name = "{1} on {0} -> {2}")
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "NONE",
+      value = {
+        "http://a.example/dir/page.html | http://B.example:80/x/../y#top | http://b.example/y",
+        "http://a.example/dir/page.html | /docs/a.html                   | http://a.example/docs/a.html",
+        "https://a.example:8443/d/p     | /docs/./a.html?q=1             | https://a.example:8443/docs/a.html?q=1",
+        "http://a.example/dir/page.html | other.html                     | http://a.example/dir/other.html",
+        "http://a.example/dir/page.html | ../up.html                     | http://a.example/up.html",
+        "http://a.example/dir/page.html | //c.example/z                  | http://c.example/z",
+        "http://a.example/dir/page.html | mailto:x@a.example             | NONE",
+        "http://a.example/dir/page.html | javascript:void(0)             | NONE",
+      })
+  void resolvesAndNormalizesAsTheElementsAbsoluteUrl(String pageUrl, String href, String expected) {
+    Element element = link(pageUrl, "<a href='" + href + "'>x</a>");
+
+    Optional<String> target = new LinkTargets(100).of(element, "href");
+
+    assertThat(target).isEqualTo(Optional.ofNullable(expected));
+    assertThat(new LinkTargets(0).of(element, "href")).as("the same without remembering").isEqualTo(target);
+  }
+
+  @Test
+  void remembersAnAbsoluteReferenceWhateverPageItIsOn() {
+    LinkTargets targets = new LinkTargets(100);
+
+    targets.of(link("http://a.example/1.html", "<a href='http://b.example/x'>x</a>"), "href");
+    Optional<String> second = targets.of(link("http://c.example/2.html", "<a href='http://b.example/x'>x</a>"), "href");
+
+    assertThat(second).contains("http://b.example/x");
+    assertThat(targets.size()).isEqualTo(1);
+  }
+
+  @Test
+  void remembersAnAbsolutePathPerSchemeAndAuthorityOfTheBase() {
+    LinkTargets targets = new LinkTargets(100);
+
+    Optional<String> onA = targets.of(link("http://a.example/1.html", "<a href='/x'>x</a>"), "href");
+    Optional<String> onAElsewhere = targets.of(link("http://a.example/deep/2.html?q", "<a href='/x'>x</a>"), "href");
+    Optional<String> onB = targets.of(link("http://b.example/1.html", "<a href='/x'>x</a>"), "href");
+    Optional<String> onHttpsA = targets.of(link("https://a.example/1.html", "<a href='/x'>x</a>"), "href");
+
+    assertThat(onA).contains("http://a.example/x");
+    assertThat(onAElsewhere).contains("http://a.example/x");
+    assertThat(onB).contains("http://b.example/x");
+    assertThat(onHttpsA).contains("https://a.example/x");
+    assertThat(targets.size()).isEqualTo(3);
+  }
+
+  @Test
+  void resolvesAnAbsolutePathAgainstTheBaseHref() {
+    LinkTargets targets = new LinkTargets(100);
+    targets.of(link("http://a.example/1.html", "<a href='/x'>x</a>"), "href");
+
+    Optional<String> underBase = targets.of(link("http://a.example/2.html", "<head><base href='http://b.example/in/'></head><a href='/x'>x</a>"), "href");
+
+    assertThat(underBase).contains("http://b.example/x");
+  }
+
+  @Test
+  void resolvesAPathRelativeReferenceAgainstEachPage() {
+    LinkTargets targets = new LinkTargets(100);
+
+    Optional<String> first = targets.of(link("http://a.example/one/p.html", "<a href='next.html'>x</a>"), "href");
+    Optional<String> second = targets.of(link("http://a.example/two/p.html", "<a href='next.html'>x</a>"), "href");
+
+    assertThat(first).contains("http://a.example/one/next.html");
+    assertThat(second).contains("http://a.example/two/next.html");
+    assertThat(targets.size()).isZero();
+  }
+
+  @Test
+  void holdsNoMoreThanItsCapacity() {
+    LinkTargets targets = new LinkTargets(2);
+
+    for (String path : new String[] {"/a", "/b", "/c", "/a"}) {
+      assertThat(targets.of(link("http://a.example/", "<a href='" + path + "'>x</a>"), "href")).contains("http://a.example" + path);
+    }
+
+    assertThat(targets.size()).isEqualTo(2);
+  }
+
+  @Test
+  void readsTheFrameSource() {
+    Element frame = link("http://a.example/p", "<iframe src='/inner.html'></iframe>");
+
+    assertThat(new LinkTargets(10).of(frame, "src")).contains("http://a.example/inner.html");
+  }
+}
