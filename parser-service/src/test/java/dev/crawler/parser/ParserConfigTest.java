@@ -3,6 +3,7 @@ package dev.crawler.parser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.crawler.common.streams.BoundedStateMemory;
 import dev.crawler.parser.domain.ParserSettings;
 import java.util.Map;
 import java.util.Properties;
@@ -36,6 +37,14 @@ class ParserConfigTest {
         .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 20)
         .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024)
         .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+  }
+
+  @Test
+  void boundsTheStateStoresNativeMemory() {
+    assertThat(new ParserConfig(Map.of()).streamsProperties())
+        .containsEntry(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedStateMemory.class)
+        .containsEntry(BoundedStateMemory.MEMORY_BYTES_CONFIG, 128L * 1024 * 1024);
+    assertThat(new ParserConfig(Map.of("state.memory.mb", "512")).streamsProperties()).containsEntry(BoundedStateMemory.MEMORY_BYTES_CONFIG, 512L * 1024 * 1024);
   }
 
   @Test

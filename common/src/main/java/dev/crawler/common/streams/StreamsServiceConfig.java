@@ -38,6 +38,14 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
   /** The default commit interval: half a second per hop, a fifth of the transactions of Kafka Streams' exactly-once default. */
   public static final long DEFAULT_COMMIT_INTERVAL_MS = 500;
 
+  public static final String STATE_MEMORY_MB_CONFIG = "state.memory.mb";
+  private static final String STATE_MEMORY_MB_DOC =
+      "Native memory all the RocksDB state stores of this process share, in MB: one block cache, with the memtables charged to it."
+          + " It bounds memory however many URLs the stores hold and however many partitions the instance owns; a larger cache reads less from disk.";
+
+  /** The default bound of the state stores' native memory, in MB. */
+  public static final long DEFAULT_STATE_MEMORY_MB = 128;
+
   public static final String STANDBY_REPLICAS_CONFIG = "standby.replicas";
   private static final String STANDBY_REPLICAS_DOC =
       "Warm copies of each state store kept by other instances, so a task moves to another instance without restoring its state from the changelog.";
@@ -53,7 +61,8 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
         .define(STATE_DIR_CONFIG, Type.STRING, "./state", new ConfigDef.NonEmptyString(), Importance.HIGH, STATE_DIR_DOC)
         .define(STREAM_THREADS_CONFIG, Type.INT, 1, Range.between(1, 64), Importance.MEDIUM, STREAM_THREADS_DOC)
         .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, DEFAULT_COMMIT_INTERVAL_MS, Range.between(10, 60_000), Importance.LOW, COMMIT_INTERVAL_MS_DOC)
-        .define(STANDBY_REPLICAS_CONFIG, Type.INT, 0, Range.between(0, 10), Importance.MEDIUM, STANDBY_REPLICAS_DOC);
+        .define(STANDBY_REPLICAS_CONFIG, Type.INT, 0, Range.between(0, 10), Importance.MEDIUM, STANDBY_REPLICAS_DOC)
+        .define(STATE_MEMORY_MB_CONFIG, Type.LONG, DEFAULT_STATE_MEMORY_MB, Range.between(16, 1024 * 1024), Importance.MEDIUM, STATE_MEMORY_MB_DOC);
   }
 
   /** The service's name in crawl-log entries and dead letters. */
@@ -69,6 +78,8 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, getLong(COMMIT_INTERVAL_MS_CONFIG));
     properties.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, getInt(STANDBY_REPLICAS_CONFIG));
+    properties.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedStateMemory.class);
+    properties.put(BoundedStateMemory.MEMORY_BYTES_CONFIG, getLong(STATE_MEMORY_MB_CONFIG) * 1024 * 1024);
     ProducerBatching.defaults().forEach((key, value) -> {
       if (!properties.containsKey(key) && !properties.containsKey(StreamsConfig.producerPrefix(key))) {
         properties.put(StreamsConfig.producerPrefix(key), value);

@@ -23,8 +23,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class LinkTargets {
 
-  /** Answers remembered by default: ~2 MB for addresses of ~60 characters. */
-  static final int DEFAULT_CAPACITY = 16_384;
+  /**
+   * Answers remembered by default, per parsing thread: ~16 MB for addresses of ~60 characters. A site's
+   * menus and footers need few; the rest serves links between a site's pages, which a crawl meets again
+   * within a few thousand pages.
+   */
+  static final int DEFAULT_CAPACITY = 65_536;
 
   private final int capacity;
   private final LinkedHashMap<String, Optional<String>> recent;

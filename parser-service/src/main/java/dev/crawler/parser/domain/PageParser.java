@@ -114,7 +114,9 @@ public final class PageParser {
   }
 
   private ParseResult parseHtml(Page page, String type, ParseOptions options) throws IOException {
-    Document document = Jsoup.parse(new ByteArrayInputStream(page.body()), page.declaredCharset().map(Charset::name).orElse(null), page.url());
+    // the response's charset, else one the page declares up front; else jsoup looks (BOM, then meta)
+    Optional<Charset> charset = page.declaredCharset().or(() -> MetaCharset.declaredUpFront(page.body()));
+    Document document = Jsoup.parse(new ByteArrayInputStream(page.body()), charset.map(Charset::name).orElse(null), page.url());
     HtmlFacts facts = HtmlFacts.of(document, settings.robotsAgent());
     List<Link> links = new ArrayList<>(facts.linkElements.size());
     int outlinkCount = links(facts.linkElements, links);

@@ -106,10 +106,15 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
       return null;
     }
     int id = idsByTopic.computeIfAbsent(topic, t -> registry.register(subject(t), schema));
-    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    Buffer out = BUFFER.get();
+    out.reset();
     out.write(MAGIC_BYTE);
-    out.write(ByteBuffer.allocate(4).putInt(id).array(), 0, 4);
-    BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    out.write(id >>> 24);
+    out.write(id >>> 16);
+    out.write(id >>> 8);
+    out.write(id);
+    BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, out.encoder);
+    out.encoder = encoder;
     try {
       writer.write(record, encoder);
       encoder.flush();
@@ -117,6 +122,57 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
       throw new SerializationException("cannot serialize " + type.getSimpleName() + " for topic " + topic + ": " + e.getMessage(), e);
     }
     return out.toByteArray();
+  }
+
+  /**
+   * Each thread's buffer the records are encoded into, reused from record to record: a fetched page
+   * is encoded once and copied once, into the array returned, rather than into an array doubled ten
+   * times on the way. A buffer that grew past {@value #MAX_KEPT_BUFFER} bytes is let go afterwards.
+   */
+  private static final ThreadLocal<Buffer> BUFFER = ThreadLocal.withInitial(Buffer::new);
+
+  private static final int MAX_KEPT_BUFFER = 1 << 20;
+
+  /** An unsynchronized, reusable byte sink with the encoder that writes into it. */
+  private static final class Buffer extends ByteArrayOutputStream {
+
+    @Nullable BinaryEncoder encoder;
+
+    Buffer() {
+      super(16 * 1024);
+    }
+
+    @Override
+    public void reset() {
+      if (buf.length > MAX_KEPT_BUFFER) {
+        buf = new byte[16 * 1024];
+      }
+      count = 0;
+    }
+
+    @Override
+    public void write(int b) {
+      ensureRoom(1);
+      buf[count++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) {
+      ensureRoom(length);
+      System.arraycopy(bytes, offset, buf, count, length);
+      count += length;
+    }
+
+    @Override
+    public byte[] toByteArray() {
+      return java.util.Arrays.copyOf(buf, count);
+    }
+
+    private void ensureRoom(int length) {
+      if (count + length > buf.length) {
+        buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, count + length));
+      }
+    }
   }
 
   @Override
