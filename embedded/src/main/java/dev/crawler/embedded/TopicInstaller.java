@@ -4,6 +4,7 @@ import dev.crawler.schemas.TopicSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,7 +14,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,13 +97,31 @@ public final class TopicInstaller {
       boolean allLed =
           descriptions.size() == names.size()
               && descriptions.values().stream().flatMap(d -> d.partitions().stream()).map(TopicPartitionInfo::leader).allMatch(l -> l != null && !l.isEmpty());
-      if (allLed) {
+      if (allLed && areServed(descriptions)) {
         return descriptions;
       }
       if (System.nanoTime() > deadline) {
         throw new TimeoutException("topics " + names + " have partitions without a leader after " + timeout.toSeconds() + " s");
       }
       TimeUnit.MILLISECONDS.sleep(50);
+    }
+  }
+
+  /**
+   * Whether every partition's leader serves it already. The metadata names a leader a moment before the
+   * leader's replica manager takes the partition; a producer that writes in that moment gets
+   * NOT_LEADER_OR_FOLLOWER, and an idempotent one can then be left retrying a batch the broker already
+   * appended (OutOfOrderSequenceException, for good). Asking each leader for the partition's end offset
+   * succeeds only once it serves the partition.
+   */
+  private boolean areServed(Map<String, TopicDescription> descriptions) throws InterruptedException {
+    Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+    descriptions.values().forEach(topic -> topic.partitions().forEach(p -> partitions.put(new TopicPartition(topic.name(), p.partition()), OffsetSpec.latest())));
+    try {
+      admin.listOffsets(partitions).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (ExecutionException | TimeoutException e) {
+      return false;
     }
   }
 
