@@ -2,6 +2,7 @@ package dev.crawler.cli.crawl;
 
 import dev.crawler.common.RunningService;
 import dev.crawler.common.Seeds;
+import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.committer.CommitterApp;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.TopicInstaller;
@@ -33,6 +34,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -116,18 +118,20 @@ final class Crawl {
     String bootstrapServers;
     String registryUrl;
     short replicationFactor;
+    CrawlSettings settings = plan.settings();
     if (plan.bootstrapServers().isPresent()) {
       bootstrapServers = plan.bootstrapServers().get();
       registryUrl = plan.schemaRegistry().orElseThrow();
       replicationFactor = -1; // the cluster's default
     } else {
+      settings = settings.withDefault(ServiceConfig.KAFKA_PREFIX + ProducerConfig.COMPRESSION_TYPE_CONFIG, CrawlSettings.EMBEDDED_COMPRESSION);
       console.println("Starting the embedded Kafka broker and schema registry in " + plan.dataDir() + " ...");
       cluster = EmbeddedCluster.start(plan.dataDir(), plan.partitions());
       bootstrapServers = cluster.bootstrapServers();
       registryUrl = cluster.schemaRegistryUrl();
       replicationFactor = 1;
     }
-    FrontierConfig frontierConfig = plan.settings().frontier(bootstrapServers, registryUrl);
+    FrontierConfig frontierConfig = settings.frontier(bootstrapServers, registryUrl);
     Topics topics = frontierConfig.topics();
     Map<String, Object> kafka = frontierConfig.kafkaProperties();
     try (Admin admin = Admin.create(kafka)) {
@@ -139,9 +143,9 @@ final class Crawl {
 
       frontier = FrontierApp.start(frontierConfig);
       services.add(frontier);
-      services.add(FetcherApp.start(plan.settings().fetcher(bootstrapServers, registryUrl)));
-      services.add(ParserApp.start(plan.settings().parser(bootstrapServers, registryUrl)));
-      services.add(CommitterApp.start(plan.settings().committer(bootstrapServers, registryUrl)));
+      services.add(FetcherApp.start(settings.fetcher(bootstrapServers, registryUrl)));
+      services.add(ParserApp.start(settings.parser(bootstrapServers, registryUrl)));
+      services.add(CommitterApp.start(settings.committer(bootstrapServers, registryUrl)));
 
       Instant crawling = Instant.now();
       seed(kafka, topics, crawling);
