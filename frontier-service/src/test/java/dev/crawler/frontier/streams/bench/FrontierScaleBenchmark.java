@@ -33,6 +33,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -77,10 +79,10 @@ import org.apache.kafka.common.TopicPartition;
  *       then;
  *   <li><b>RSS MB</b>: resident memory of this process ({@code VmRSS} of {@code /proc/self/status}) once
  *       it stops falling after that GC: committed heap, RocksDB's native memory and the rest of the JVM;
- *   <li><b>memtab MB</b>, <b>cache MB</b>: RocksDB's memtables and block caches summed over the
- *       frontier's stores (Kafka Streams' RocksDB metrics {@code size-all-mem-tables} and {@code
- *       block-cache-usage}), the native memory that grows with the stores; Kafka Streams' defaults let
- *       each store take up to 3 × 16 MB of memtables and 50 MB of block cache;
+ *   <li><b>memtab MB</b>: RocksDB's memtables summed over the frontier's stores (Kafka Streams' RocksDB
+ *       metric {@code size-all-mem-tables}); <b>cache MB</b>: the block cache the stores share ({@code
+ *       block-cache-usage}, the same cache seen from every store, so the largest figure, not their sum),
+ *       which the memtables are charged to: the native memory bounded by {@code state.memory.mb};
  *   <li><b>state MB</b>, <b>state B/URL</b>: the bytes of the frontier's state directory (all its
  *       stores' RocksDB files) and those divided by the URLs the frontier knows (the links, the seeds and
  *       the origins' sitemap.xml URLs). Under exactly-once Kafka Streams does not flush the stores on
@@ -362,8 +364,8 @@ public final class FrontierScaleBenchmark {
         heap.getUsed(),
         heap.getCommitted(),
         settledResidentMegabytes() << 20,
-        rocksDbBytes("size-all-mem-tables"),
-        rocksDbBytes("block-cache-usage"),
+        rocksDbBytes("size-all-mem-tables", LongStream::sum),
+        rocksDbBytes("block-cache-usage", values -> values.max().orElse(0)),
         directoryBytes(stateDir),
         links + seedUrls,
         frontierQueued());
@@ -373,13 +375,15 @@ public final class FrontierScaleBenchmark {
    * The sum over the frontier's RocksDB stores of one of Kafka Streams' RocksDB property metrics
    * (recorded at the default level INFO), in bytes; 0 when none is reported.
    */
-  private long rocksDbBytes(String metric) {
-    return frontier.streamsService().streams().metrics().values().stream()
-        .filter(m -> m.metricName().name().equals(metric) && m.metricName().group().equals(ROCKSDB_METRICS_GROUP))
-        .map(Metric::metricValue)
-        .filter(Number.class::isInstance)
-        .mapToLong(value -> ((Number) value).longValue())
-        .sum();
+  /** A RocksDB metric of the frontier's stores, the stores' figures combined by {@code combine} (sum, or max for a shared cache). */
+  private long rocksDbBytes(String metric, Function<LongStream, Number> combine) {
+    LongStream values =
+        frontier.streamsService().streams().metrics().values().stream()
+            .filter(m -> m.metricName().name().equals(metric) && m.metricName().group().equals(ROCKSDB_METRICS_GROUP))
+            .map(Metric::metricValue)
+            .filter(Number.class::isInstance)
+            .mapToLong(value -> ((Number) value).longValue());
+    return combine.apply(values).longValue();
   }
 
   /** URLs queued or in flight, as the frontier's stores say; empty while they cannot be queried. */
