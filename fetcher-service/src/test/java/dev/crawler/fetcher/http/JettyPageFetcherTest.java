@@ -53,6 +53,11 @@ class JettyPageFetcherTest {
                 response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
                 response.write(true, ByteBuffer.wrap(new byte[5000]), callback);
               }
+              case "/gzip-bomb" -> {
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html");
+                response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
+                response.write(true, ByteBuffer.wrap(gzip(new byte[64 * 1024])), callback);
+              }
               case "/slow" -> {
                 NEVER.await(2, TimeUnit.SECONDS);
                 response.write(true, ByteBuffer.wrap(new byte[1]), callback);
@@ -108,6 +113,28 @@ class JettyPageFetcherTest {
     FetchAttempt attempt = fetcher.get(base + "/big", Map.of(), 0).get(5, TimeUnit.SECONDS);
 
     assertThat(attempt).isInstanceOfSatisfying(FetchAttempt.Failure.class, failure -> assertThat(failure.kind()).isEqualTo(FailureKind.TOO_LARGE));
+  }
+
+  @Test
+  void decodesBodiesItselfUnderTheLimitNeverLettingJettyDecodeThem() throws Exception {
+    FetchAttempt attempt = fetcher.get(base + "/gzip-bomb", Map.of(), 0).get(5, TimeUnit.SECONDS);
+
+    // Jetty decoding it would abort on the decoded bytes ("body is over the limit"), racing its own decoder
+    assertThat(attempt)
+        .isInstanceOfSatisfying(
+            FetchAttempt.Failure.class,
+            failure -> {
+              assertThat(failure.kind()).isEqualTo(FailureKind.TOO_LARGE);
+              assertThat(failure.detail()).isEqualTo("gzip body decodes to more than 1024 bytes");
+            });
+  }
+
+  private static byte[] gzip(byte[] bytes) throws java.io.IOException {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream zip = new java.util.zip.GZIPOutputStream(out)) {
+      zip.write(bytes);
+    }
+    return out.toByteArray();
   }
 
   @Test
