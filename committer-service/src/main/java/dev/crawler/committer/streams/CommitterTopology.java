@@ -4,6 +4,7 @@ import dev.crawler.committer.domain.CommitterSettings;
 import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
+import dev.crawler.common.streams.StateStores;
 import dev.crawler.events.DocumentPages;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.StateSerde;
@@ -52,12 +53,10 @@ public final class CommitterTopology {
     Sources.add(topology, PARSED_SOURCE, topics.parsed());
     Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
     topology.addProcessor(PROCESSOR, () -> new CommitterProcessor(settings), PARSED_SOURCE, OUTCOMES_SOURCE);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DOCUMENTS_STORE), Serdes.String(), StateSerde.of(DocumentState.class)).withCachingEnabled(), PROCESSOR);
-    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CHECKSUMS_STORE), Serdes.String(), Serdes.String()).withCachingEnabled(), PROCESSOR);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PAGES_STORE), Serdes.String(), StateSerde.of(DocumentPages.class)).withCachingEnabled(), PROCESSOR);
-    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PAGE_OF_STORE), Serdes.String(), Serdes.String()).withCachingEnabled(), PROCESSOR);
+    StateStores.add(topology, DOCUMENTS_STORE, Serdes.String(), StateSerde.of(DocumentState.class), PROCESSOR);
+    StateStores.add(topology, CHECKSUMS_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
+    StateStores.add(topology, PAGES_STORE, Serdes.String(), StateSerde.of(DocumentPages.class), PROCESSOR);
+    StateStores.add(topology, PAGE_OF_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
     Sinks.add(topology, DOCUMENTS_SINK, topics.documents(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);

@@ -35,7 +35,7 @@ public final class BoundedStateMemory implements RocksDBConfigSetter {
   private static @Nullable Shared shared;
 
   /** The cache and the memtable budget every store of the process uses. */
-  private record Shared(long bytes, Cache cache, WriteBufferManager writeBuffers) {}
+  private record Shared(Cache cache, WriteBufferManager writeBuffers) {}
 
   @Override
   public void setConfig(String storeName, Options options, Map<String, Object> configs) {
@@ -54,15 +54,10 @@ public final class BoundedStateMemory implements RocksDBConfigSetter {
     // the cache and the write-buffer manager are shared by every store: they live as long as the process
   }
 
-  /** The bound in bytes the stores of this process share (the first configuration's). */
-  static synchronized long sharedBytes() {
-    return shared == null ? 0 : shared.bytes();
-  }
-
   private static synchronized Shared shared(long bytes) {
     if (shared == null) {
       Cache cache = new LRUCache(bytes, -1, false, INDEX_AND_FILTER_SHARE);
-      shared = new Shared(bytes, cache, new WriteBufferManager((long) (bytes * MEMTABLE_SHARE), cache));
+      shared = new Shared(cache, new WriteBufferManager((long) (bytes * MEMTABLE_SHARE), cache));
     }
     return shared;
   }

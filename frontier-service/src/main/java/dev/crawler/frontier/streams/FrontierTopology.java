@@ -3,6 +3,7 @@ package dev.crawler.frontier.streams;
 import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
+import dev.crawler.common.streams.StateStores;
 import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.state.Lease;
@@ -15,7 +16,6 @@ import dev.crawler.schemas.serde.StateSerde;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * The frontier as a Kafka Streams topology: one processor reads {@code crawl.discovered} and {@code
@@ -95,17 +95,12 @@ public final class FrontierTopology {
     Sources.add(topology, CONTROL_SOURCE, topics.control());
     FrontierMetrics metrics = new FrontierMetrics(CrawlMetrics.registry());
     topology.addProcessor(PROCESSOR, () -> new FrontierProcessor(settings, budget, metrics), DISCOVERED_SOURCE, OUTCOMES_SOURCE, CONTROL_SOURCE);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CONTROL_STORE), Serdes.String(), Serdes.Long()).withCachingEnabled(), PROCESSOR);
-    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DUE_STORE), Serdes.String(), Serdes.String()).withCachingEnabled(), PROCESSOR);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(URLS_STORE), Serdes.String(), URL_STATE_SERDE).withCachingEnabled(), PROCESSOR);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ORIGINS_STORE), Serdes.String(), ORIGIN_STATE_SERDE).withCachingEnabled(), PROCESSOR);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QUEUE_STORE), Serdes.String(), Serdes.String()).withCachingEnabled(), PROCESSOR);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LEASES_STORE), Serdes.String(), LEASE_SERDE).withCachingEnabled(), PROCESSOR);
+    StateStores.add(topology, CONTROL_STORE, Serdes.String(), Serdes.Long(), PROCESSOR);
+    StateStores.add(topology, DUE_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
+    StateStores.add(topology, URLS_STORE, Serdes.String(), URL_STATE_SERDE, PROCESSOR);
+    StateStores.add(topology, ORIGINS_STORE, Serdes.String(), ORIGIN_STATE_SERDE, PROCESSOR);
+    StateStores.add(topology, QUEUE_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
+    StateStores.add(topology, LEASES_STORE, Serdes.String(), LEASE_SERDE, PROCESSOR);
     Sinks.add(topology, FETCH_REQUESTS_SINK, topics.fetchRequests(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
@@ -125,12 +120,8 @@ public final class FrontierTopology {
     Sinks.add(topology, RECRAWL_FEED_SINK, topics.recrawlFeed(), RECRAWL_FEED_PROCESSOR);
     Sources.add(topology, RECRAWL_FEED_SOURCE, topics.recrawlFeed());
     topology.addProcessor(RECRAWL_SCHEDULER, () -> new RecrawlSchedulerProcessor(settings.crawl()), RECRAWL_FEED_SOURCE);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RECRAWL_DOCUMENTS_STORE), Serdes.String(), StateSerde.of(RecrawlDocumentState.class)).withCachingEnabled(),
-        RECRAWL_SCHEDULER);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RECRAWL_SCHEDULE_STORE), Serdes.String(), StateSerde.of(RecrawlScheduleState.class)).withCachingEnabled(),
-        RECRAWL_SCHEDULER);
+    StateStores.add(topology, RECRAWL_DOCUMENTS_STORE, Serdes.String(), StateSerde.of(RecrawlDocumentState.class), RECRAWL_SCHEDULER);
+    StateStores.add(topology, RECRAWL_SCHEDULE_STORE, Serdes.String(), StateSerde.of(RecrawlScheduleState.class), RECRAWL_SCHEDULER);
     Sinks.add(topology, RECRAWL_SINK, topics.discovered(), RECRAWL_SCHEDULER);
   }
 
