@@ -78,4 +78,36 @@ public record CandidateUrl(
   public boolean hasQuery() {
     return query.isPresent();
   }
+
+  /** The path's segments, empty ones left out: {@code /a//b/} has {@code [a, b]}. */
+  public List<String> segments() {
+    List<String> segments = new ArrayList<>();
+    int start = 1;
+    while (start <= path.length()) {
+      int end = path.indexOf('/', start);
+      if (end < 0) {
+        end = path.length();
+      }
+      if (end > start) {
+        segments.add(path.substring(start, end));
+      }
+      start = end + 1;
+    }
+    return segments;
+  }
+
+  /**
+   * The first of these extensions the whole address ends in, after a dot and in any case (seed 001
+   * matches {@code \.(ext|…)$} on the URL): {@code /get?f=report.pdf} ends in pdf, {@code /doc.pdf?x=1}
+   * in nothing.
+   */
+  public Optional<String> endsInExtension(List<String> extensions) {
+    for (String extension : extensions) {
+      int at = url.length() - extension.length();
+      if (at > 0 && url.charAt(at - 1) == '.' && url.regionMatches(true, at, extension, 0, extension.length())) {
+        return Optional.of(extension);
+      }
+    }
+    return Optional.empty();
+  }
 }

@@ -82,6 +82,41 @@ public sealed interface Condition {
     }
   }
 
+  /**
+   * Seed 003's url_query_parameters policies together: a URL without query parameters matches; one with
+   * parameters matches when any policy whose path prefix applies allows every one of them. A query no
+   * policy applies to is not allowed ("a combination of query parameters not explicitly allowed").
+   */
+  record QueryPolicies(List<QueryPolicy> policies) implements Condition {
+    @Override
+    public boolean matches(CandidateUrl url) {
+      if (url.parameters().isEmpty()) {
+        return true;
+      }
+      for (QueryPolicy policy : policies) {
+        if (policy.appliesTo(url) && policy.allows(url)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /**
+   * One url_query_parameters policy: under the path prefix, a query may have these parameters.
+   *
+   * @param allowed the parameter names, or {@code *} for any
+   */
+  record QueryPolicy(String pathPrefix, Set<String> allowed) {
+    boolean appliesTo(CandidateUrl url) {
+      return url.path().startsWith(pathPrefix);
+    }
+
+    boolean allows(CandidateUrl url) {
+      return allowed.contains("*") || allowed.containsAll(url.parameters());
+    }
+  }
+
   /** The depth compares with a number: {@code <, <=, ==, !=, >=, >}. */
   record Depth(String operator, int value) implements Condition {
     @Override

@@ -230,14 +230,19 @@ public final class CrawlConfigLoader {
     }
     if (policies.containsKey("url-query-parameters")) {
       List<Node> entries = sequence(policies.get("url-query-parameters"), "policies.url-query-parameters");
+      List<Condition.QueryPolicy> queryPolicies = new ArrayList<>();
       for (int i = 0; i < entries.size(); i++) {
         String where = "policies.url-query-parameters[" + i + "]";
         Map<String, Node> entry = mapping(entries.get(i), where, Set.of("path-prefix", "allowed"));
         String prefix = entry.containsKey("path-prefix") ? scalar(entry.get("path-prefix"), where + ".path-prefix") : "/";
+        if (!prefix.startsWith("/")) {
+          throw error(entry.get("path-prefix"), where + ".path-prefix", "a path prefix starts with /");
+        }
         Set<String> allowed = entry.containsKey("allowed") ? Set.copyOf(words(entry.get("allowed"), where + ".allowed")) : Set.of();
-        Rule.Filter onlyAllowed = new Rule.Filter(where, new Condition.QueryParametersOnly(allowed), true, true, "LOCAL_POLICY");
-        rules.add(new Rule.Apply(where + ".path-prefix", new Condition.PathPrefix(prefix), false, Map.of(), List.of(onlyAllowed)));
+        queryPolicies.add(new Condition.QueryPolicy(prefix, allowed));
       }
+      // one rule for all the policies: a query passes when any applicable policy allows it (seed 003)
+      rules.add(new Rule.Filter("policies.url-query-parameters", new Condition.QueryPolicies(List.copyOf(queryPolicies)), true, true, "LOCAL_POLICY"));
     }
     return rules;
   }

@@ -78,6 +78,32 @@ public final class CrawlOption<T> {
       define("allowed-query-parameters", List.of(), CrawlOption::list, "When not empty, the only query parameters a crawled URL may have.");
   public static final CrawlOption<List<String>> IGNORE_EXTENSIONS =
       define("ignore-extensions", DEFAULT_IGNORED_EXTENSIONS, value -> lowerCase(list(value)), "File extensions not crawled (case-insensitive, at the end of the path).");
+  public static final CrawlOption<List<String>> SCHEMES =
+      defineFrontierOnly("schemes", List.of("http", "https"), CrawlOption::schemes, "The URL schemes followed: http, https or both (seed 001's protocol rule); others are FILTERED (UNSUPPORTED_SCHEME).");
+  public static final CrawlOption<Integer> MAX_REPEATED_SEGMENTS =
+      defineFrontierOnly(
+          "max-repeated-segments",
+          2,
+          value -> integer(value, -1),
+          "How many times in a row a path segment, or a run of up to 10 segments, may appear (/a/a/ is 2); more is a URL trap, FILTERED (TRAP_REPEATED_SEGMENT); -1 for no limit.");
+  public static final CrawlOption<Integer> MAX_PATH_SEGMENTS =
+      defineFrontierOnly("max-path-segments", 20, value -> integer(value, -1), "The most path segments a crawled URL has; more is FILTERED (TRAP_TOO_MANY_SEGMENTS); -1 for no limit.");
+  public static final CrawlOption<Integer> MAX_QUERY_PARAMETERS =
+      defineFrontierOnly("max-query-parameters", 10, value -> integer(value, -1), "The most query parameters a crawled URL has; more is FILTERED (TRAP_TOO_MANY_PARAMETERS); -1 for no limit.");
+  public static final CrawlOption<Integer> MAX_CALENDAR_HOPS =
+      defineFrontierOnly(
+          "max-calendar-hops",
+          5,
+          value -> integer(value, -1),
+          "Links followed in a row between dated URLs of one template (the same address but for its numbers, with a date in it: a calendar's next day or month); a URL one hop further is FILTERED (TRAP_CALENDAR); -1 for no limit.");
+  public static final CrawlOption<Long> MAX_PAGES_PER_ORIGIN =
+      defineFrontierOnly("max-pages-per-origin", -1L, value -> (long) integer(value, -1), "The most URLs of one origin admitted for fetching, ever; later ones are FILTERED (BUDGET_ORIGIN) and stay known; -1 for no limit.");
+  public static final CrawlOption<Long> MAX_PAGES_PER_SITE =
+      defineFrontierOnly(
+          "max-pages-per-site",
+          -1L,
+          value -> (long) integer(value, -1),
+          "The most URLs of one site (registered domain, all its origins) admitted for fetching, ever; later ones are FILTERED (BUDGET_SITE) and stay known; -1 for no limit.");
   public static final CrawlOption<Long> DELAY_MS =
       define("delay-ms", 1000L, value -> (long) integer(value, 0), "Milliseconds between the end of one request to an origin and the start of the next.");
   public static final CrawlOption<Boolean> OBEY_ROBOTS_TXT =
@@ -208,13 +234,15 @@ public final class CrawlOption<T> {
   private final T defaultValue;
   private final Function<Object, T> parser;
   private final Level level;
+  private final boolean isFrontierOnly;
   private final String doc;
 
-  private CrawlOption(String name, T defaultValue, Function<Object, T> parser, Level level, String doc) {
+  private CrawlOption(String name, T defaultValue, Function<Object, T> parser, Level level, boolean isFrontierOnly, String doc) {
     this.name = name;
     this.defaultValue = defaultValue;
     this.parser = parser;
     this.level = level;
+    this.isFrontierOnly = isFrontierOnly;
     this.doc = doc;
   }
 
@@ -222,8 +250,15 @@ public final class CrawlOption<T> {
     return define(name, defaultValue, parser, Level.URL, doc);
   }
 
+  /** An option only the frontier's decisions read: fetch requests do not carry it. */
+  private static <T> CrawlOption<T> defineFrontierOnly(String name, T defaultValue, Function<Object, T> parser, String doc) {
+    CrawlOption<T> option = new CrawlOption<>(name, defaultValue, parser, Level.URL, true, doc);
+    ALL.put(name, option);
+    return option;
+  }
+
   private static <T> CrawlOption<T> define(String name, T defaultValue, Function<Object, T> parser, Level level, String doc) {
-    CrawlOption<T> option = new CrawlOption<>(name, defaultValue, parser, level, doc);
+    CrawlOption<T> option = new CrawlOption<>(name, defaultValue, parser, level, false, doc);
     ALL.put(name, option);
     return option;
   }
@@ -253,6 +288,11 @@ public final class CrawlOption<T> {
   /** Where the option may be assigned. */
   public Level level() {
     return level;
+  }
+
+  /** Whether the option is carried by the fetch requests of the URLs it is resolved for (the other services read it). */
+  public boolean isCarriedByRequests() {
+    return level == Level.URL && !isFrontierOnly;
   }
 
   /**
@@ -353,6 +393,19 @@ public final class CrawlOption<T> {
 
   private static List<String> lowerCase(List<String> values) {
     return values.stream().map(v -> v.toLowerCase(Locale.ROOT).replaceFirst("^\\.", "")).toList();
+  }
+
+  private static List<String> schemes(Object value) {
+    List<String> schemes = lowerCase(list(value));
+    if (schemes.isEmpty()) {
+      throw new IllegalArgumentException("at least one of http, https is followed");
+    }
+    for (String scheme : schemes) {
+      if (!scheme.equals("http") && !scheme.equals("https")) {
+        throw new IllegalArgumentException("'" + scheme + "' is not fetched by this crawler; the schemes are http and https");
+      }
+    }
+    return schemes;
   }
 
   private static Redirects redirects(Object value) {

@@ -22,7 +22,8 @@ import java.util.Optional;
  *   <li>A filtered URL is not crawled, whatever is assigned later; it is logged ({@code FILTERED}, the
  *       rule) only when a rule that filtered it has the log flag.
  *   <li>Otherwise {@code default-allow} decides: allow, disallow (no record), disallow-log.
- *   <li>An allowed URL then passes the link rules: scheme, length, query string, extension, scope, depth.
+ *   <li>An allowed URL then passes the link rules: scheme, length, the trap rules (repeated segments, path
+ *       segments, query parameters, calendar hops), query string, extension, scope, depth.
  * </ol>
  */
 public final class RuleEngine {
@@ -59,6 +60,14 @@ public final class RuleEngine {
    * document, so the ignored extensions do not apply to it; every other rule does.
    */
   public Resolution resolve(String url, int depth, ScopeCheck scope, boolean isSitemap) {
+    return resolve(url, depth, scope, isSitemap, 0);
+  }
+
+  /**
+   * The decision about a URL found {@code calendarHops} links in a row from dated URLs of its own
+   * template ({@link UrlTraps#datedTemplate}); 0 when it was not found so.
+   */
+  public Resolution resolve(String url, int depth, ScopeCheck scope, boolean isSitemap, int calendarHops) {
     CandidateUrl candidate;
     try {
       candidate = CandidateUrl.of(url, depth);
@@ -97,7 +106,7 @@ public final class RuleEngine {
           List.copyOf(skipped));
     }
     Resolution resolution = new Resolution(url, Disposition.CRAWL, options, Optional.empty(), Optional.empty(), Optional.empty(), List.copyOf(skipped));
-    return linkRules(resolution, candidate, scope, isSitemap);
+    return linkRules(resolution, candidate, scope, isSitemap, calendarHops);
   }
 
   private static void process(List<Rule> rules, CandidateUrl url, Map<CrawlOption<?>, Setting> options, List<Rule.Filter> filters, List<String> skipped) {
@@ -115,14 +124,18 @@ public final class RuleEngine {
     }
   }
 
-  /** Seed 001's link rules, applied with the resolved options (FDSE's order). */
-  private static Resolution linkRules(Resolution resolution, CandidateUrl url, ScopeCheck scope, boolean isSitemap) {
-    if (!url.scheme().equals("http") && !url.scheme().equals("https")) {
-      return rejected(resolution, Outcome.FILTERED, "UNSUPPORTED_SCHEME " + url.scheme(), "link rule: scheme");
+  /** Seed 001's link rules, then the trap rules, applied with the resolved options (FDSE's order). */
+  private static Resolution linkRules(Resolution resolution, CandidateUrl url, ScopeCheck scope, boolean isSitemap, int calendarHops) {
+    if (!resolution.get(CrawlOption.SCHEMES).contains(url.scheme())) {
+      return rejected(resolution, Outcome.FILTERED, "UNSUPPORTED_SCHEME " + url.scheme(), url.scheme().equals("http") || url.scheme().equals("https") ? setBy(resolution, CrawlOption.SCHEMES) : "link rule: scheme");
     }
     int maxLength = resolution.get(CrawlOption.MAX_URL_LENGTH);
     if (url.url().length() > maxLength) {
       return rejected(resolution, Outcome.FILTERED, "URL_TOO_LONG " + url.url().length() + " > " + maxLength, setBy(resolution, CrawlOption.MAX_URL_LENGTH));
+    }
+    Optional<Resolution> trap = trapRules(resolution, url, calendarHops);
+    if (trap.isPresent()) {
+      return trap.get();
     }
     if (url.hasQuery() && !resolution.get(CrawlOption.FOLLOW_QUERY_STRINGS)) {
       return rejected(resolution, Outcome.FILTERED, "QUERY_NOT_ALLOWED", setBy(resolution, CrawlOption.FOLLOW_QUERY_STRINGS));
@@ -131,9 +144,10 @@ public final class RuleEngine {
     if (!allowedParameters.isEmpty() && !allowedParameters.containsAll(url.parameters())) {
       return rejected(resolution, Outcome.FILTERED, "QUERY_NOT_ALLOWED parameters " + url.parameters(), setBy(resolution, CrawlOption.ALLOWED_QUERY_PARAMETERS));
     }
-    // seed 001 matches the extension at the end of the address: /doc.pdf?x=1 does not end in .pdf
-    if (!isSitemap && !url.hasQuery() && url.extension().isPresent() && resolution.get(CrawlOption.IGNORE_EXTENSIONS).contains(url.extension().get())) {
-      return rejected(resolution, Outcome.FILTERED, "IGNORED_EXTENSION " + url.extension().get(), setBy(resolution, CrawlOption.IGNORE_EXTENSIONS));
+    // seed 001 matches the extension at the end of the whole address: /get?f=report.pdf ends in .pdf, /doc.pdf?x=1 does not
+    Optional<String> extension = isSitemap ? Optional.empty() : url.endsInExtension(resolution.get(CrawlOption.IGNORE_EXTENSIONS));
+    if (extension.isPresent()) {
+      return rejected(resolution, Outcome.FILTERED, "IGNORED_EXTENSION " + extension.get(), setBy(resolution, CrawlOption.IGNORE_EXTENSIONS));
     }
     Scope crawlScope = resolution.get(CrawlOption.SCOPE);
     if (!scope.isInScope(url, crawlScope)) {
@@ -144,6 +158,35 @@ public final class RuleEngine {
       return rejected(resolution, Outcome.TOO_DEEP, "depth " + url.depth() + " is beyond the maximum depth " + maxDepth, setBy(resolution, CrawlOption.MAX_DEPTH));
     }
     return resolution;
+  }
+
+  /** The shapes of URL that traps make ({@link UrlTraps}): each rule off at -1. */
+  private static Optional<Resolution> trapRules(Resolution resolution, CandidateUrl url, int calendarHops) {
+    int maxRepeated = resolution.get(CrawlOption.MAX_REPEATED_SEGMENTS);
+    int maxSegments = resolution.get(CrawlOption.MAX_PATH_SEGMENTS);
+    if (maxRepeated >= 0 || maxSegments >= 0) {
+      List<String> segments = url.segments();
+      Optional<UrlTraps.Repetition> repetition = maxRepeated >= 0 ? UrlTraps.repeatedRun(segments, maxRepeated) : Optional.empty();
+      if (repetition.isPresent()) {
+        String detail = "TRAP_REPEATED_SEGMENT '" + repetition.get().run() + "' " + repetition.get().times() + " times in a row > " + maxRepeated;
+        return Optional.of(rejected(resolution, Outcome.FILTERED, detail, setBy(resolution, CrawlOption.MAX_REPEATED_SEGMENTS)));
+      }
+      if (maxSegments >= 0 && segments.size() > maxSegments) {
+        String detail = "TRAP_TOO_MANY_SEGMENTS " + segments.size() + " > " + maxSegments;
+        return Optional.of(rejected(resolution, Outcome.FILTERED, detail, setBy(resolution, CrawlOption.MAX_PATH_SEGMENTS)));
+      }
+    }
+    int maxParameters = resolution.get(CrawlOption.MAX_QUERY_PARAMETERS);
+    if (maxParameters >= 0 && url.parameters().size() > maxParameters) {
+      String detail = "TRAP_TOO_MANY_PARAMETERS " + url.parameters().size() + " > " + maxParameters;
+      return Optional.of(rejected(resolution, Outcome.FILTERED, detail, setBy(resolution, CrawlOption.MAX_QUERY_PARAMETERS)));
+    }
+    int maxHops = resolution.get(CrawlOption.MAX_CALENDAR_HOPS);
+    if (maxHops >= 0 && calendarHops > maxHops) {
+      String detail = "TRAP_CALENDAR " + calendarHops + " links in a row within " + UrlTraps.datedTemplate(url).orElse(url.url()) + " > " + maxHops;
+      return Optional.of(rejected(resolution, Outcome.FILTERED, detail, setBy(resolution, CrawlOption.MAX_CALENDAR_HOPS)));
+    }
+    return Optional.empty();
   }
 
   private static String setBy(Resolution resolution, CrawlOption<?> option) {

@@ -10,6 +10,7 @@ import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.OriginStats;
 import dev.crawler.events.Outcome;
+import dev.crawler.events.SiteBudgetStep;
 import dev.crawler.events.UrlKind;
 import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.RefreshSchedule;
@@ -18,6 +19,7 @@ import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.frontier.rules.Resolution;
 import dev.crawler.frontier.rules.RuleEngine;
 import dev.crawler.frontier.rules.ScopeCheck;
+import dev.crawler.frontier.rules.UrlTraps;
 import dev.crawler.frontier.state.Lease;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.state.UrlState;
@@ -32,6 +34,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
@@ -64,6 +67,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   /** The control store's key for when errors were last cleared. */
   static final String ERRORS_CLEARED_AT = "errors-cleared-at";
+
+  /** The control store's key prefix of a site's count of admitted URLs (kept in the partition of {@link #siteKey}). */
+  static final String SITE_ADMITTED = "site-admitted ";
 
   /** How often the figures of the origins that changed are published on crawl.stats. */
   static final Duration STATS_INTERVAL = Duration.ofSeconds(5);
@@ -175,6 +181,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
         .setReleased(state.getReleased())
         .setPausedUntil(state.getPausedUntil())
         .setDelayMillis(state.getDelayMillis())
+        .setAdmitted(state.getAdmitted())
+        .setOriginBudget(state.getOriginBudget())
+        .setSiteBudget(state.getSiteBudget())
         .setDone(new HashMap<>(state.getDone()))
         .setUpdatedAt(now)
         .build();
@@ -200,6 +209,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   }
 
   private void onDiscovered(@Nullable String key, DiscoveredUrl discovered) {
+    if (discovered.getSiteBudget() != null) {
+      onSiteBudget(discovered);
+      return;
+    }
     Instant now = now();
     String url;
     String origin;
@@ -263,11 +276,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     }
     // a URL seen again changes nothing otherwise: the first state takes precedence (seed 001)
     if (known == null) {
-      Resolution resolution = rules.resolve(url, discovered.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState), discovered.getKind() == UrlKind.SITEMAP);
+      int calendarHops = calendarHops(url, discovered);
+      Resolution resolution = rules.resolve(url, discovered.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState), discovered.getKind() == UrlKind.SITEMAP, calendarHops);
       if (resolution.isCrawled()) {
-        urls().put(url, newState(discovered, now).setStatus(UrlStatus.QUEUED).build());
-        enqueue(origin, originState, url);
-        isQueued = true;
+        isQueued = admit(origin, originState, url, discovered, resolution, calendarHops, now);
       } else if (resolution.isLogged()) {
         Outcome outcome = resolution.outcome().orElseThrow();
         String detail = resolution.detail().orElse(null);
@@ -285,6 +297,117 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       release(origin, originState, now);
       saveOrigin(origin, originState);
     }
+  }
+
+  /**
+   * How many links in a row led to the URL between dated URLs of its template (a calendar's next day,
+   * {@link UrlTraps#datedTemplate}): its source's count plus one when the source has the same template,
+   * else 0. Only new URLs found on a page are asked, so the source's state is one store read.
+   */
+  private int calendarHops(String url, DiscoveredUrl discovered) {
+    String source = discovered.getSourceUrl();
+    if (source == null || discovered.getKind() == UrlKind.SEED || discovered.getKind() == UrlKind.SITEMAP) {
+      return 0;
+    }
+    Optional<String> template = UrlTraps.datedTemplate(url);
+    if (template.isEmpty() || !template.equals(UrlTraps.datedTemplate(source))) {
+      return 0;
+    }
+    UrlState from = urls().get(source);
+    return (from == null ? 0 : from.getCalendarHops()) + 1;
+  }
+
+  /**
+   * A new URL the rules crawl, admitted under its origin's and its site's budgets (sitemaps are not
+   * counted): queued; or logged FILTERED and kept known when the origin's budget is spent; or, when a
+   * site budget applies, held while the partition that counts the site decides ({@link #onSiteBudget}).
+   *
+   * @return whether the origin's state changed
+   */
+  private boolean admit(String origin, OriginState originState, String url, DiscoveredUrl discovered, Resolution resolution, int calendarHops, Instant now) {
+    UrlState.Builder state = newState(discovered, now).setCalendarHops(calendarHops);
+    if (discovered.getKind() != UrlKind.SITEMAP) {
+      long originBudget = resolution.get(CrawlOption.MAX_PAGES_PER_ORIGIN);
+      long siteBudget = resolution.get(CrawlOption.MAX_PAGES_PER_SITE);
+      originState.setOriginBudget(originBudget);
+      originState.setSiteBudget(siteBudget);
+      if (originBudget >= 0 && originState.getAdmitted() >= originBudget) {
+        String detail = "BUDGET_ORIGIN " + originState.getAdmitted() + " URLs of " + origin + " admitted, the most max-pages-per-origin allows";
+        String rule = "max-pages-per-origin set by " + resolution.options().get(CrawlOption.MAX_PAGES_PER_ORIGIN).setBy();
+        urls().put(url, state.setStatus(UrlStatus.DONE).setOutcome(Outcome.FILTERED.name()).setDetail(detail).setDecidedAt(now).build());
+        log(origin, Decision.of(url, Outcome.FILTERED, detail).withRule(rule).withDepth(discovered.getDepth()), discovered, now);
+        return true;
+      }
+      originState.setAdmitted(originState.getAdmitted() + 1);
+      if (siteBudget >= 0) {
+        // the site's count lives in the partition of its key: the URL waits for its answer
+        urls().put(url, state.setStatus(UrlStatus.RESERVING).build());
+        DiscoveredUrl reserve = DiscoveredUrl.newBuilder(discovered).setUrl(url).setSiteBudget(SiteBudgetStep.RESERVE).build();
+        forward(FrontierTopology.DISCOVERED_SINK, siteKey(url), reserve, now);
+        return true;
+      }
+    }
+    urls().put(url, state.setStatus(UrlStatus.QUEUED).build());
+    enqueue(origin, originState, url);
+    return true;
+  }
+
+  /**
+   * A step of admitting a URL under its site's budget. RESERVE comes to the partition of the site's
+   * key, where the site's count is kept: a place is given while the count is under the budget. The
+   * answer goes back to the URL's origin, where GRANTED queues the URL and DENIED logs it FILTERED and
+   * gives the origin's place back. One partition decides for a site, so the budget is exact.
+   */
+  private void onSiteBudget(DiscoveredUrl step) {
+    Instant now = now();
+    String url = step.getUrl();
+    String origin = Origin.keyOf(url);
+    if (step.getSiteBudget() == SiteBudgetStep.RESERVE) {
+      String counter = SITE_ADMITTED + siteOf(url);
+      Long counted = control().get(counter);
+      long admitted = counted == null ? 0 : counted;
+      long budget = rules.resolve(url, step.getDepth(), ScopeCheck.ANY).get(CrawlOption.MAX_PAGES_PER_SITE);
+      boolean isGranted = budget < 0 || admitted < budget;
+      if (isGranted) {
+        control().put(counter, admitted + 1);
+      }
+      step.setSiteBudget(isGranted ? SiteBudgetStep.GRANTED : SiteBudgetStep.DENIED);
+      forward(FrontierTopology.DISCOVERED_SINK, origin, step, now);
+      return;
+    }
+    UrlState state = urls().get(url);
+    if (state == null || state.getStatus() != UrlStatus.RESERVING) {
+      return; // an answer that came twice: the URL moved on
+    }
+    OriginState originState = originState(origin);
+    if (step.getSiteBudget() == SiteBudgetStep.GRANTED) {
+      state.setStatus(UrlStatus.QUEUED);
+      urls().put(url, state);
+      enqueue(origin, originState, url);
+      release(origin, originState, now);
+    } else {
+      originState.setAdmitted(originState.getAdmitted() - 1);
+      Resolution resolution = rules.resolve(url, step.getDepth(), ScopeCheck.ANY);
+      String detail = "BUDGET_SITE " + siteOf(url) + " has admitted " + resolution.get(CrawlOption.MAX_PAGES_PER_SITE) + " URLs, the most max-pages-per-site allows";
+      String rule = "max-pages-per-site set by " + resolution.options().get(CrawlOption.MAX_PAGES_PER_SITE).setBy();
+      state.setStatus(UrlStatus.DONE);
+      state.setOutcome(Outcome.FILTERED.name());
+      state.setDetail(detail);
+      state.setDecidedAt(now);
+      urls().put(url, state);
+      log(origin, Decision.of(url, Outcome.FILTERED, detail).withRule(rule).withDepth(step.getDepth()), step, now);
+    }
+    saveOrigin(origin, originState);
+  }
+
+  /** The key under which a site's budget is counted: a space, which no origin contains, then the site. */
+  static String siteKey(String url) {
+    return "site " + siteOf(url);
+  }
+
+  /** A URL's site: the registered domain of its host (the host itself when it has none). */
+  private static String siteOf(String url) {
+    return RegisteredDomain.of(URI.create(url).getHost());
   }
 
   /** A seed's origin came into scope: its /sitemap.xml is read once, unless the sitemap-xml option is off (seed 002). */
@@ -429,7 +552,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
         .options()
         .forEach(
             (option, setting) -> {
-              if (option.level() == CrawlOption.Level.URL) {
+              if (option.isCarriedByRequests()) {
                 options.put(option.name(), CrawlOption.format(setting.value())); // site and global options concern no single request
               }
             });

@@ -1,6 +1,7 @@
 package dev.crawler.frontier.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawler.frontier.rules.Resolution.Disposition;
 import java.util.List;
@@ -165,10 +166,13 @@ class RuleEngineTest {
 
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({
-    "http://a.example/img/LOGO.GIF, IGNORED_EXTENSION gif",
-    "http://a.example/doc.pdf?x=1,  ",
-    "http://a.example/doc.pdfx,     ",
-    "http://a.example/server.log,   ",
+    "http://a.example/img/LOGO.GIF,       IGNORED_EXTENSION gif",
+    "http://a.example/doc.pdf?x=1,        ",
+    "http://a.example/get?f=report.pdf,   IGNORED_EXTENSION pdf",
+    "http://a.example/get?f=Report.PDF,   IGNORED_EXTENSION pdf",
+    "http://a.example/get?format=pdf,     ",
+    "http://a.example/doc.pdfx,           ",
+    "http://a.example/server.log,         ",
   })
   void ignoresLinksToTheListedExtensionsAtTheEndOfTheAddress(String url, String detail) {
     Resolution resolution = resolve("", url);
@@ -237,9 +241,10 @@ class RuleEngineTest {
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({
     "http://a.example/search?page=2,         ",
-    "http://a.example/search?page=2&sort=up, LOCAL_POLICY policies.url-query-parameters[0]",
+    "http://a.example/search?page=2&sort=up, LOCAL_POLICY policies.url-query-parameters",
     "http://a.example/search,                ",
-    "http://a.example/other?sort=up,         ",
+    "http://a.example/other?sort=up,         LOCAL_POLICY policies.url-query-parameters",
+    "http://a.example/other,                 ",
     "http://a.example/tmp/x,                 LOCAL_POLICY policies.do-not-crawl[0]",
   })
   void policiesAreRules(String url, String detail) {
@@ -252,6 +257,122 @@ class RuleEngineTest {
         """;
 
     assertThat(resolve(yaml, url).detail().orElse(null)).isEqualTo(detail);
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
+    "http://a.example/search?q=x&page=2,  CRAWL",
+    "http://a.example/search?q=x,         CRAWL",
+    "http://a.example/list?page=2,        CRAWL",
+    "http://a.example/list?q=x,           FILTERED",
+    "http://a.example/search?q=x&sort=up, FILTERED",
+    "http://a.example/feed/?anything=1,   CRAWL",
+  })
+  void aQueryIsAllowedWhenAnyApplicablePolicyAllowsItsParameters(String url, Disposition disposition) {
+    String yaml = """
+        policies:
+          url-query-parameters:
+            - path-prefix: /
+              allowed: [page]
+            - path-prefix: /search
+              allowed: [q, page]
+            - path-prefix: /feed/
+              allowed: '*'
+        """;
+
+    assertThat(resolve(yaml, url).disposition()).isEqualTo(disposition);
+  }
+
+  @ParameterizedTest(name = "schemes {0}: {1} -> {2}")
+  @CsvSource({
+    "'[http]',        http://a.example/x,  ",
+    "'[http]',        https://a.example/x, UNSUPPORTED_SCHEME https",
+    "'[https]',       http://a.example/x,  UNSUPPORTED_SCHEME http",
+    "'[http, https]', https://a.example/x, ",
+  })
+  void followsOnlyTheConfiguredSchemes(String schemes, String url, String detail) {
+    Resolution resolution = resolve("global: {schemes: " + schemes + "}", url);
+
+    assertThat(resolution.detail().orElse(null)).isEqualTo(detail);
+    if (detail != null) {
+      assertThat(resolution.rule()).contains("schemes set by global");
+    }
+  }
+
+  @Test
+  void aSchemeTheCrawlerCannotFetchIsABadConfiguration() {
+    assertThatThrownBy(() -> CrawlConfigLoader.parse("global: {schemes: [ftp]}", "test.yaml"))
+        .isInstanceOf(CrawlConfigException.class)
+        .hasMessageContaining("global.schemes")
+        .hasMessageContaining("'ftp' is not fetched by this crawler");
+  }
+
+  // --- URL traps ---
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
+    "http://a.example/a/a/,                 ",
+    "http://a.example/a/a/a/,               TRAP_REPEATED_SEGMENT 'a' 3 times in a row > 2",
+    "http://a.example/a/a/a/a/a/b.html,     TRAP_REPEATED_SEGMENT 'a' 5 times in a row > 2",
+    "http://a.example/x/y/x/y/,             ",
+    "http://a.example/x/y/x/y/x/y/z,        TRAP_REPEATED_SEGMENT 'x/y' 3 times in a row > 2",
+    "http://a.example/en/docs/en/docs/en/x, ",
+    "http://a.example/en/docs/en/blog/en/x, ",
+    "http://a.example/2024/2024/,           ",
+  })
+  void rejectsAPathThatRepeatsASegmentOrARunMoreThanTwiceInARow(String url, String detail) {
+    Resolution resolution = resolve("", url);
+
+    assertThat(resolution.detail().orElse(null)).isEqualTo(detail);
+    if (detail != null) {
+      assertThat(resolution.outcome()).contains(dev.crawler.events.Outcome.FILTERED);
+      assertThat(resolution.rule()).contains("max-repeated-segments set by default");
+    }
+  }
+
+  @ParameterizedTest(name = "{0} segments with max {1} -> {2}")
+  @CsvSource({"20, 20, ", "21, 20, TRAP_TOO_MANY_SEGMENTS 21 > 20", "21, -1, ", "4, 3, TRAP_TOO_MANY_SEGMENTS 4 > 3"})
+  void rejectsAPathWithMoreSegmentsThanTheMaximum(int segments, int max, String detail) {
+    StringBuilder url = new StringBuilder("http://a.example");
+    for (int i = 0; i < segments; i++) {
+      url.append("/s").append(i);
+    }
+
+    assertThat(resolve("global: {max-path-segments: " + max + "}", url.toString()).detail().orElse(null)).isEqualTo(detail);
+  }
+
+  @ParameterizedTest(name = "{0} parameters -> {1}")
+  @CsvSource({"10, ", "11, TRAP_TOO_MANY_PARAMETERS 11 > 10"})
+  void rejectsAQueryWithMoreParametersThanTheMaximum(int parameters, String detail) {
+    StringBuilder url = new StringBuilder("http://a.example/find?");
+    for (int i = 0; i < parameters; i++) {
+      url.append(i == 0 ? "" : "&").append("p").append(i).append("=1");
+    }
+
+    assertThat(resolve("", url.toString()).detail().orElse(null)).isEqualTo(detail);
+  }
+
+  @ParameterizedTest(name = "{0} hops -> {1}")
+  @CsvSource({"0, CRAWL", "5, CRAWL", "6, FILTERED"})
+  void rejectsAUrlFoundMoreThanTheMaximumCalendarHopsInARow(int hops, Disposition disposition) {
+    Resolution resolution = new RuleEngine(CrawlConfig.DEFAULTS).resolve("http://a.example/cal/2026-11-23", 3, ANY_SEED, false, hops);
+
+    assertThat(resolution.disposition()).isEqualTo(disposition);
+    if (disposition == Disposition.FILTERED) {
+      assertThat(resolution.detail()).contains("TRAP_CALENDAR 6 links in a row within http://a.example/cal/#-#-# > 5");
+    }
+  }
+
+  @Test
+  void trapRulesAreOptionsThatARuleCanTurnOffForOneSite() {
+    String yaml = """
+        rules:
+          - apply-for: {host: deep.example}
+            options: {max-repeated-segments: -1, max-path-segments: -1}
+        """;
+
+    assertThat(resolve(yaml, "http://deep.example/a/a/a/a/").isCrawled()).isTrue();
+    assertThat(resolve(yaml, "http://other.example/a/a/a/a/").isCrawled()).isFalse();
   }
 
   @org.junit.jupiter.api.Test

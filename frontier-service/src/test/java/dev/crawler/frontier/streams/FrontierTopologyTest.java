@@ -11,6 +11,7 @@ import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.OriginStats;
 import dev.crawler.events.Outcome;
+import dev.crawler.events.SiteBudgetStep;
 import dev.crawler.events.UrlKind;
 import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.rules.CrawlConfig;
@@ -523,6 +524,89 @@ class FrontierTopologyTest {
     outcome(released.get(1), Outcome.COMMITTED, "committer");
     driver.advanceWallClockTime(FrontierProcessor.STATS_INTERVAL);
     assertThat(stats.readKeyValuesToMap()).containsOnlyKeys(A).extractingByKey(A).extracting(OriginStats::getDone).isEqualTo(Map.of("COMMITTED", 2L));
+  }
+
+  @Test
+  void anOriginsBudgetAdmitsTheMostPagesAndLogsEachUrlPastItOnceKeepingItKnown() {
+    startWith(0, CrawlConfigLoader.parse("global: {sitemap-xml: false}\nrules:\n  - apply-for: {host: a.example}\n    options: {max-pages-per-origin: 3}\n", "crawl.yaml"));
+    TestOutputTopic<String, OriginStats> stats = TopologyTestSupport.output(driver, topics.stats());
+    seed(A + "/");
+    seed(B + "/");
+    for (int i = 1; i <= 4; i++) {
+      link(A + "/" + i, A + "/", 1);
+      link(B + "/" + i, B + "/", 1);
+    }
+    link(A + "/4", A + "/1", 2);
+
+    assertThat(urlState(A + "/2").getStatus()).isEqualTo(UrlStatus.QUEUED);
+    assertThat(urlState(A + "/3").getStatus()).as("past the budget of 3").isEqualTo(UrlStatus.DONE);
+    assertThat(urlState(A + "/3").getDetail()).startsWith("BUDGET_ORIGIN 3 URLs of http://a.example admitted");
+    assertThat(urlState(B + "/4").getStatus()).as("another origin is not slowed").isEqualTo(UrlStatus.QUEUED);
+    assertThat(log.readValuesToList())
+        .as("each URL past the budget logged once")
+        .extracting(CrawlLogEntry::getUrl, CrawlLogEntry::getOutcome, CrawlLogEntry::getRule)
+        .containsExactly(tuple(A + "/3", Outcome.FILTERED, "max-pages-per-origin set by rule:rules[0]"), tuple(A + "/4", Outcome.FILTERED, "max-pages-per-origin set by rule:rules[0]"));
+    driver.advanceWallClockTime(FrontierProcessor.STATS_INTERVAL);
+    Map<String, OriginStats> byOrigin = stats.readKeyValuesToMap();
+    assertThat(byOrigin.get(A).getAdmitted()).isEqualTo(3);
+    assertThat(byOrigin.get(A).getOriginBudget()).isEqualTo(3);
+    assertThat(byOrigin.get(B).getAdmitted()).isEqualTo(5);
+    assertThat(byOrigin.get(B).getOriginBudget()).isEqualTo(-1);
+  }
+
+  @Test
+  void aSitesBudgetIsCountedOnceForAllItsOriginsByThePartitionOfTheSite() {
+    startWith(0, CrawlConfigLoader.parse("global: {sitemap-xml: false, scope: any, max-pages-per-site: 3}", "crawl.yaml"));
+    String www = "http://www.example.org";
+    String blog = "http://blog.example.org";
+    seed(www + "/");
+    link(blog + "/1", www + "/", 1);
+    link(www + "/2", www + "/", 1);
+    link(blog + "/3", www + "/", 1);
+
+    // the driver hands what the frontier writes to crawl.discovered back to it, as Kafka would
+    List<org.apache.kafka.streams.KeyValue<String, DiscoveredUrl>> steps = rekeyed.readKeyValuesToList();
+    assertThat(steps)
+        .extracting(kv -> kv.key, kv -> kv.value.getUrl(), kv -> kv.value.getSiteBudget())
+        .containsExactly(
+            tuple("site example.org", www + "/", SiteBudgetStep.RESERVE),
+            tuple(www, www + "/", SiteBudgetStep.GRANTED),
+            tuple("site example.org", blog + "/1", SiteBudgetStep.RESERVE),
+            tuple(blog, blog + "/1", SiteBudgetStep.GRANTED),
+            tuple("site example.org", www + "/2", SiteBudgetStep.RESERVE),
+            tuple(www, www + "/2", SiteBudgetStep.GRANTED),
+            tuple("site example.org", blog + "/3", SiteBudgetStep.RESERVE),
+            tuple(blog, blog + "/3", SiteBudgetStep.DENIED));
+    discovered.pipeInput(blog, steps.get(7).value, START); // an answer delivered twice changes nothing
+    discovered.pipeInput(www, steps.get(5).value, START);
+
+    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(www + "/", blog + "/1", www + "/2");
+    assertThat(urlState(blog + "/3").getDetail()).isEqualTo("BUDGET_SITE example.org has admitted 3 URLs, the most max-pages-per-site allows");
+    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getUrl, CrawlLogEntry::getRule).containsExactly(tuple(blog + "/3", "max-pages-per-site set by global"));
+    KeyValueStore<String, Long> control = driver.getKeyValueStore(FrontierTopology.CONTROL_STORE);
+    assertThat(control.get(FrontierProcessor.SITE_ADMITTED + "example.org")).isEqualTo(3);
+  }
+
+  @Test
+  void aCalendarIsFollowedAFewLinksInARowAndNoFurther() {
+    startWith(0, CrawlConfigLoader.parse("global: {sitemap-xml: false}", "crawl.yaml"));
+    seed(A + "/");
+    link(A + "/cal/2026-11-23", A + "/", 1);
+    String source = A + "/cal/2026-11-23";
+    for (int day = 24; day <= 30; day++) {
+      String next = A + "/cal/2026-11-" + day;
+      link(next, source, day - 22);
+      source = next;
+    }
+    link(A + "/cal/2026-12-01", A + "/about", 2);
+
+    assertThat(urlState(A + "/cal/2026-11-23").getCalendarHops()).as("found on a page of another template").isZero();
+    assertThat(urlState(A + "/cal/2026-11-28").getCalendarHops()).isEqualTo(5);
+    assertThat(urlState(A + "/cal/2026-11-28").getStatus()).isEqualTo(UrlStatus.QUEUED);
+    assertThat(urlState(A + "/cal/2026-11-29")).as("6 hops: filtered, and what it links is never found").isNotNull();
+    assertThat(urlState(A + "/cal/2026-11-29").getDetail()).isEqualTo("TRAP_CALENDAR 6 links in a row within http://a.example/cal/#-#-# > 5");
+    assertThat(urlState(A + "/cal/2026-12-01").getStatus()).as("a dated page linked from elsewhere").isEqualTo(UrlStatus.QUEUED);
+    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getUrl).contains(A + "/cal/2026-11-29");
   }
 
   private void seed(String url) {
