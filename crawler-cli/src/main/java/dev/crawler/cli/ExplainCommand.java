@@ -44,6 +44,13 @@ public final class ExplainCommand implements Callable<Integer> {
   @Option(names = "--seed", paramLabel = "URL", description = "A seed of the crawl, for the scope (default: the configuration's sites' seeds, else the URL itself).")
   List<String> seeds = new ArrayList<>();
 
+  @Option(
+      names = "--calendar-hops",
+      paramLabel = "N",
+      defaultValue = "0",
+      description = "Links in a row from dated pages of the URL's template that led to it, for the max-calendar-hops trap rule (default: ${DEFAULT-VALUE}).")
+  int calendarHops;
+
   @Option(names = "--json", description = "Print one JSON object.")
   boolean json;
 
@@ -56,13 +63,17 @@ public final class ExplainCommand implements Callable<Integer> {
       System.err.println("crawler: " + e.getMessage());
       return CrawlerCli.USAGE_ERROR;
     }
+    if (calendarHops < 0) {
+      System.err.println("crawler: --calendar-hops must be at least 0, got " + calendarHops);
+      return CrawlerCli.USAGE_ERROR;
+    }
     if (depth < 0) {
       System.err.println("crawler: --depth must be at least 0, got " + depth);
       return CrawlerCli.USAGE_ERROR;
     }
     String candidate = UrlNormalizer.tryNormalize(url).orElse(url);
     List<String> scopeSeeds = !seeds.isEmpty() ? seeds : !crawl.seeds().isEmpty() ? crawl.seeds() : UrlNormalizer.tryNormalize(url).map(List::of).orElse(List.of());
-    Resolution resolution = new RuleEngine(crawl).resolve(candidate, depth, ScopeCheck.ofSeeds(scopeSeeds.stream().map(s -> UrlNormalizer.tryNormalize(s).orElse(s)).filter(UrlNormalizer::isHttp).toList()));
+    Resolution resolution = new RuleEngine(crawl).resolve(candidate, depth, ScopeCheck.ofSeeds(scopeSeeds.stream().map(s -> UrlNormalizer.tryNormalize(s).orElse(s)).filter(UrlNormalizer::isHttp).toList()), false, calendarHops);
     PrintStream out = System.out;
     if (json) {
       out.println(JSON.writeValueAsString(toJson(resolution)));

@@ -57,6 +57,14 @@ class ExplainCommandTest {
   }
 
   @Test
+  void namesTheTrapRuleThatCaughtAUrl() {
+    assertThat(run("explain", "https://example.org/a/a/a/")).contains("disposition: filtered (FILTERED: TRAP_REPEATED_SEGMENT 'a' 3 times in a row > 2), decided by max-repeated-segments set by default");
+    assertThat(run("explain", "https://example.org/cal/2026-11-23", "--calendar-hops", "6"))
+        .contains("TRAP_CALENDAR 6 links in a row within https://example.org/cal/#-#-# > 5), decided by max-calendar-hops set by default");
+    assertThat(run("explain", "https://example.org/cal/2026-11-23", "--calendar-hops", "5")).contains("disposition: crawl");
+  }
+
+  @Test
   void aBadConfigurationIsOneLineAndExitCode2() throws Exception {
     Path config = Files.writeString(dir.resolve("crawl.yaml"), "global: {delay-ms: soon}\n");
     PrintStream err = System.err;

@@ -35,8 +35,11 @@ public final class CrawlStatus {
    * @param paused origins held until later (the fetcher asked to come back)
    * @param done URLs whose fetch ended, by outcome
    * @param pagesPerSecond URLs ended per second over the window; 0 when none ended in it
+   * @param admitted URLs admitted for fetching (sitemaps aside): the use of the budget
+   * @param budget the most URLs admitted: the origin's max-pages-per-origin, or the site's
+   *     max-pages-per-site; -1 for no limit (and for the total)
    */
-  public record Row(String name, int origins, long queued, long inFlight, int paused, Map<String, Long> done, double pagesPerSecond) {
+  public record Row(String name, int origins, long queued, long inFlight, int paused, Map<String, Long> done, double pagesPerSecond, long admitted, long budget) {
 
     /** All URLs ended, whatever the outcome. */
     public long doneTotal() {
@@ -68,7 +71,7 @@ public final class CrawlStatus {
   /** Every origin's row, those with the most queued first. */
   public List<Row> origins(Instant now) {
     List<Row> rows = new ArrayList<>();
-    latest.forEach((origin, stats) -> rows.add(row(origin, List.of(stats), now)));
+    latest.forEach((origin, stats) -> rows.add(row(origin, List.of(stats), now, stats.getOriginBudget())));
     rows.sort(Comparator.comparingLong(Row::queued).reversed().thenComparing(Row::name));
     return rows;
   }
@@ -78,13 +81,13 @@ public final class CrawlStatus {
     Map<String, List<OriginStats>> bySite = new TreeMap<>();
     latest.values().forEach(stats -> bySite.computeIfAbsent(stats.getSite().isEmpty() ? stats.getOrigin() : stats.getSite(), s -> new ArrayList<>()).add(stats));
     List<Row> rows = new ArrayList<>();
-    bySite.forEach((site, members) -> rows.add(row(site, members, now)));
+    bySite.forEach((site, members) -> rows.add(row(site, members, now, members.stream().mapToLong(OriginStats::getSiteBudget).max().orElse(-1))));
     return rows;
   }
 
   /** The sum over every origin. */
   public Row total(Instant now) {
-    return row("total", latest.values(), now);
+    return row("total", latest.values(), now, -1);
   }
 
   /** When the newest figures were published, or empty when the topic holds none. */
@@ -92,7 +95,8 @@ public final class CrawlStatus {
     return latest.values().stream().map(OriginStats::getUpdatedAt).max(Comparator.naturalOrder());
   }
 
-  private Row row(String name, Collection<OriginStats> members, Instant now) {
+  private Row row(String name, Collection<OriginStats> members, Instant now, long budget) {
+    long admitted = 0;
     long queued = 0;
     long inFlight = 0;
     int paused = 0;
@@ -100,6 +104,7 @@ public final class CrawlStatus {
     Map<String, Long> done = new LinkedHashMap<>();
     for (OriginStats stats : members) {
       queued += stats.getQueued();
+      admitted += stats.getAdmitted();
       inFlight += stats.getInFlight();
       if (stats.getPausedUntil().isAfter(now)) {
         paused++;
@@ -109,7 +114,7 @@ public final class CrawlStatus {
     }
     Map<String, Long> sorted = new LinkedHashMap<>();
     done.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey())).forEach(e -> sorted.put(e.getKey(), e.getValue()));
-    return new Row(name, members.size(), queued, inFlight, paused, sorted, endedInWindow / (double) WINDOW.toSeconds());
+    return new Row(name, members.size(), queued, inFlight, paused, sorted, endedInWindow / (double) WINDOW.toSeconds(), admitted, budget);
   }
 
   /** URLs of the origin ended since the window began: latest total minus the total of the last figures before it. */

@@ -92,21 +92,26 @@ public final class StatusCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** A table: name, origins, queued, in flight, paused, done, pages/s, then one column per outcome seen. */
+  /** A table: name, origins, queued, in flight, paused, done, pages/s, budget use, then one column per outcome seen. */
   private static void print(PrintWriter out, String heading, List<CrawlStatus.Row> rows) {
     Set<String> outcomes = new LinkedHashSet<>();
     rows.forEach(row -> outcomes.addAll(row.done().keySet()));
     int width = Math.max(heading.length(), rows.stream().mapToInt(row -> row.name().length()).max().orElse(0));
-    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-" + width + "s %7s %8s %9s %6s %9s %8s", heading, "ORIGINS", "QUEUED", "IN FLIGHT", "PAUSED", "DONE", "PAGES/S"));
+    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-" + width + "s %7s %8s %9s %6s %9s %8s %15s", heading, "ORIGINS", "QUEUED", "IN FLIGHT", "PAUSED", "DONE", "PAGES/S", "ADMITTED/BUDGET"));
     outcomes.forEach(outcome -> header.append(' ').append(outcome));
     out.println(header);
     for (CrawlStatus.Row row : rows) {
       StringBuilder line =
           new StringBuilder(
-              String.format(Locale.ROOT, "%-" + width + "s %7d %8d %9d %6d %9d %8.1f", row.name(), row.origins(), row.queued(), row.inFlight(), row.paused(), row.doneTotal(), row.pagesPerSecond()));
+              String.format(Locale.ROOT, "%-" + width + "s %7d %8d %9d %6d %9d %8.1f %15s", row.name(), row.origins(), row.queued(), row.inFlight(), row.paused(), row.doneTotal(), row.pagesPerSecond(), budget(row)));
       outcomes.forEach(outcome -> line.append(' ').append(String.format(Locale.ROOT, "%" + outcome.length() + "d", row.done().getOrDefault(outcome, 0L))));
       out.println(line);
     }
+  }
+
+  /** Admitted URLs and the budget, {@code 412/1000}, or {@code 412/-} without a budget. */
+  static String budget(CrawlStatus.Row row) {
+    return row.admitted() + "/" + (row.budget() < 0 ? "-" : Long.toString(row.budget()));
   }
 
   /** Reads the stats topic from its start to its current end. */

@@ -47,6 +47,25 @@ class CrawlStatusTest {
   }
 
   @Test
+  void showsEachSitesAndOriginsBudgetAndUse() {
+    CrawlStatus status = new CrawlStatus();
+    OriginStats www = stats("https://www.a.com", "a.com", 0, 0, NOW, Map.of());
+    www.setAdmitted(300);
+    www.setOriginBudget(300);
+    www.setSiteBudget(500);
+    OriginStats blog = stats("https://blog.a.com", "a.com", 0, 0, NOW, Map.of());
+    blog.setAdmitted(150);
+    blog.setSiteBudget(500);
+    status.add("https://www.a.com", www);
+    status.add("https://blog.a.com", blog);
+    status.add("https://b.org", stats("https://b.org", "b.org", 0, 0, NOW, Map.of()));
+
+    assertThat(status.sites(NOW)).extracting(StatusCommand::budget).containsExactly("450/500", "0/-");
+    assertThat(status.origins(NOW)).extracting(row -> row.name() + " " + StatusCommand.budget(row)).containsExactlyInAnyOrder("https://www.a.com 300/300", "https://blog.a.com 150/-", "https://b.org 0/-");
+    assertThat(StatusCommand.budget(status.total(NOW))).isEqualTo("450/-");
+  }
+
+  @Test
   void forgetsAnOriginAtItsTombstone() {
     CrawlStatus status = new CrawlStatus();
     status.add("https://a.com", stats("https://a.com", "a.com", 4, 0, NOW, Map.of()));
