@@ -279,11 +279,18 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       int calendarHops = calendarHops(url, discovered);
       Resolution resolution = rules.resolve(url, discovered.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState), discovered.getKind() == UrlKind.SITEMAP, calendarHops);
       if (resolution.isCrawled()) {
-        isQueued = admit(origin, originState, url, discovered, resolution, calendarHops, now);
+        UrlState state = newState(discovered, now).setCalendarHops(calendarHops).setStatus(UrlStatus.QUEUED).build();
+        if (admit(origin, originState, url, state, resolution, now) == Admission.OVER_ORIGIN_BUDGET) {
+          String detail = "BUDGET_ORIGIN " + originState.getAdmitted() + " URLs of " + origin + " admitted, the most max-pages-per-origin allows";
+          String rule = "max-pages-per-origin set by " + resolution.options().get(CrawlOption.MAX_PAGES_PER_ORIGIN).setBy();
+          urls().put(url, rejectedByBudget(state, detail, now));
+          log(origin, Decision.of(url, Outcome.FILTERED, detail).withRule(rule).withDepth(discovered.getDepth()), discovered, now);
+        }
+        isQueued = true; // the origin's budget figures changed at least
       } else if (resolution.isLogged()) {
         Outcome outcome = resolution.outcome().orElseThrow();
         String detail = resolution.detail().orElse(null);
-        urls().put(url, newState(discovered, now).setStatus(UrlStatus.DONE).setOutcome(outcome.name()).setDetail(detail).setDecidedAt(now).build());
+        urls().put(url, newState(discovered, now).setCalendarHops(calendarHops).setStatus(UrlStatus.DONE).setOutcome(outcome.name()).setDetail(detail).setDecidedAt(now).build());
         Decision decision = Decision.of(url, outcome, detail).withDepth(discovered.getDepth());
         log(origin, resolution.rule().map(decision::withRule).orElse(decision), discovered, now);
       }
@@ -317,39 +324,63 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     return (from == null ? 0 : from.getCalendarHops()) + 1;
   }
 
+  /** What became of a URL the rules crawl, under its budgets. */
+  private enum Admission {
+    /** Queued to be fetched. */
+    QUEUED,
+    /** Waiting for the answer of the partition that counts its site ({@link #onSiteBudget}). */
+    RESERVING,
+    /** Not admitted: its origin's budget is spent; its state is left to the caller. */
+    OVER_ORIGIN_BUDGET
+  }
+
   /**
-   * A new URL the rules crawl, admitted under its origin's and its site's budgets (sitemaps are not
-   * counted): queued; or logged FILTERED and kept known when the origin's budget is spent; or, when a
-   * site budget applies, held while the partition that counts the site decides ({@link #onSiteBudget}).
-   *
-   * @return whether the origin's state changed
+   * A URL the rules crawl, admitted under its origin's and its site's budgets (sitemaps are not
+   * counted): queued, or held while the partition that counts the site decides, or not admitted. An
+   * admitted URL's state is stored.
    */
-  private boolean admit(String origin, OriginState originState, String url, DiscoveredUrl discovered, Resolution resolution, int calendarHops, Instant now) {
-    UrlState.Builder state = newState(discovered, now).setCalendarHops(calendarHops);
-    if (discovered.getKind() != UrlKind.SITEMAP) {
+  private Admission admit(String origin, OriginState originState, String url, UrlState state, Resolution resolution, Instant now) {
+    if (!UrlKind.SITEMAP.name().equals(state.getKind())) {
       long originBudget = resolution.get(CrawlOption.MAX_PAGES_PER_ORIGIN);
       long siteBudget = resolution.get(CrawlOption.MAX_PAGES_PER_SITE);
       originState.setOriginBudget(originBudget);
       originState.setSiteBudget(siteBudget);
       if (originBudget >= 0 && originState.getAdmitted() >= originBudget) {
-        String detail = "BUDGET_ORIGIN " + originState.getAdmitted() + " URLs of " + origin + " admitted, the most max-pages-per-origin allows";
-        String rule = "max-pages-per-origin set by " + resolution.options().get(CrawlOption.MAX_PAGES_PER_ORIGIN).setBy();
-        urls().put(url, state.setStatus(UrlStatus.DONE).setOutcome(Outcome.FILTERED.name()).setDetail(detail).setDecidedAt(now).build());
-        log(origin, Decision.of(url, Outcome.FILTERED, detail).withRule(rule).withDepth(discovered.getDepth()), discovered, now);
-        return true;
+        return Admission.OVER_ORIGIN_BUDGET;
       }
       originState.setAdmitted(originState.getAdmitted() + 1);
       if (siteBudget >= 0) {
         // the site's count lives in the partition of its key: the URL waits for its answer
-        urls().put(url, state.setStatus(UrlStatus.RESERVING).build());
-        DiscoveredUrl reserve = DiscoveredUrl.newBuilder(discovered).setUrl(url).setSiteBudget(SiteBudgetStep.RESERVE).build();
+        state.setStatus(UrlStatus.RESERVING);
+        urls().put(url, state);
+        DiscoveredUrl reserve =
+            DiscoveredUrl.newBuilder()
+                .setUrl(url)
+                .setSourceUrl(state.getSourceUrl())
+                .setDepth(state.getDepth())
+                .setKind(kindOf(state))
+                .setDiscoveredAt(now)
+                .setSiteBudget(SiteBudgetStep.RESERVE)
+                .build();
         forward(FrontierTopology.DISCOVERED_SINK, siteKey(url), reserve, now);
-        return true;
+        return Admission.RESERVING;
       }
     }
-    urls().put(url, state.setStatus(UrlStatus.QUEUED).build());
+    state.setStatus(UrlStatus.QUEUED);
+    state.setBudgetRejected(false);
+    urls().put(url, state);
     enqueue(origin, originState, url);
-    return true;
+    return Admission.QUEUED;
+  }
+
+  /** The state of a URL past a budget: done, FILTERED, known so that it is not decided again when found again. */
+  private static UrlState rejectedByBudget(UrlState state, String detail, Instant now) {
+    state.setStatus(UrlStatus.DONE);
+    state.setOutcome(Outcome.FILTERED.name());
+    state.setDetail(detail);
+    state.setDecidedAt(now);
+    state.setBudgetRejected(true);
+    return state;
   }
 
   /**
@@ -382,6 +413,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     OriginState originState = originState(origin);
     if (step.getSiteBudget() == SiteBudgetStep.GRANTED) {
       state.setStatus(UrlStatus.QUEUED);
+      state.setBudgetRejected(false);
       urls().put(url, state);
       enqueue(origin, originState, url);
       release(origin, originState, now);
@@ -390,11 +422,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       Resolution resolution = rules.resolve(url, step.getDepth(), ScopeCheck.ANY);
       String detail = "BUDGET_SITE " + siteOf(url) + " has admitted " + resolution.get(CrawlOption.MAX_PAGES_PER_SITE) + " URLs, the most max-pages-per-site allows";
       String rule = "max-pages-per-site set by " + resolution.options().get(CrawlOption.MAX_PAGES_PER_SITE).setBy();
-      state.setStatus(UrlStatus.DONE);
-      state.setOutcome(Outcome.FILTERED.name());
-      state.setDetail(detail);
-      state.setDecidedAt(now);
-      urls().put(url, state);
+      urls().put(url, rejectedByBudget(state, detail, now));
       log(origin, Decision.of(url, Outcome.FILTERED, detail).withRule(rule).withDepth(step.getDepth()), step, now);
     }
     saveOrigin(origin, originState);
@@ -450,8 +478,13 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       OriginState originState = changed.computeIfAbsent(origin, this::originState);
       boolean isSeed = UrlKind.SEED.name().equals(state.getKind());
       boolean isSitemap = UrlKind.SITEMAP.name().equals(state.getKind());
-      Resolution resolution = rules.resolve(url, state.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState), isSitemap);
-      if (!resolution.isCrawled()) {
+      Resolution resolution = rules.resolve(url, state.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState), isSitemap, state.getCalendarHops());
+      if (state.getBudgetRejected()) {
+        // never admitted: admitted now if the budgets allow (raised since), else left as it is
+        if (resolution.isCrawled() && admit(origin, originState, url, state, resolution, now) != Admission.OVER_ORIGIN_BUDGET) {
+          queued++;
+        }
+      } else if (!resolution.isCrawled()) {
         if (resolution.outcome().isPresent() && !resolution.outcome().get().name().equals(state.getOutcome())) {
           // newly filtered or out of scope: the committer deletes a published document
           Decision decision = Decision.of(url, resolution.outcome().get(), resolution.detail().orElse(null)).withDepth(state.getDepth());

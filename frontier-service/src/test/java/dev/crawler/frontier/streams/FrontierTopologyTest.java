@@ -555,6 +555,37 @@ class FrontierTopologyTest {
   }
 
   @Test
+  void aRecrawlLeavesAUrlPastItsBudgetUnfetchedWhileTheBudgetIsSpentAndACalendarPastItsHopsFiltered() {
+    startWith(0, CrawlConfigLoader.parse("global: {sitemap-xml: false, delay-ms: 0}\nrules:\n  - apply-for: {host: a.example}\n    options: {max-pages-per-origin: 2}\n", "crawl.yaml"));
+    seed(A + "/");
+    link(A + "/1", A + "/", 1);
+    link(A + "/2", A + "/", 1);
+    seed(B + "/");
+    link(B + "/cal/2026-01-01", B + "/", 1);
+    String source = B + "/cal/2026-01-01";
+    for (int day = 2; day <= 7; day++) {
+      link(B + "/cal/2026-01-0" + day, source, day);
+      source = B + "/cal/2026-01-0" + day;
+    }
+    for (int round = 0; round < 3; round++) {
+      requests.readValuesToList().forEach(request -> outcome(request, Outcome.COMMITTED, "committer"));
+    }
+    assertThat(urlState(A + "/2").getBudgetRejected()).isTrue();
+    assertThat(urlState(B + "/cal/2026-01-07").getDetail()).startsWith("TRAP_CALENDAR 6 links");
+    var control = TopologyTestSupport.input(driver, topics.control());
+
+    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ALL).setIssuedBy("test").build());
+    List<String> released = new java.util.ArrayList<>();
+    for (int round = 0; round < 5; round++) {
+      List<FetchRequest> batch = requests.readValuesToList();
+      batch.forEach(request -> released.add(request.getUrl()));
+      batch.forEach(request -> outcome(request, Outcome.COMMITTED, "committer"));
+    }
+
+    assertThat(released).contains(A + "/", A + "/1", B + "/cal/2026-01-06").doesNotContain(A + "/2", B + "/cal/2026-01-07").doesNotHaveDuplicates();
+  }
+
+  @Test
   void aSitesBudgetIsCountedOnceForAllItsOriginsByThePartitionOfTheSite() {
     startWith(0, CrawlConfigLoader.parse("global: {sitemap-xml: false, scope: any, max-pages-per-site: 3}", "crawl.yaml"));
     String www = "http://www.example.org";
