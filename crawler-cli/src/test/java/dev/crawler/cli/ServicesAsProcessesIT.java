@@ -162,6 +162,21 @@ class ServicesAsProcessesIT {
       assertThat(report.path("sites")).hasSize(1); // every origin is on 127.0.0.1
       assertThat(report.path("origins")).hasSize(ORIGINS);
       assertThat(report.path("lag").findValuesAsText("group")).contains("crawler-fetcher", "crawler-parser", "crawler-committer");
+      // idle: every group's committed offsets reach the end of its topics, transaction markers included
+      await("every group's lag is 0 on the idle crawl").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+        status.reset();
+        var commandLine = CrawlerCli.commandLine();
+        commandLine.setOut(new PrintWriter(status, true, StandardCharsets.UTF_8));
+        commandLine.execute("status", "--json", "--bootstrap-servers", cluster.bootstrapServers(), "--schema-registry", cluster.schemaRegistryUrl());
+        JsonNode lag = JSON.readTree(status.toString(StandardCharsets.UTF_8)).path("lag");
+        List<String> behind = new ArrayList<>();
+        lag.forEach(row -> {
+          if (row.path("lag").asLong() != 0) {
+            behind.add(row.path("group").asText() + " " + row.path("topic").asText() + " " + row.path("lag").asLong());
+          }
+        });
+        assertThat(behind).isEmpty();
+      });
 
       // metrics: every process serves its own, in the Prometheus text format
       String frontierMetrics = get(frontier, "/metrics").body();

@@ -24,17 +24,19 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   /**
    * Starts the registry and the broker (concurrently: the registry's JVM starts while the broker
-   * formats and starts) and waits for both.
+   * formats and starts) and waits for both. Started again on the same data directory, both come back
+   * on the same ports ({@link StablePorts}), so services that were connected reconnect by themselves.
    *
    * @param defaultPartitions partitions of topics created without a count
    */
   public static EmbeddedCluster start(Path dataDir, int defaultPartitions) {
+    StablePorts ports = StablePorts.of(dataDir);
     var registryStart = new java.util.concurrent.CompletableFuture<EmbeddedSchemaRegistry>();
     Thread starter =
         new Thread(
             () -> {
               try {
-                registryStart.complete(EmbeddedSchemaRegistry.start(dataDir));
+                registryStart.complete(EmbeddedSchemaRegistry.start(dataDir, ports.registry()));
               } catch (RuntimeException e) {
                 registryStart.completeExceptionally(e);
               }
@@ -43,7 +45,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     starter.start();
     @Nullable EmbeddedKafkaBroker broker = null;
     try {
-      broker = EmbeddedKafkaBroker.start(dataDir, defaultPartitions);
+      broker = EmbeddedKafkaBroker.start(dataDir, defaultPartitions, ports.kafka(), ports.controller());
       EmbeddedSchemaRegistry registry = registryStart.join();
       LOG.info("Embedded cluster ready: Kafka at {}, schema registry at {}", broker.bootstrapServers(), registry.url());
       return new EmbeddedCluster(broker, registry);

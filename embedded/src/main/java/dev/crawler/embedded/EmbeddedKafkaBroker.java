@@ -58,14 +58,17 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    *     topics follow their source topics instead)
    */
   public static EmbeddedKafkaBroker start(Path dataDir, int defaultPartitions) {
+    return start(dataDir, defaultPartitions, FreePorts.next(), FreePorts.next());
+  }
+
+  /** {@link #start(Path, int)} on these ports of 127.0.0.1 (the broker's and the controller's listeners). */
+  public static EmbeddedKafkaBroker start(Path dataDir, int defaultPartitions, int brokerPort, int controllerPort) {
     Path logDir = dataDir.resolve("kafka").toAbsolutePath();
     try {
       Files.createDirectories(logDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the broker's data directory " + logDir, e);
     }
-    int brokerPort = FreePorts.next();
-    int controllerPort = FreePorts.next();
     Properties props = brokerProperties(logDir, brokerPort, controllerPort, defaultPartitions);
     if (isFormatted(logDir)) {
       LOG.info("Resuming the Kafka cluster in {}", logDir);

@@ -53,8 +53,12 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
    *     (the message carries the end of its log)
    */
   public static EmbeddedSchemaRegistry start(Path workDir) {
+    return start(workDir, FreePorts.next());
+  }
+
+  /** {@link #start(Path)} on this port of 127.0.0.1. */
+  public static EmbeddedSchemaRegistry start(Path workDir, int port) {
     Path runner = RegistryDistribution.runnerJar();
-    int port = FreePorts.next();
     Path logFile = workDir.toAbsolutePath().resolve("schema-registry.log");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

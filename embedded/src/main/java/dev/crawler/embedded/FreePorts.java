@@ -24,6 +24,16 @@ final class FreePorts {
    * calls in a row (a broker's listener and its controller) never get the same port. Another process
    * could still take it before it is bound. Thread-safe.
    */
+  /** Marks a port as handed out (one chosen elsewhere), so {@link #next()} does not offer it soon. */
+  static synchronized void remember(int port) {
+    if (!RECENT.contains(port)) {
+      RECENT.addFirst(port);
+      if (RECENT.size() > REMEMBERED) {
+        RECENT.removeLast();
+      }
+    }
+  }
+
   static synchronized int next() {
     List<ServerSocket> probes = new ArrayList<>();
     try {

@@ -52,6 +52,21 @@ class EmbeddedKafkaBrokerIT {
   }
 
   @Test
+  void aClusterStartedAgainOnItsDataDirectoryKeepsItsAddresses() {
+    String bootstrap;
+    String registry;
+    try (EmbeddedCluster cluster = EmbeddedCluster.start(dataDir, 1)) {
+      bootstrap = cluster.bootstrapServers();
+      registry = cluster.schemaRegistryUrl();
+    }
+
+    try (EmbeddedCluster cluster = EmbeddedCluster.start(dataDir, 1)) {
+      assertThat(cluster.bootstrapServers()).isEqualTo(bootstrap);
+      assertThat(cluster.schemaRegistryUrl()).isEqualTo(registry);
+    }
+  }
+
+  @Test
   void closingTwiceIsHarmless() {
     EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dataDir, 1);
     broker.close();

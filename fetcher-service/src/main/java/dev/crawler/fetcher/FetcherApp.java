@@ -55,6 +55,11 @@ public final class FetcherApp implements RunningService {
     consumerProperties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     consumerProperties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     consumerProperties.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+    config.groupLiveness().forEach(consumerProperties::putIfAbsent);
+    if (config.hasInstanceId()) {
+      // static membership: restarted under its name, the fetcher takes its partitions back without a rebalance
+      consumerProperties.putIfAbsent(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, config.instanceId());
+    }
     Map<String, Object> producerProperties = new HashMap<>(config.kafkaProperties());
     producerProperties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     producerProperties.put(ProducerConfig.ACKS_CONFIG, "all");

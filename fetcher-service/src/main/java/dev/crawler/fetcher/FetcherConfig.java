@@ -61,7 +61,10 @@ public final class FetcherConfig extends ServiceConfig {
       "When partitions move to another fetcher: how long their running requests may take to finish before the hand-over goes on without them, in milliseconds.";
 
   public static final String INSTANCE_ID_CONFIG = "fetcher.instance.id";
-  private static final String INSTANCE_ID_DOC = "Names this fetcher in the politeness state it writes; empty for the host name.";
+  private static final String INSTANCE_ID_DOC =
+      "Names this fetcher in the politeness state it writes and, when set, in its consumer group (static membership, group.instance.id):"
+          + " restarted under the same name within session.timeout.ms, it takes its partitions back without a rebalance. Empty for the host"
+          + " name and a member without a name. Two running fetchers must never share a name. On Kubernetes, the pod name.";
 
   public static final String COMMIT_INTERVAL_MS_CONFIG = "fetcher.commit.interval.ms";
   private static final String COMMIT_INTERVAL_MS_DOC = "How often the offsets of done requests are committed, in milliseconds.";
@@ -96,6 +99,11 @@ public final class FetcherConfig extends ServiceConfig {
 
   public long delayMillis() {
     return getLong(DELAY_MS_CONFIG);
+  }
+
+  /** Whether this fetcher's name is set (then it is its static member name in the consumer group). */
+  public boolean hasInstanceId() {
+    return !getString(INSTANCE_ID_CONFIG).isBlank();
   }
 
   /** This fetcher's name: the setting, else the host name. */

@@ -35,6 +35,16 @@ public abstract class ServiceConfig extends AbstractConfig {
   public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
   private static final String TOPIC_PREFIX_DOC = "The prefix of every topic name; several crawls can share a cluster under different prefixes.";
 
+  public static final String SESSION_TIMEOUT_MS_CONFIG = "session.timeout.ms";
+  private static final String SESSION_TIMEOUT_MS_DOC =
+      "How long a process that stopped without leaving its consumer group (killed, frozen, cut off) keeps its partitions before the group"
+          + " gives them to the others, in milliseconds (the consumer's session.timeout.ms, 45000 in Kafka). A shorter timeout moves a dead"
+          + " instance's work sooner; too short, and a long garbage-collection pause costs a rebalance. The broker's"
+          + " group.min.session.timeout.ms (6000 by default) is the least it accepts. A kafka.session.timeout.ms setting overrides it.";
+
+  /** The default session timeout: a dead instance's partitions move within about ten seconds. */
+  public static final int DEFAULT_SESSION_TIMEOUT_MS = 10_000;
+
   public static final String MANAGEMENT_PORT_CONFIG = "management.port";
   private static final String MANAGEMENT_PORT_DOC =
       "The HTTP port of the management endpoints: /health/live, /health/ready and the Prometheus /metrics. 0 takes a free port (logged at start).";
@@ -67,6 +77,7 @@ public abstract class ServiceConfig extends AbstractConfig {
         .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092", new ConfigDef.NonEmptyString(), Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
         .define(SCHEMA_REGISTRY_URL_CONFIG, Type.STRING, "http://localhost:8081", new ConfigDef.NonEmptyString(), Importance.HIGH, SCHEMA_REGISTRY_URL_DOC)
         .define(TOPIC_PREFIX_CONFIG, Type.STRING, Topics.DEFAULT_PREFIX, Importance.MEDIUM, TOPIC_PREFIX_DOC)
+        .define(SESSION_TIMEOUT_MS_CONFIG, Type.INT, DEFAULT_SESSION_TIMEOUT_MS, ConfigDef.Range.between(1_000, 1_800_000), Importance.MEDIUM, SESSION_TIMEOUT_MS_DOC)
         .define(MANAGEMENT_PORT_CONFIG, Type.INT, 8080, ConfigDef.Range.between(0, 65535), Importance.MEDIUM, MANAGEMENT_PORT_DOC)
         .define(
             LOG_FORMAT_CONFIG,
@@ -97,6 +108,17 @@ public abstract class ServiceConfig extends AbstractConfig {
     Map<String, Object> properties = new HashMap<>(originalsWithPrefix(KAFKA_PREFIX, true));
     properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, getString(BOOTSTRAP_SERVERS_CONFIG));
     return properties;
+  }
+
+  /**
+   * The group consumer's liveness settings: the session timeout and a heartbeat a third of it (at most
+   * Kafka's 3 s), unless {@code kafka.*} settings give them.
+   */
+  public Map<String, Object> groupLiveness() {
+    int session = getInt(SESSION_TIMEOUT_MS_CONFIG);
+    return Map.of(
+        org.apache.kafka.clients.consumer.ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, session,
+        org.apache.kafka.clients.consumer.ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Math.min(3_000, session / 3));
   }
 
   /** The topic catalogue, with a registry client for the configured URL; made once. */

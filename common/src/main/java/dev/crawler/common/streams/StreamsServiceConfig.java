@@ -46,6 +46,13 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
   /** The default bound of the state stores' native memory, in MB. */
   public static final long DEFAULT_STATE_MEMORY_MB = 128;
 
+  public static final String INSTANCE_ID_CONFIG = "instance.id";
+  private static final String INSTANCE_ID_DOC =
+      "This instance's stable name in its consumer group (static membership, Kafka's group.instance.id): a process that comes back under"
+          + " the same name within session.timeout.ms (a restarted StatefulSet pod, with its state directory) takes its tasks back at once,"
+          + " with no rebalance and no state to restore. Empty: a member without a name, whose restart after a crash waits for the session"
+          + " timeout. Two running instances must never share a name. On Kubernetes, the pod name.";
+
   public static final String STANDBY_REPLICAS_CONFIG = "standby.replicas";
   private static final String STANDBY_REPLICAS_DOC =
       "Warm copies of each state store kept by other instances, so a task moves to another instance without restoring its state from the changelog.";
@@ -61,6 +68,7 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
         .define(STATE_DIR_CONFIG, Type.STRING, "./state", new ConfigDef.NonEmptyString(), Importance.HIGH, STATE_DIR_DOC)
         .define(STREAM_THREADS_CONFIG, Type.INT, 1, Range.between(1, 64), Importance.MEDIUM, STREAM_THREADS_DOC)
         .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, DEFAULT_COMMIT_INTERVAL_MS, Range.between(10, 60_000), Importance.LOW, COMMIT_INTERVAL_MS_DOC)
+        .define(INSTANCE_ID_CONFIG, Type.STRING, "", Importance.MEDIUM, INSTANCE_ID_DOC)
         .define(STANDBY_REPLICAS_CONFIG, Type.INT, 0, Range.between(0, 10), Importance.MEDIUM, STANDBY_REPLICAS_DOC)
         .define(STATE_MEMORY_MB_CONFIG, Type.LONG, DEFAULT_STATE_MEMORY_MB, Range.between(16, 1024 * 1024), Importance.MEDIUM, STATE_MEMORY_MB_DOC);
   }
@@ -87,6 +95,16 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     });
     properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), TopicSpec.MAX_MESSAGE_BYTES);
     properties.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    groupLiveness().forEach((key, value) -> {
+      if (!properties.containsKey(key) && !properties.containsKey(StreamsConfig.consumerPrefix(key)) && !properties.containsKey(StreamsConfig.mainConsumerPrefix(key))) {
+        properties.put(StreamsConfig.mainConsumerPrefix(key), value);
+      }
+    });
+    String instanceId = getString(INSTANCE_ID_CONFIG).strip();
+    if (!instanceId.isEmpty()) {
+      // Kafka Streams names each stream thread's member after it (instance-1, instance-2, …)
+      properties.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
+    }
     DeadLetterHandler.install(properties, topics().deadLetters(), serviceName());
     return properties;
   }

@@ -352,6 +352,27 @@ class DeployManifestsTest {
   }
 
   @Test
+  void everyServiceIsAStaticGroupMemberNamedAfterItsPod() {
+    // the base manifests (the overlays patch them)
+    List<Container> containers = new java.util.ArrayList<>();
+    for (Manifest manifest : manifests) {
+      if (manifest.file().startsWith(DEPLOY.resolve("base")) && manifest.object() instanceof StatefulSet set) {
+        containers.add(set.getSpec().getTemplate().getSpec().getContainers().get(0));
+      } else if (manifest.file().startsWith(DEPLOY.resolve("base")) && manifest.object() instanceof Deployment deployment) {
+        containers.add(deployment.getSpec().getTemplate().getSpec().getContainers().get(0));
+      }
+    }
+    List<Container> services = containers.stream().filter(c -> c.getName().matches("frontier|parser|committer|fetcher")).toList();
+    assertThat(services).extracting(Container::getName).containsExactlyInAnyOrder("frontier", "parser", "committer", "fetcher");
+    for (Container container : services) {
+      String variable = SettingsSource.variableOf(container.getName().equals("fetcher") ? FetcherConfig.INSTANCE_ID_CONFIG : dev.crawler.common.streams.StreamsServiceConfig.INSTANCE_ID_CONFIG);
+      assertThat(container.getEnv().stream().filter(v -> v.getName().equals(variable)).map(v -> v.getValueFrom() == null ? v.getValue() : v.getValueFrom().getFieldRef().getFieldPath()))
+          .as(container.getName())
+          .containsExactly("metadata.name");
+    }
+  }
+
+  @Test
   void onlyFetchersMayReachTheInternet() {
     List<NetworkPolicy> policies = objects(NetworkPolicy.class).toList();
     assertThat(policies).isNotEmpty();

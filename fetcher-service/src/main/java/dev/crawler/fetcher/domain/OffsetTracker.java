@@ -28,6 +28,8 @@ public final class OffsetTracker {
   private final TreeMap<Long, Boolean> received = new TreeMap<>();
   private final List<long[]> skipped;
   private long nextAfterDone = -1;
+  /** The consumer's position in the partition: every record before it was received. */
+  private long position = -1;
   /** The last commit Kafka acknowledged: a commit that failed is made again, even when nothing changed since. */
   private Commit lastCommitted = new Commit(-1, "");
 
@@ -58,6 +60,16 @@ public final class OffsetTracker {
     return true;
   }
 
+  /**
+   * The consumer's position: every record before it was received. A transaction marker, or a record
+   * of an aborted transaction, takes an offset no record is received at; with every received offset
+   * done, the commit goes up to the position, so an idle partition's lag is 0 and not the marker
+   * after its last request.
+   */
+  public void readUpTo(long position) {
+    this.position = Math.max(this.position, position);
+  }
+
   public void done(long offset) {
     if (received.containsKey(offset)) {
       received.put(offset, Boolean.TRUE);
@@ -74,7 +86,7 @@ public final class OffsetTracker {
     while (!received.isEmpty() && received.firstEntry().getValue()) {
       nextAfterDone = received.pollFirstEntry().getKey() + 1;
     }
-    long offset = received.isEmpty() ? nextAfterDone : Math.max(nextAfterDone, received.firstKey());
+    long offset = received.isEmpty() ? Math.max(nextAfterDone, position) : Math.max(nextAfterDone, received.firstKey());
     if (offset < 0) {
       return Optional.empty();
     }

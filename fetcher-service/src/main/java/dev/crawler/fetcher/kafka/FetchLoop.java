@@ -44,6 +44,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -186,7 +187,8 @@ public final class FetchLoop implements Runnable {
       LOG.error("the fetch loop failed", e);
     } finally {
       try {
-        consumer.close();
+        // a stopped fetcher leaves its group, named or not: its partitions move now, not after the session timeout
+        consumer.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
       } finally {
         stateReader.close();
         producer.close();
@@ -715,7 +717,11 @@ public final class FetchLoop implements Runnable {
 
   private void commit(boolean sync) {
     Map<TopicPartition, OffsetTracker.Commit> commits = new HashMap<>();
-    trackers.forEach((partition, tracker) -> tracker.commit().ifPresent(commit -> commits.put(partition, commit)));
+    trackers.forEach(
+        (partition, tracker) -> {
+          readPosition(partition, tracker);
+          tracker.commit().ifPresent(commit -> commits.put(partition, commit));
+        });
     if (commits.isEmpty()) {
       return;
     }
@@ -729,6 +735,18 @@ public final class FetchLoop implements Runnable {
           acknowledge(commits);
         }
       });
+    }
+  }
+
+  /** Tells the tracker the consumer's position in the partition, when the consumer knows it without asking the broker. */
+  private void readPosition(TopicPartition partition, OffsetTracker tracker) {
+    if (!consumer.assignment().contains(partition)) {
+      return;
+    }
+    try {
+      tracker.readUpTo(consumer.position(partition, Duration.ZERO));
+    } catch (org.apache.kafka.common.errors.TimeoutException | IllegalStateException e) {
+      // no position yet (just assigned): the next commit reads it
     }
   }
 
@@ -847,6 +865,7 @@ public final class FetchLoop implements Runnable {
         for (TopicPartition partition : partitions) {
           OffsetTracker tracker = trackers.get(partition);
           if (tracker != null) {
+            readPosition(partition, tracker);
             tracker.commit().ifPresent(commit -> commits.put(partition, commit));
           }
         }

@@ -63,6 +63,22 @@ class OffsetTrackerTest {
   }
 
   @Test
+  void commitsUpToTheConsumersPositionPastATrailingMarkerOnceEveryRequestIsDone() {
+    OffsetTracker tracker = new OffsetTracker();
+    tracker.received(5);
+    tracker.received(6);
+    tracker.readUpTo(8); // 7 is the marker of the transaction that wrote 5 and 6
+    tracker.done(6);
+    assertThat(tracker.commit()).as("5 is waiting").contains(new OffsetTracker.Commit(5, "done:6"));
+    tracker.done(5);
+
+    assertThat(tracker.commit()).as("lag 0, not 1").contains(new OffsetTracker.Commit(8, ""));
+    tracker.readUpTo(7);
+    tracker.committed(new OffsetTracker.Commit(8, ""));
+    assertThat(tracker.commit()).as("a position never goes back").isEmpty();
+  }
+
+  @Test
   void ignoresOffsetsItNeverReceived() {
     OffsetTracker tracker = new OffsetTracker();
     tracker.done(3);
