@@ -19,11 +19,6 @@ import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,8 +33,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,18 +54,7 @@ class ServicesAsProcessesIT {
   /** Each origin: a home page linking to its pages, each page linking home; titles name the origin. */
   @RegisterExtension final EditableSite site = new EditableSite(ORIGINS);
 
-  private final List<Process> processes = new ArrayList<>();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
-  @AfterEach
-  void stop() throws Exception {
-    for (Process process : processes) {
-      process.destroyForcibly();
-    }
-    for (Process process : processes) {
-      process.waitFor(30, TimeUnit.SECONDS);
-    }
-  }
+  @RegisterExtension final ServiceProcesses processes = new ServiceProcesses(ServicesAsProcessesIT.class);
 
   @Test
   void crawlsThroughSeparateProcessesAndLosesNoUrlWhenAFetcherIsStopped() throws Exception {
@@ -96,17 +78,17 @@ class ServicesAsProcessesIT {
         new TopicInstaller(admin, Duration.ofSeconds(30)).install(topics.all(), 4, (short) 1);
       }
       Map<String, String> common = Map.of("CRAWLER_KAFKA_BOOTSTRAP_SERVERS", cluster.bootstrapServers(), "CRAWLER_SCHEMA_REGISTRY_URL", cluster.schemaRegistryUrl());
-      Service frontier = start("frontier", FrontierApp.class, common, Map.of("CRAWLER_STATE_DIR", dir.resolve("frontier").toString(), "CRAWLER_FRONTIER_DELAY_MS", "150"));
-      Service parser = start("parser", ParserApp.class, common, Map.of("CRAWLER_STATE_DIR", dir.resolve("parser").toString()));
-      Service committer = start("committer", CommitterApp.class, common, Map.of("CRAWLER_STATE_DIR", dir.resolve("committer").toString()));
-      Service stopped = start("fetcher-1", FetcherApp.class, common, Map.of("CRAWLER_FETCHER_INSTANCE_ID", "fetcher-1", "CRAWLER_FETCHER_DELAY_MS", "150"));
-      Service fetcher = start("fetcher-2", FetcherApp.class, common, Map.of("CRAWLER_FETCHER_INSTANCE_ID", "fetcher-2", "CRAWLER_FETCHER_DELAY_MS", "150", "CRAWLER_LOG_FORMAT", "json"));
-      List<Service> all = List.of(frontier, parser, committer, stopped, fetcher);
-      for (Service service : all) {
-        await(service.name + " ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptionsInstanceOf(IOException.class).until(() -> get(service, "/health/ready").statusCode() == 200);
-        assertThat(get(service, "/health/live").statusCode()).isEqualTo(200);
+      ServiceProcesses.Service frontier = processes.start("frontier", FrontierApp.class, common, Map.of("CRAWLER_STATE_DIR", dir.resolve("frontier").toString(), "CRAWLER_FRONTIER_DELAY_MS", "150"));
+      ServiceProcesses.Service parser = processes.start("parser", ParserApp.class, common, Map.of("CRAWLER_STATE_DIR", dir.resolve("parser").toString()));
+      ServiceProcesses.Service committer = processes.start("committer", CommitterApp.class, common, Map.of("CRAWLER_STATE_DIR", dir.resolve("committer").toString()));
+      ServiceProcesses.Service stopped = processes.start("fetcher-1", FetcherApp.class, common, Map.of("CRAWLER_FETCHER_INSTANCE_ID", "fetcher-1", "CRAWLER_FETCHER_DELAY_MS", "150"));
+      ServiceProcesses.Service fetcher = processes.start("fetcher-2", FetcherApp.class, common, Map.of("CRAWLER_FETCHER_INSTANCE_ID", "fetcher-2", "CRAWLER_FETCHER_DELAY_MS", "150", "CRAWLER_LOG_FORMAT", "json"));
+      List<ServiceProcesses.Service> all = List.of(frontier, parser, committer, stopped, fetcher);
+      for (ServiceProcesses.Service service : all) {
+        await(service.name() + " ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptionsInstanceOf(IOException.class).until(() -> processes.get(service, "/health/ready").statusCode() == 200);
+        assertThat(processes.get(service, "/health/live").statusCode()).isEqualTo(200);
       }
-      JsonNode ready = JSON.readTree(get(frontier, "/health/ready").body());
+      JsonNode ready = JSON.readTree(processes.get(frontier, "/health/ready").body());
       assertThat(ready.path("checks").path("streams").asText()).isEqualTo("UP");
       assertThat(ready.path("checks").path("kafka").asText()).isEqualTo("UP");
       assertThat(ready.path("checks").path("schema-registry").asText()).isEqualTo("UP");
@@ -122,15 +104,15 @@ class ServicesAsProcessesIT {
       // mid-crawl: a third of the pages fetched
       await("a third of the pages fetched").atMost(Duration.ofSeconds(120)).until(() -> pagesFetched() >= pages.size() / 3);
       assertThat(pagesFetched()).as("stopped before the crawl is over").isLessThan(pages.size());
-      stopped.process.destroy(); // SIGTERM, as the kubelet sends it
-      assertThat(stopped.process.waitFor(60, TimeUnit.SECONDS)).as("the fetcher stops within its grace period").isTrue();
-      assertThat(stopped.process.exitValue()).as("SIGTERM").isEqualTo(143);
-      assertThat(Files.readString(stopped.log)).contains("fetcher stopped");
+      stopped.process().destroy(); // SIGTERM, as the kubelet sends it
+      assertThat(stopped.process().waitFor(60, TimeUnit.SECONDS)).as("the fetcher stops within its grace period").isTrue();
+      assertThat(stopped.process().exitValue()).as("SIGTERM").isEqualTo(143);
+      assertThat(Files.readString(stopped.log())).contains("fetcher stopped");
 
       Map<String, DocumentEvent> documents = new HashMap<>();
       try {
         await("every page published").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(() -> {
-          documents.putAll(readDocuments(cluster, topics));
+          documents.putAll(ServiceProcesses.readDocuments(cluster, topics));
           return documents.keySet().containsAll(pages);
         });
       } catch (org.awaitility.core.ConditionTimeoutException e) {
@@ -179,15 +161,15 @@ class ServicesAsProcessesIT {
       });
 
       // metrics: every process serves its own, in the Prometheus text format
-      String frontierMetrics = get(frontier, "/metrics").body();
+      String frontierMetrics = processes.get(frontier, "/metrics").body();
       assertThat(frontierMetrics).contains("crawler_frontier_queued{", "crawler_frontier_origin_queued{", "crawler_frontier_origins_paused{", "jvm_memory_used_bytes{", "kafka_consumer_fetch_manager_records_lag_max");
-      assertThat(get(fetcher, "/metrics").body())
+      assertThat(processes.get(fetcher, "/metrics").body())
           .contains("crawler_fetch_duration_seconds_bucket{", "crawler_fetch_size_bytes_bucket{", "crawler_politeness_wait_seconds_count{", "crawler_robots_fetches_total{", "crawler_fetcher_in_flight{", "kafka_consumer_fetch_manager_records_lag_max{");
-      assertThat(get(committer, "/metrics").body()).contains("crawler_documents_total{", "type=\"UPSERT\"", "crawler_outcomes_total{");
-      assertThat(get(parser, "/metrics").body()).contains("crawler_parse_duration_seconds_bucket{", "service=\"parser\"");
+      assertThat(processes.get(committer, "/metrics").body()).contains("crawler_documents_total{", "type=\"UPSERT\"", "crawler_outcomes_total{");
+      assertThat(processes.get(parser, "/metrics").body()).contains("crawler_parse_duration_seconds_bucket{", "service=\"parser\"");
 
       // the JSON log: one object per line
-      List<String> lines = Files.readAllLines(fetcher.log).stream().filter(line -> line.startsWith("{")).toList();
+      List<String> lines = Files.readAllLines(fetcher.log()).stream().filter(line -> line.startsWith("{")).toList();
       assertThat(lines).isNotEmpty();
       for (String line : lines) {
         JsonNode entry = JSON.readTree(line);
@@ -195,68 +177,14 @@ class ServicesAsProcessesIT {
       }
 
       // SIGTERM turns a service not ready at once, then it stops
-      frontier.process.destroy();
-      assertThat(frontier.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(Files.readString(frontier.log)).contains("frontier stopped");
-    }
-  }
-
-  private record Service(String name, Process process, int port, Path log) {}
-
-  private Service start(String name, Class<?> main, Map<String, String> common, Map<String, String> own) throws IOException {
-    int port = freePort();
-    Path jar = Path.of("target", "crawler-cli.jar").toAbsolutePath();
-    Path logs = Path.of("target", "it-logs", getClass().getSimpleName());
-    Files.createDirectories(logs);
-    Path log = logs.resolve(name + ".log"); // kept after the test, for reading when it fails
-    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp", jar.toString(), main.getName());
-    builder.environment().keySet().removeIf(variable -> variable.startsWith("CRAWLER_"));
-    builder.environment().putAll(common);
-    builder.environment().putAll(own);
-    builder.environment().put("CRAWLER_MANAGEMENT_PORT", Integer.toString(port));
-    builder.redirectErrorStream(true).redirectOutput(log.toFile());
-    Process process = builder.start();
-    processes.add(process);
-    return new Service(name, process, port, log);
-  }
-
-  private HttpResponse<String> get(Service service, String path) throws IOException, InterruptedException {
-    try {
-      return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port + path)).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      assertThat(service.process.isAlive()).as(service.name + " is running; its log: " + Files.readString(service.log)).isTrue();
-      throw e;
+      frontier.process().destroy();
+      assertThat(frontier.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(Files.readString(frontier.log())).contains("frontier stopped");
     }
   }
 
   /** Page requests served (robots.txt and sitemap.xml are not pages of the site: 404, not counted). */
   private int pagesFetched() {
     return site.requests().values().stream().mapToInt(Integer::intValue).sum();
-  }
-
-
-  /** Every document event of crawl.documents so far, the last per URL. */
-  private static Map<String, DocumentEvent> readDocuments(EmbeddedCluster cluster, Topics topics) throws IOException {
-    Map<String, DocumentEvent> documents = new HashMap<>();
-    TopicReader.read(
-        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
-        topics.documents(),
-        false,
-        record -> {
-          if (record.value() != null) {
-            documents.put(record.key(), record.value());
-          }
-          return true;
-        },
-        problem -> {
-          throw new AssertionError("undecodable document event: " + problem);
-        });
-    return documents;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

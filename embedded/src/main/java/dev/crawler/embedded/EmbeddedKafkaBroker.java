@@ -132,6 +132,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             Map.entry("transaction.state.log.replication.factor", "1"),
             Map.entry("transaction.state.log.min.isr", "1"),
             Map.entry("transaction.state.log.num.partitions", "5"),
+            // a killed stateless service's open transaction is aborted within a second of its timeout, not ten
+            Map.entry("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"),
             Map.entry("share.coordinator.state.topic.replication.factor", "1"),
             Map.entry("share.coordinator.state.topic.min.isr", "1"),
             Map.entry("group.initial.rebalance.delay.ms", "0"),

@@ -34,7 +34,7 @@ public final class ParserConfig extends StreamsServiceConfig {
           + " lower-case. Directives addressed to other crawlers (googlebot: noindex) are ignored.";
 
   public static final ConfigDef DEFINITION =
-      streamsDefinition("crawler-parser")
+      streamsDefinition("crawler-parser", STATELESS_TRANSACTION_TIMEOUT_MS)
           .define(MAX_TEXT_CHARS_CONFIG, Type.INT, ParserSettings.DEFAULT_MAX_TEXT_CHARS, Range.atLeast(0), Importance.MEDIUM, MAX_TEXT_CHARS_DOC)
           .define(ROBOTS_AGENT_CONFIG, Type.STRING, ParserSettings.DEFAULT_ROBOTS_AGENT, new ConfigDef.NonEmptyString(), Importance.LOW, ROBOTS_AGENT_DOC)
           .define(RECENT_LINKS_CONFIG, Type.INT, ParserSettings.DEFAULT_RECENT_LINKS, Range.between(0, 10_000_000), Importance.LOW, RECENT_LINKS_DOC)

@@ -53,6 +53,20 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
           + " with no rebalance and no state to restore. Empty: a member without a name, whose restart after a crash waits for the session"
           + " timeout. Two running instances must never share a name. On Kubernetes, the pod name.";
 
+  public static final String TRANSACTION_TIMEOUT_MS_CONFIG = "transaction.timeout.ms";
+  private static final String TRANSACTION_TIMEOUT_MS_DOC =
+      "How long an open transaction of an instance that died holds back the readers of what it wrote, in milliseconds, when no restart"
+          + " fences it: a service with state stores restarts under the same transactional id (kept in its state directory) and aborts its"
+          + " old transaction at once; a stateless one (the parser) gets a new id, so its old transaction ends only by this timeout, plus up to"
+          + " the broker's transaction.abort.timed.out.transaction.cleanup.interval.ms (10000 in Kafka; 1000 in the embedded broker). Every"
+          + " transaction (one commit interval of processing, or one operator command such as a recrawl of every URL) must end within it.";
+
+  /** The transaction timeout of a service without state stores: short, because no restart fences its transactions. */
+  public static final int STATELESS_TRANSACTION_TIMEOUT_MS = 5_000;
+
+  /** The transaction timeout of a service with state stores (Kafka Streams' own default under exactly-once). */
+  public static final int STATEFUL_TRANSACTION_TIMEOUT_MS = 10_000;
+
   public static final String STANDBY_REPLICAS_CONFIG = "standby.replicas";
   private static final String STANDBY_REPLICAS_DOC =
       "Warm copies of each state store kept by other instances, so a task moves to another instance without restoring its state from the changelog.";
@@ -61,14 +75,20 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     super(definition, settings);
   }
 
-  /** The base settings plus the Streams ones, with the service's default application id. */
+  /** The base settings plus the Streams ones, with the service's default application id, for a service with state stores. */
   public static ConfigDef streamsDefinition(String defaultApplicationId) {
+    return streamsDefinition(defaultApplicationId, STATEFUL_TRANSACTION_TIMEOUT_MS);
+  }
+
+  /** The base settings plus the Streams ones, with the service's default application id and transaction timeout. */
+  public static ConfigDef streamsDefinition(String defaultApplicationId, int defaultTransactionTimeoutMs) {
     return baseDefinition()
         .define(APPLICATION_ID_CONFIG, Type.STRING, defaultApplicationId, new ConfigDef.NonEmptyString(), Importance.HIGH, APPLICATION_ID_DOC)
         .define(STATE_DIR_CONFIG, Type.STRING, "./state", new ConfigDef.NonEmptyString(), Importance.HIGH, STATE_DIR_DOC)
         .define(STREAM_THREADS_CONFIG, Type.INT, 1, Range.between(1, 64), Importance.MEDIUM, STREAM_THREADS_DOC)
         .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, DEFAULT_COMMIT_INTERVAL_MS, Range.between(10, 60_000), Importance.LOW, COMMIT_INTERVAL_MS_DOC)
         .define(INSTANCE_ID_CONFIG, Type.STRING, "", Importance.MEDIUM, INSTANCE_ID_DOC)
+        .define(TRANSACTION_TIMEOUT_MS_CONFIG, Type.INT, defaultTransactionTimeoutMs, Range.between(1_000, 900_000), Importance.LOW, TRANSACTION_TIMEOUT_MS_DOC)
         .define(STANDBY_REPLICAS_CONFIG, Type.INT, 0, Range.between(0, 10), Importance.MEDIUM, STANDBY_REPLICAS_DOC)
         .define(STATE_MEMORY_MB_CONFIG, Type.LONG, DEFAULT_STATE_MEMORY_MB, Range.between(16, 1024 * 1024), Importance.MEDIUM, STATE_MEMORY_MB_DOC);
   }
@@ -94,6 +114,9 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
       }
     });
     properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), TopicSpec.MAX_MESSAGE_BYTES);
+    if (!properties.containsKey(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)) {
+      properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), getInt(TRANSACTION_TIMEOUT_MS_CONFIG));
+    }
     properties.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
     groupLiveness().forEach((key, value) -> {
       if (!properties.containsKey(key) && !properties.containsKey(StreamsConfig.consumerPrefix(key)) && !properties.containsKey(StreamsConfig.mainConsumerPrefix(key))) {

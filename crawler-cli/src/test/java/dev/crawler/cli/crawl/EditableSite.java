@@ -31,6 +31,11 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
   private final Map<String, AtomicInteger> visits = new ConcurrentHashMap<>();
   private final Server server = new Server();
   private final List<String> urls = new ArrayList<>();
+  /** Every page served, in order: origin and when. */
+  private final List<Served> served = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  /** A page served: its origin and when ({@link System#nanoTime()}). */
+  public record Served(String origin, String path, long nanoTime) {}
 
   /** A site on one origin. */
   public EditableSite() {
@@ -59,6 +64,7 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
             }
             String origin = "http://127.0.0.1:" + Request.getLocalPort(request);
             int visit = visits.computeIfAbsent(origin + path, p -> new AtomicInteger()).incrementAndGet();
+            served.add(new Served(origin, path, System.nanoTime()));
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
             String body = html.replace("{origin}", origin).replace("{visit}", Integer.toString(visit));
             response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
@@ -92,6 +98,13 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
   public int visits(String path) {
     AtomicInteger count = visits.get(url() + path);
     return count == null ? 0 : count.get();
+  }
+
+  /** Every page served so far, in order. */
+  public List<Served> served() {
+    synchronized (served) {
+      return List.copyOf(served);
+    }
   }
 
   /** Requests per page served, by URL (origin + path). */

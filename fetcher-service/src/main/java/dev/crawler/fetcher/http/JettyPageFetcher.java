@@ -262,21 +262,56 @@ public final class JettyPageFetcher implements PageFetcher {
     return hadResponse ? FailureKind.BROKEN_RESPONSE : FailureKind.CONNECT_FAILED;
   }
 
-  /** A short description of a failure: the innermost HTTP parse error when there is one, never a connection dump. */
+  /** Jetty's description of one of its objects ({@code HttpConnectionOverHTTP@61630baf::…}): no reason for an operator. */
+  private static final java.util.regex.Pattern OBJECT_DUMP = java.util.regex.Pattern.compile("(^|[\\s:(])([a-z]+\\.)*[A-Z][A-Za-z0-9$]*@[0-9a-f]{5,}");
+
+  /**
+   * A short description of a failure in words: the innermost HTTP parse error when there is one, else
+   * the first message that says something, never a dump of Jetty's connection objects (a body cut
+   * short reads "the server closed the connection before the response ended").
+   */
   static String describe(Throwable failure) {
-    Throwable described = failure;
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof HttpException) {
-        described = cause;
+    for (Throwable cause = innermostHttpError(failure); cause != null; cause = cause.getCause()) {
+      String message = cause.getMessage();
+      if (message == null || message.isBlank()) {
+        continue;
+      }
+      int dump = message.indexOf(" on oejc"); // Jetty appends its connection's state to some messages
+      String text = (dump > 0 ? message.substring(0, dump) : message).strip();
+      if (!OBJECT_DUMP.matcher(text).find()) {
+        return text.length() > 200 ? text.substring(0, 200) + "…" : text;
       }
     }
-    String message = described.getMessage();
-    if (message == null || message.isBlank()) {
-      return described.getClass().getSimpleName();
+    return inWords(failure);
+  }
+
+  private static Throwable innermostHttpError(Throwable failure) {
+    Throwable found = failure;
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof HttpException) {
+        found = cause;
+      }
     }
-    int dump = message.indexOf(" on oejc"); // Jetty appends its connection's state to some messages
-    String text = dump > 0 ? message.substring(0, dump) : message;
-    return text.length() > 200 ? text.substring(0, 200) + "…" : text;
+    return found;
+  }
+
+  /** What the kind of failure means, for a failure whose messages say nothing readable. */
+  private static String inWords(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof EOFException) {
+        return "the server closed the connection before the response ended";
+      }
+      if (cause instanceof java.nio.channels.ClosedChannelException) {
+        return "the connection was closed";
+      }
+      if (cause instanceof TimeoutException || cause instanceof java.net.SocketTimeoutException) {
+        return "no answer in time";
+      }
+      if (cause instanceof ConnectException) {
+        return "the connection was refused";
+      }
+    }
+    return failure.getClass().getSimpleName();
   }
 
   /** The request is aborted on purpose: the body is too large, or its metadata was rejected. */

@@ -362,7 +362,7 @@ public final class FetchLoop implements Runnable {
     long now = clock.getAsLong();
     OriginPoliteness politeness = host.politeness();
     Feedback feedback = Feedback.of(attempt, Instant.ofEpochMilli(now));
-    onChange(host, politeness.ended(now, feedback), describe(attempt));
+    onChange(host, politeness.ended(endedAt(now), feedback), describe(attempt));
     BaseRobotRules rules = robots.rulesFrom(url, attempt);
     metrics.robots(!rules.isAllowNone());
     host.robots(rules, now + robots.validity(rules).toMillis());
@@ -444,6 +444,15 @@ public final class FetchLoop implements Runnable {
     fetched(host, pending, startedAt, head);
   }
 
+  /**
+   * When a request that ended by the clock's {@code now} counts as ended for the delay: the clock counts
+   * whole milliseconds, so the end is taken as the next one, and the delay after it is never cut short
+   * by the fraction of a millisecond that {@code now} dropped.
+   */
+  private static long endedAt(long now) {
+    return now + 1;
+  }
+
   private void fetched(HostQueue<Pending> host, Pending pending, Instant startedAt, FetchAttempt attempt) {
     inFlight--;
     long now = clock.getAsLong();
@@ -452,7 +461,7 @@ public final class FetchLoop implements Runnable {
     if (feedback.kind() == Feedback.Kind.RATE_LIMITED) {
       metrics.rateLimited();
     }
-    onChange(host, politeness.ended(now, feedback), describe(attempt));
+    onChange(host, politeness.ended(endedAt(now), feedback), describe(attempt));
     dirty.add(host.origin());
     reschedule(host);
     FetchRequest request = pending.request();

@@ -1,0 +1,181 @@
+package dev.crawler.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.crawler.cli.crawl.EditableSite;
+import dev.crawler.committer.CommitterApp;
+import dev.crawler.embedded.EmbeddedCluster;
+import dev.crawler.embedded.TopicInstaller;
+import dev.crawler.events.DocumentEvent;
+import dev.crawler.fetcher.FetcherApp;
+import dev.crawler.frontier.FrontierApp;
+import dev.crawler.parser.ParserApp;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Recovery from {@code kill -9}, as an operator meets it on Kubernetes: the four services as separate
+ * processes (two fetchers), each Streams service killed mid-crawl and restarted at once with its
+ * instance id and state directory (a StatefulSet pod), then one fetcher killed and not restarted. Pages
+ * must flow again on every origin within 10 s of the restarted process being ready, the surviving
+ * fetcher must take the dead one's origins within 15 s, politeness must hold throughout, and every page
+ * must be published. The recovery times are printed.
+ */
+class ChaosIT {
+
+  private static final int ORIGINS = 3;
+  private static final int PAGES_PER_ORIGIN = 250;
+  private static final long DELAY_MILLIS = 150;
+  private static final Duration FLOWING_AGAIN = Duration.ofSeconds(10);
+  private static final Duration TAKE_OVER = Duration.ofSeconds(15);
+
+  @TempDir Path dir;
+
+  @RegisterExtension final EditableSite site = new EditableSite(ORIGINS);
+
+  @RegisterExtension final ServiceProcesses processes = new ServiceProcesses(ChaosIT.class);
+
+  @Test
+  void killedServicesRecoverInSecondsAndNoPageIsLostOrImpolite() throws Exception {
+    StringBuilder links = new StringBuilder();
+    for (int i = 1; i <= PAGES_PER_ORIGIN; i++) {
+      links.append("<a href=\"/page/").append(i).append("\">page ").append(i).append("</a> ");
+      site.pages().put("/page/" + i, EditableSite.page("Page " + i + " of {origin}", "The text of page " + i + " on {origin}."));
+    }
+    site.pages().put("/", EditableSite.page("Home of {origin}", links.toString()));
+    Set<String> pages = new TreeSet<>();
+    for (String origin : site.urls()) {
+      pages.add(origin + "/");
+      for (int i = 1; i <= PAGES_PER_ORIGIN; i++) {
+        pages.add(origin + "/page/" + i);
+      }
+    }
+    try (EmbeddedCluster cluster = EmbeddedCluster.start(dir.resolve("cluster"), 4)) {
+      Topics topics = Topics.create(new HttpSchemaRegistryClient(cluster.schemaRegistryUrl()));
+      try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
+        new TopicInstaller(admin, Duration.ofSeconds(30)).install(topics.all(), 4, (short) 1);
+      }
+      Map<String, String> common = Map.of("CRAWLER_KAFKA_BOOTSTRAP_SERVERS", cluster.bootstrapServers(), "CRAWLER_SCHEMA_REGISTRY_URL", cluster.schemaRegistryUrl());
+      Map<String, ServiceProcesses.Service> services = new LinkedHashMap<>();
+      for (String name : List.of("frontier", "parser", "committer", "fetcher-1", "fetcher-2")) {
+        services.put(name, start(name, common));
+      }
+      for (ServiceProcesses.Service service : services.values()) {
+        processes.awaitReady(service);
+      }
+      String[] seed = new String[ORIGINS + 5];
+      seed[0] = "seed";
+      for (int i = 0; i < ORIGINS; i++) {
+        seed[i + 1] = site.urls().get(i) + "/";
+      }
+      System.arraycopy(new String[] {"--bootstrap-servers", cluster.bootstrapServers(), "--schema-registry", cluster.schemaRegistryUrl()}, 0, seed, ORIGINS + 1, 4);
+      assertThat(CrawlerCli.run(seed)).isZero();
+      await("pages flow on every origin").atMost(Duration.ofSeconds(120)).until(() -> everyOriginServedSince(System.nanoTime() - TimeUnit.SECONDS.toNanos(2)));
+
+      List<String> figures = new ArrayList<>();
+      for (String name : List.of("frontier", "parser", "committer")) {
+        ServiceProcesses.Service killed = services.get(name);
+        long killedAt = System.nanoTime();
+        killed.process().destroyForcibly(); // SIGKILL
+        killed.process().waitFor(30, TimeUnit.SECONDS);
+        ServiceProcesses.Service restarted = start(name, common);
+        services.put(name, restarted);
+        processes.awaitReady(restarted);
+        long readyAt = System.nanoTime();
+        await(name + ": pages flow again on every origin").atMost(FLOWING_AGAIN.plusSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> everyOriginServedSince(readyAt));
+        long flowingAt = System.nanoTime();
+        figures.add(String.format(java.util.Locale.ROOT, "%s killed: ready again %.1f s after the kill, every origin served %.1f s after ready", name, seconds(readyAt - killedAt), seconds(flowingAt - readyAt)));
+        System.out.println(figures.get(figures.size() - 1));
+        assertThat(Duration.ofNanos(flowingAt - readyAt)).as(name + ": every origin served again after the restart").isLessThanOrEqualTo(FLOWING_AGAIN);
+      }
+
+      ServiceProcesses.Service dead = services.remove("fetcher-2");
+      long killedAt = System.nanoTime();
+      dead.process().destroyForcibly();
+      await("fetcher-1 takes fetcher-2's origins").atMost(TAKE_OVER.plusSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> everyOriginServedSince(killedAt + TimeUnit.SECONDS.toNanos(1)));
+      long takenAt = System.nanoTime();
+      figures.add(String.format(java.util.Locale.ROOT, "fetcher-2 killed, not restarted: every origin served %.1f s after the kill", seconds(takenAt - killedAt)));
+      System.out.println(figures.get(figures.size() - 1));
+      assertThat(Duration.ofNanos(takenAt - killedAt)).as("the surviving fetcher takes the dead one's origins").isLessThanOrEqualTo(TAKE_OVER);
+
+      Map<String, DocumentEvent> documents = new HashMap<>();
+      await("every page published").atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+        documents.putAll(ServiceProcesses.readDocuments(cluster, topics));
+        return documents.keySet().containsAll(pages);
+      });
+      assertThat(documents.keySet()).containsExactlyInAnyOrderElementsOf(pages);
+      assertPolite();
+      long fetchedAgain = site.requests().values().stream().filter(count -> count > 1).count();
+      System.out.println("pages fetched more than once (requests of a killed fetcher whose results were not written): " + fetchedAgain);
+    }
+  }
+
+  /** Whether every origin served a page after this moment. */
+  private boolean everyOriginServedSince(long nanoTime) {
+    Set<String> served = new TreeSet<>();
+    for (EditableSite.Served page : site.served()) {
+      if (page.nanoTime() > nanoTime) {
+        served.add(page.origin());
+      }
+    }
+    return served.containsAll(site.urls());
+  }
+
+  /** No two requests to one origin closer than the delay, through every kill and take-over. */
+  private void assertPolite() {
+    Map<String, Long> last = new HashMap<>();
+    long closest = Long.MAX_VALUE;
+    for (EditableSite.Served page : site.served()) {
+      Long previous = last.put(page.origin(), page.nanoTime());
+      if (previous != null) {
+        closest = Math.min(closest, page.nanoTime() - previous);
+      }
+    }
+    System.out.printf(java.util.Locale.ROOT, "closest two requests to one origin: %.0f ms (delay %d ms)%n", closest / 1e6, DELAY_MILLIS);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(closest)).as("politeness").isGreaterThanOrEqualTo(DELAY_MILLIS);
+  }
+
+  private static double seconds(long nanos) {
+    return nanos / 1e9;
+  }
+
+  /** A service process named like its pod: instance id, state directory and management port of its own. */
+  private ServiceProcesses.Service start(String name, Map<String, String> common) throws IOException {
+    Class<?> main =
+        switch (name.replaceAll("-\\d+$", "")) {
+          case "frontier" -> FrontierApp.class;
+          case "parser" -> ParserApp.class;
+          case "committer" -> CommitterApp.class;
+          default -> FetcherApp.class;
+        };
+    Map<String, String> own = new HashMap<>(common);
+    if (main == FetcherApp.class) {
+      own.put("CRAWLER_FETCHER_INSTANCE_ID", name);
+      own.put("CRAWLER_FETCHER_DELAY_MS", Long.toString(DELAY_MILLIS));
+    } else {
+      own.put("CRAWLER_INSTANCE_ID", name + "-0");
+      own.put("CRAWLER_STATE_DIR", dir.resolve(name).toString());
+    }
+    if (main == FrontierApp.class) {
+      own.put("CRAWLER_FRONTIER_DELAY_MS", Long.toString(DELAY_MILLIS));
+    }
+    return processes.start(name, main, own);
+  }
+}

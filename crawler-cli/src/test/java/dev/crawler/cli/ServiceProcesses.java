@@ -1,0 +1,119 @@
+package dev.crawler.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.crawler.embedded.EmbeddedCluster;
+import dev.crawler.events.DocumentEvent;
+import dev.crawler.schemas.Topics;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Services run as pods run them: each its own JVM ({@code java -cp crawler-cli.jar …App}), configured
+ * only by {@code CRAWLER_*} variables, with a management port of its own and its output in {@code
+ * target/it-logs/<test>/}. Every process still running is killed when the test ends.
+ */
+final class ServiceProcesses implements AfterEachCallback {
+
+  /** A started service process. */
+  record Service(String name, Process process, int port, Path log) {}
+
+  private final String owner;
+  private final List<Process> processes = new ArrayList<>();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  /** @param owner names the directory of the logs (the test class) */
+  ServiceProcesses(Class<?> owner) {
+    this.owner = owner.getSimpleName();
+  }
+
+  /** Starts {@code main} with these variables (later maps win) and no other {@code CRAWLER_*} one. */
+  @SafeVarargs
+  final Service start(String name, Class<?> main, Map<String, String>... variables) throws IOException {
+    int port = freePort();
+    Path jar = Path.of("target", "crawler-cli.jar").toAbsolutePath();
+    Path logs = Path.of("target", "it-logs", owner);
+    Files.createDirectories(logs);
+    Path log = logs.resolve(name + "-" + System.currentTimeMillis() + ".log"); // kept after the test, for reading when it fails
+    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp", jar.toString(), main.getName());
+    builder.environment().keySet().removeIf(variable -> variable.startsWith("CRAWLER_"));
+    for (Map<String, String> map : variables) {
+      builder.environment().putAll(map);
+    }
+    builder.environment().put("CRAWLER_MANAGEMENT_PORT", Integer.toString(port));
+    builder.redirectErrorStream(true).redirectOutput(log.toFile());
+    Process process = builder.start();
+    synchronized (processes) {
+      processes.add(process);
+    }
+    return new Service(name, process, port, log);
+  }
+
+  /** A GET of the service's management port; a service that died fails the test with its log's name. */
+  HttpResponse<String> get(Service service, String path) throws IOException, InterruptedException {
+    try {
+      return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port() + path)).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      assertThat(service.process().isAlive()).as(service.name() + " is running; its log: " + service.log()).isTrue();
+      throw e;
+    }
+  }
+
+  /** Waits (up to 2 minutes) until the service says it is ready. */
+  void awaitReady(Service service) {
+    await(service.name() + " ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).ignoreExceptionsInstanceOf(IOException.class).until(() -> get(service, "/health/ready").statusCode() == 200);
+  }
+
+  /** Every document event of crawl.documents so far, the last per URL. */
+  static Map<String, DocumentEvent> readDocuments(EmbeddedCluster cluster, Topics topics) throws IOException {
+    Map<String, DocumentEvent> documents = new HashMap<>();
+    TopicReader.read(
+        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
+        topics.documents(),
+        false,
+        record -> {
+          if (record.value() != null) {
+            documents.put(record.key(), record.value());
+          }
+          return true;
+        },
+        problem -> {
+          throw new AssertionError("undecodable document event: " + problem);
+        });
+    return documents;
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) throws InterruptedException {
+    List<Process> started;
+    synchronized (processes) {
+      started = List.copyOf(processes);
+    }
+    started.forEach(Process::destroyForcibly);
+    for (Process process : started) {
+      process.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
