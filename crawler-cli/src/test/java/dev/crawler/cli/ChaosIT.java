@@ -45,6 +45,10 @@ class ChaosIT {
   private static final long DELAY_MILLIS = 150;
   private static final Duration FLOWING_AGAIN = Duration.ofSeconds(10);
   private static final Duration TAKE_OVER = Duration.ofSeconds(15);
+  /** How long after the broker goes away the fetcher may still start requests (its acknowledgements stall for 2 s). */
+  private static final Duration BACK_PRESSURE = Duration.ofSeconds(4);
+  /** The pods' terminationGracePeriodSeconds. */
+  private static final Duration GRACE_PERIOD = Duration.ofSeconds(60);
 
   @TempDir Path dir;
 
@@ -114,6 +118,30 @@ class ChaosIT {
       figures.add(String.format(java.util.Locale.ROOT, "fetcher-2 killed, not restarted: every origin served %.1f s after the kill", seconds(takenAt - killedAt)));
       System.out.println(figures.get(figures.size() - 1));
       assertThat(Duration.ofNanos(takenAt - killedAt)).as("the surviving fetcher takes the dead one's origins").isLessThanOrEqualTo(TAKE_OVER);
+
+      // the broker goes away: the fetcher stops starting requests whose results it cannot write, and
+      // services told to stop meanwhile stop within their grace period
+      cluster.stopBroker();
+      long brokerDownAt = System.nanoTime();
+      Thread.sleep(BACK_PRESSURE.toMillis());
+      int servedBefore = site.served().size();
+      ServiceProcesses.Service fetcher = services.get("fetcher-1");
+      ServiceProcesses.Service parser = services.get("parser");
+      fetcher.process().destroy(); // SIGTERM
+      parser.process().destroy();
+      for (ServiceProcesses.Service stopping : List.of(fetcher, parser)) {
+        assertThat(stopping.process().waitFor(GRACE_PERIOD.toSeconds(), TimeUnit.SECONDS)).as(stopping.name() + " stops within its grace period with the broker away").isTrue();
+      }
+      int servedWhileDown = site.served().size() - servedBefore;
+      System.out.printf(java.util.Locale.ROOT, "broker away: pages served in the %d s after the first %d s: %d; fetcher-1 and parser stopped on SIGTERM%n",
+          TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - brokerDownAt) - BACK_PRESSURE.toSeconds(), BACK_PRESSURE.toSeconds(), servedWhileDown);
+      assertThat(servedWhileDown).as("no page fetched once the fetcher knows its results cannot be written").isZero();
+      cluster.startBroker();
+      for (String name : List.of("parser", "fetcher-1")) {
+        ServiceProcesses.Service restarted = start(name, common);
+        services.put(name, restarted);
+        processes.awaitReady(restarted);
+      }
 
       Map<String, DocumentEvent> documents = new HashMap<>();
       await("every page published").atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofSeconds(1)).until(() -> {

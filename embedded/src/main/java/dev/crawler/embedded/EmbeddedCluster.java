@@ -14,10 +14,16 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
 
-  private final EmbeddedKafkaBroker broker;
+  private final Path dataDir;
+  private final int defaultPartitions;
+  private final StablePorts ports;
+  private EmbeddedKafkaBroker broker;
   private final EmbeddedSchemaRegistry registry;
 
-  private EmbeddedCluster(EmbeddedKafkaBroker broker, EmbeddedSchemaRegistry registry) {
+  private EmbeddedCluster(Path dataDir, int defaultPartitions, StablePorts ports, EmbeddedKafkaBroker broker, EmbeddedSchemaRegistry registry) {
+    this.dataDir = dataDir;
+    this.defaultPartitions = defaultPartitions;
+    this.ports = ports;
     this.broker = broker;
     this.registry = registry;
   }
@@ -48,7 +54,7 @@ public final class EmbeddedCluster implements AutoCloseable {
       broker = EmbeddedKafkaBroker.start(dataDir, defaultPartitions, ports.kafka(), ports.controller());
       EmbeddedSchemaRegistry registry = registryStart.join();
       LOG.info("Embedded cluster ready: Kafka at {}, schema registry at {}", broker.bootstrapServers(), registry.url());
-      return new EmbeddedCluster(broker, registry);
+      return new EmbeddedCluster(dataDir, defaultPartitions, ports, broker, registry);
     } catch (RuntimeException e) {
       if (broker != null) {
         broker.close();
@@ -69,6 +75,16 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   public EmbeddedKafkaBroker broker() {
     return broker;
+  }
+
+  /** Stops the broker (the registry keeps running): clients find nothing at its address until {@link #startBroker()}. */
+  public void stopBroker() {
+    broker.close();
+  }
+
+  /** Starts the stopped broker again on its data directory and its address. */
+  public void startBroker() {
+    broker = EmbeddedKafkaBroker.start(dataDir, defaultPartitions, ports.kafka(), ports.controller());
   }
 
   public EmbeddedSchemaRegistry registry() {

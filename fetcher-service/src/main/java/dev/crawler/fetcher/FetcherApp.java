@@ -65,6 +65,8 @@ public final class FetcherApp implements RunningService {
     producerProperties.put(ProducerConfig.ACKS_CONFIG, "all");
     ProducerBatching.defaults().forEach(producerProperties::putIfAbsent);
     producerProperties.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSpec.MAX_MESSAGE_BYTES);
+    // a send waits at most this long for metadata or buffer space, so a broker away cannot freeze the loop
+    producerProperties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
     Map<String, Object> stateReaderProperties = new HashMap<>(config.kafkaProperties());
     stateReaderProperties.remove(ConsumerConfig.GROUP_ID_CONFIG);
     stateReaderProperties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

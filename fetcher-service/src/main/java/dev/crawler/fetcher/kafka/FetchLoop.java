@@ -30,6 +30,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -53,6 +54,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -86,6 +88,15 @@ public final class FetchLoop implements Runnable {
   /** How long closing waits for requests in flight. */
   static final Duration CLOSE_GRACE = Duration.ofSeconds(30);
 
+  /** How long one commit may wait for Kafka (a broker away must not hold a stop past its grace period). */
+  static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
+
+  /** How often the loop looks again while Kafka acknowledges nothing. */
+  static final long UNACKNOWLEDGED_RECHECK_MILLIS = 100;
+
+  /** Results waiting this long without any acknowledgement mean Kafka is not taking them (a healthy broker answers in milliseconds). */
+  static final long ACKNOWLEDGEMENT_STALL_MILLIS = 2_000;
+
   /** Politeness state worth writing periodically: a next request further away than this (a crash takes longer to notice). */
   static final long SIGNIFICANT_WAIT_MILLIS = 10_000;
 
@@ -110,6 +121,9 @@ public final class FetchLoop implements Runnable {
       Duration backoffQuiet,
       Duration handoverTimeout,
       String instanceId) {}
+
+  /** The records of a request whose write failed for a reason that passes, to write again. */
+  private record Unwritten(TopicPartition partition, long offset, List<ProducerRecord<byte[], byte[]>> records, boolean hasFallback) {}
 
   /** A request held here; {@code heldSince} is when it was read (the loop's clock). */
   private record Pending(TopicPartition partition, long offset, String origin, FetchRequest request, FetchOptions options, long heldSince) {}
@@ -148,6 +162,15 @@ public final class FetchLoop implements Runnable {
   private int inFlight;
   private int unacknowledged;
   private boolean isPaused;
+  /** Whether results were written lately ({@link #canWriteResults()}). */
+  private boolean canWrite = true;
+  /** Since when results have waited for Kafka without an acknowledgement (the loop's clock); reset by each one. */
+  private long waitingForAcknowledgementSince;
+  /** When a write last failed for a reason that passes (a broker away), and when one last succeeded (the loop's clock). */
+  private long lastWriteFailedAt = Long.MIN_VALUE;
+  private long lastWriteSucceededAt = Long.MIN_VALUE;
+  /** Results whose write failed for a reason that passes: written again once Kafka takes writes. */
+  private final ArrayDeque<Unwritten> unwritten = new ArrayDeque<>();
   private long lastCommit;
 
   /**
@@ -188,10 +211,10 @@ public final class FetchLoop implements Runnable {
     } finally {
       try {
         // a stopped fetcher leaves its group, named or not: its partitions move now, not after the session timeout
-        consumer.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        consumer.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(COMMIT_TIMEOUT));
       } finally {
-        stateReader.close();
-        producer.close();
+        stateReader.close(CloseOptions.timeout(COMMIT_TIMEOUT));
+        producer.close(COMMIT_TIMEOUT);
         fetcher.close();
         stopped.set(true);
         synchronized (stopped) {
@@ -223,6 +246,7 @@ public final class FetchLoop implements Runnable {
 
   private void iterate() {
     runTasks();
+    writeUnwritten();
     long now = clock.getAsLong();
     long untilNext = startReady(now);
     if (now - lastCommit >= settings.commitInterval().toMillis()) {
@@ -293,6 +317,9 @@ public final class FetchLoop implements Runnable {
 
   /** Starts what may start; returns the milliseconds until the next origin's delay is over. */
   private long startReady(long now) {
+    if (!canWriteResults()) {
+      return UNACKNOWLEDGED_RECHECK_MILLIS; // back-pressure: no request starts whose result could not be written
+    }
     long untilNext = Long.MAX_VALUE;
     for (Iterator<HostQueue<Pending>> it = ready.iterator(); it.hasNext() && inFlight < settings.maxInFlight(); ) {
       HostQueue<Pending> host = it.next();
@@ -590,21 +617,36 @@ public final class FetchLoop implements Runnable {
    * frontier does not wait for it.
    */
   private void send(TopicPartition partition, long offset, List<ProducerRecord<byte[], byte[]>> records, boolean hasFallback) {
+    if (isAcknowledgementStalled()) {
+      // Kafka takes nothing (the broker away), and a send would block the loop: written when it does
+      unwritten.add(new Unwritten(partition, offset, records, hasFallback));
+      return;
+    }
     AtomicInteger remaining = new AtomicInteger(records.size());
-    AtomicBoolean failed = new AtomicBoolean();
-    unacknowledged++;
+    java.util.concurrent.atomic.AtomicReference<Exception> firstError = new java.util.concurrent.atomic.AtomicReference<>();
+    if (unacknowledged++ == 0) {
+      waitingForAcknowledgementSince = clock.getAsLong();
+    }
     outstanding.merge(partition, 1, Integer::sum);
     for (ProducerRecord<byte[], byte[]> record : records) {
       producer.send(
           record,
           (metadata, error) -> {
-            if (error != null && failed.compareAndSet(false, true)) {
+            if (error != null && firstError.compareAndSet(null, error) && !(error instanceof RetriableException)) {
               LOG.error("cannot write to {}: {}", record.topic(), error.toString());
             }
             if (remaining.decrementAndGet() == 0) {
-              submit(() -> acknowledged(partition, offset, failed.get() && hasFallback ? records.get(0) : null, error));
+              submit(() -> acknowledged(new Unwritten(partition, offset, records, hasFallback), firstError.get()));
             }
           });
+    }
+  }
+
+  /** Writes again the results whose write failed for a reason that passes, once Kafka takes writes. */
+  private void writeUnwritten() {
+    while (!unwritten.isEmpty() && !isAcknowledgementStalled()) {
+      Unwritten next = unwritten.poll();
+      send(next.partition(), next.offset(), next.records(), next.hasFallback());
     }
   }
 
@@ -619,17 +661,33 @@ public final class FetchLoop implements Runnable {
         });
   }
 
-  private void acknowledged(TopicPartition partition, long offset, @Nullable ProducerRecord<byte[], byte[]> failedResult, @Nullable Exception error) {
+  /**
+   * Kafka answered the writes of one request. Written: its offset is done. Failed for a reason that
+   * passes (a timeout, the broker away): written again later, the offset not done meanwhile. Failed for
+   * good (a record too large): an ERROR outcome is written in the result's place.
+   */
+  private void acknowledged(Unwritten sent, @Nullable Exception error) {
+    TopicPartition partition = sent.partition();
+    long offset = sent.offset();
     unacknowledged--;
     release(partition);
+    long now = clock.getAsLong();
+    if (error instanceof RetriableException) {
+      lastWriteFailedAt = now;
+      unwritten.add(sent);
+      return;
+    }
+    waitingForAcknowledgementSince = now;
+    lastWriteSucceededAt = now;
+    ProducerRecord<byte[], byte[]> failedResult = error != null && sent.hasFallback() ? sent.records().get(0) : null;
     if (failedResult != null) {
       FetchResult result = topics.fetchResults().valueSerde().deserializer().deserialize(failedResult.topic(), failedResult.value());
       if (result != null) {
         Decision decision =
             Decision.of(result.getUrl(), Outcome.ERROR, "cannot write the fetch result: " + error).withRequest(result.getRequestId(), result.getDepth(), result.getAttempt());
         String origin = new String(failedResult.key(), StandardCharsets.UTF_8);
-        Instant now = Instant.now();
-        send(partition, offset, List.of(record(topics.outcomes(), origin, decision.toOutcome(SERVICE, now).build()), record(topics.log(), origin, decision.toLogEntry(SERVICE, now))), false);
+        Instant at = Instant.ofEpochMilli(now);
+        send(partition, offset, List.of(record(topics.outcomes(), origin, decision.toOutcome(SERVICE, at).build()), record(topics.log(), origin, decision.toLogEntry(SERVICE, at))), false);
         return;
       }
     }
@@ -737,13 +795,19 @@ public final class FetchLoop implements Runnable {
     if (sync) {
       commitSync(commits);
     } else {
-      consumer.commitAsync(offsets(commits), (committed, error) -> {
-        if (error != null) {
-          LOG.warn("committing offsets failed (they are committed again later): {}", error.toString());
-        } else {
-          acknowledge(commits);
-        }
-      });
+      try {
+        consumer.commitAsync(offsets(commits), (committed, error) -> {
+          if (error != null) {
+            LOG.warn("committing offsets failed (they are committed again later): {}", error.toString());
+          } else {
+            acknowledge(commits);
+          }
+        });
+      } catch (WakeupException e) {
+        consumer.wakeup(); // looking for the coordinator took the wake-up meant for the next poll; committed again later
+      } catch (KafkaException e) {
+        LOG.warn("committing offsets failed (they are committed again later): {}", e.toString());
+      }
     }
   }
 
@@ -756,6 +820,8 @@ public final class FetchLoop implements Runnable {
       tracker.readUpTo(consumer.position(partition, Duration.ZERO));
     } catch (org.apache.kafka.common.errors.TimeoutException | IllegalStateException e) {
       // no position yet (just assigned): the next commit reads it
+    } catch (WakeupException e) {
+      consumer.wakeup(); // the wake-up was meant for the next poll (a completion, or stop())
     }
   }
 
@@ -763,7 +829,7 @@ public final class FetchLoop implements Runnable {
   private void commitSync(Map<TopicPartition, OffsetTracker.Commit> commits) {
     for (int attempt = 0; attempt < 3; attempt++) {
       try {
-        consumer.commitSync(offsets(commits));
+        consumer.commitSync(offsets(commits), COMMIT_TIMEOUT);
         acknowledge(commits);
         return;
       } catch (WakeupException e) {
@@ -813,11 +879,43 @@ public final class FetchLoop implements Runnable {
     handedOver.values().removeIf(snapshot -> snapshot.nextStartAt() < now && snapshot.pausedUntil() < now && snapshot.backoffChangedAt() < now - settings.backoffQuiet().toMillis() * 8);
   }
 
+  /**
+   * Whether results can be written: Kafka acknowledged one within {@value #ACKNOWLEDGEMENT_STALL_MILLIS}
+   * ms while some wait, and fewer than twice {@code maxInFlight} wait. When Kafka stops acknowledging
+   * (the broker away), no new request starts, so the fetcher does not fetch pages whose results it
+   * cannot write; the requests it holds wait, and start again when Kafka takes the results.
+   */
+  private boolean canWriteResults() {
+    boolean can = !isAcknowledgementStalled() && unacknowledged < 2 * settings.maxInFlight();
+    if (can != canWrite) {
+      canWrite = can;
+      if (can) {
+        LOG.info("Kafka acknowledges the results again: requests start again");
+      } else {
+        LOG.warn("{} results wait for Kafka's acknowledgement: no request starts until Kafka takes them", unacknowledged);
+      }
+    }
+    return can;
+  }
+
+  /**
+   * Whether Kafka takes no writes now: results have waited {@value #ACKNOWLEDGEMENT_STALL_MILLIS} ms
+   * without any acknowledgement, or the last write failed for a reason that passes and nothing was
+   * written since (tried again {@value #ACKNOWLEDGEMENT_STALL_MILLIS} ms later).
+   */
+  private boolean isAcknowledgementStalled() {
+    long now = clock.getAsLong();
+    boolean isWaiting = unacknowledged > 0 && now - waitingForAcknowledgementSince > ACKNOWLEDGEMENT_STALL_MILLIS;
+    boolean hasFailed = lastWriteFailedAt > lastWriteSucceededAt && now - lastWriteFailedAt < ACKNOWLEDGEMENT_STALL_MILLIS;
+    return isWaiting || hasFailed;
+  }
+
   private void applyBackpressure() {
-    if (!isPaused && held >= settings.maxHeld()) {
+    boolean isFull = held >= settings.maxHeld() || !canWrite;
+    if (!isPaused && isFull) {
       consumer.pause(consumer.assignment());
       isPaused = true;
-    } else if (isPaused && held < settings.maxHeld() / 2) {
+    } else if (isPaused && held < settings.maxHeld() / 2 && canWrite) {
       consumer.resume(consumer.paused());
       isPaused = false;
     }
@@ -826,7 +924,10 @@ public final class FetchLoop implements Runnable {
   /** After stop(): finish the requests in flight, write their results, commit. */
   private void drain() {
     long deadline = System.nanoTime() + CLOSE_GRACE.toNanos();
-    while ((inFlight > 0 || unacknowledged > 0) && System.nanoTime() < deadline) {
+    // results Kafka stopped acknowledging (the broker away) are not waited for: their offsets stay
+    // uncommitted, and the partition's next owner fetches those requests again
+    while ((inFlight > 0 || ((unacknowledged > 0 || !unwritten.isEmpty()) && !isAcknowledgementStalled())) && System.nanoTime() < deadline) {
+      writeUnwritten();
       try {
         Runnable task = tasks.poll(100, TimeUnit.MILLISECONDS);
         if (task != null) {
@@ -836,9 +937,8 @@ public final class FetchLoop implements Runnable {
         Thread.currentThread().interrupt();
         break;
       }
-      if (inFlight == 0) {
-        producer.flush();
-      }
+      // no flush: with the broker away it would wait for the delivery timeout (2 minutes), past any grace period;
+      // the producer sends what it holds within its linger, and the acknowledgements come as tasks
     }
     runTasks();
     commit(true);
@@ -867,7 +967,9 @@ public final class FetchLoop implements Runnable {
           }
         });
         writePoliteness(now, leaving, true);
-        producer.flush();
+        if (!isAcknowledgementStalled()) {
+          producer.flush(); // with the broker away, a flush would wait for the delivery timeout (2 minutes)
+        }
         // the acknowledgements the flush brought mark their requests done before the last commit
         runTasks();
         Map<TopicPartition, OffsetTracker.Commit> commits = new HashMap<>();
@@ -891,7 +993,8 @@ public final class FetchLoop implements Runnable {
     /** Waits (up to the hand-over timeout) for the partitions' running requests and their records. */
     private void finishRunning(Collection<TopicPartition> partitions) {
       long deadline = System.nanoTime() + settings.handoverTimeout().toNanos();
-      while (partitions.stream().anyMatch(outstanding::containsKey) && System.nanoTime() < deadline) {
+      // with Kafka taking no writes (the broker away), what is still outstanding cannot be written: no waiting for it
+      while (partitions.stream().anyMatch(outstanding::containsKey) && !isAcknowledgementStalled() && System.nanoTime() < deadline) {
         try {
           Runnable task = tasks.poll(20, TimeUnit.MILLISECONDS);
           if (task != null) {
@@ -979,6 +1082,8 @@ public final class FetchLoop implements Runnable {
     private void forget(Collection<TopicPartition> partitions) {
       partitions.forEach(trackers::remove);
       partitions.forEach(outstanding::remove);
+      // results never written: their offsets were not committed, so the partition's next owner fetches them again
+      unwritten.removeIf(result -> partitions.contains(result.partition()));
       for (Iterator<HostQueue<Pending>> it = hosts.values().iterator(); it.hasNext(); ) {
         HostQueue<Pending> host = it.next();
         held -= host.removeIf(pending -> partitions.contains(pending.partition()));
