@@ -57,14 +57,24 @@ public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
     }
     FetchAttempt.Response response = (FetchAttempt.Response) attempt;
     int status = response.status();
-    OptionalLong retryAfter = response.header("Retry-After").map(value -> retryAfterMillis(value, now)).orElse(OptionalLong.empty());
-    if (status == 429 || (status == 503 && retryAfter.isPresent())) {
+    if (isRateLimit(response)) {
+      // an unreadable Retry-After asks for back-off all the same: the delay doubles
+      OptionalLong retryAfter = response.header("Retry-After").map(value -> retryAfterMillis(value, now)).orElse(OptionalLong.empty());
       return new Feedback(Kind.RATE_LIMITED, retryAfter);
     }
     if (status >= 500) {
       return new Feedback(Kind.SERVER_ERROR, OptionalLong.empty());
     }
     return new Feedback(Kind.ANSWERED, OptionalLong.empty());
+  }
+
+  /**
+   * Whether an answer is a rate limit (seed 003's rate_limited): 429, or 503 with a {@code Retry-After}
+   * header, readable or not. The one rule the fetch's outcome ({@link FetchVerdict}) and the origin's
+   * politeness (this feedback) both follow.
+   */
+  public static boolean isRateLimit(FetchAttempt.Response response) {
+    return response.status() == 429 || (response.status() == 503 && response.header("Retry-After").isPresent());
   }
 
   /**

@@ -57,7 +57,7 @@ public record FetchVerdict(Optional<Outcome> outcome, Optional<String> detail, O
     if (status == 410) {
       return decided(Outcome.GONE, "410");
     }
-    if (status == 429 || (status == 503 && response.header("Retry-After").isPresent())) {
+    if (Feedback.isRateLimit(response)) {
       return decided(Outcome.RATE_LIMITED, status + response.header("Retry-After").map(after -> " retry after " + after).orElse(""));
     }
     return decided(Outcome.BAD_STATUS, Integer.toString(status));

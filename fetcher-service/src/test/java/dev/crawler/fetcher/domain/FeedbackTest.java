@@ -38,6 +38,7 @@ class FeedbackTest {
         "429 | soon                          | RATE_LIMITED   |",
         "503 | 30                            | RATE_LIMITED   | 30000",
         "503 |                               | SERVER_ERROR   |",
+        "503 | soon                          | RATE_LIMITED   |",
         "500 |                               | SERVER_ERROR   |",
       })
   void readsAResponse(int status, String retryAfter, Feedback.Kind kind, Long retryAfterMillis) {
