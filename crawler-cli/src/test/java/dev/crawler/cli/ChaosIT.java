@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.crawler.cli.crawl.EditableSite;
 import dev.crawler.committer.CommitterApp;
 import dev.crawler.embedded.EmbeddedCluster;
-import dev.crawler.embedded.TopicInstaller;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.fetcher.FetcherApp;
 import dev.crawler.frontier.FrontierApp;
@@ -24,8 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,25 +55,10 @@ class ChaosIT {
 
   @Test
   void killedServicesRecoverInSecondsAndNoPageIsLostOrImpolite() throws Exception {
-    StringBuilder links = new StringBuilder();
-    for (int i = 1; i <= PAGES_PER_ORIGIN; i++) {
-      links.append("<a href=\"/page/").append(i).append("\">page ").append(i).append("</a> ");
-      site.pages().put("/page/" + i, EditableSite.page("Page " + i + " of {origin}", "The text of page " + i + " on {origin}."));
-    }
-    site.pages().put("/", EditableSite.page("Home of {origin}", links.toString()));
-    Set<String> pages = new TreeSet<>();
-    for (String origin : site.urls()) {
-      pages.add(origin + "/");
-      for (int i = 1; i <= PAGES_PER_ORIGIN; i++) {
-        pages.add(origin + "/page/" + i);
-      }
-    }
-    try (EmbeddedCluster cluster = EmbeddedCluster.start(dir.resolve("cluster"), 4)) {
+    Set<String> pages = site.addLinkedPages(PAGES_PER_ORIGIN, "");
+    try (EmbeddedCluster cluster = ServiceProcesses.cluster(dir.resolve("cluster"))) {
       Topics topics = Topics.create(new HttpSchemaRegistryClient(cluster.schemaRegistryUrl()));
-      try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
-        new TopicInstaller(admin, Duration.ofSeconds(30)).install(topics.all(), 4, (short) 1);
-      }
-      Map<String, String> common = Map.of("CRAWLER_KAFKA_BOOTSTRAP_SERVERS", cluster.bootstrapServers(), "CRAWLER_SCHEMA_REGISTRY_URL", cluster.schemaRegistryUrl());
+      Map<String, String> common = ServiceProcesses.clientVariables(cluster);
       Map<String, ServiceProcesses.Service> services = new LinkedHashMap<>();
       for (String name : List.of("frontier", "parser", "committer", "fetcher-1", "fetcher-2")) {
         services.put(name, start(name, common));
@@ -84,13 +66,7 @@ class ChaosIT {
       for (ServiceProcesses.Service service : services.values()) {
         processes.awaitReady(service);
       }
-      String[] seed = new String[ORIGINS + 5];
-      seed[0] = "seed";
-      for (int i = 0; i < ORIGINS; i++) {
-        seed[i + 1] = site.urls().get(i) + "/";
-      }
-      System.arraycopy(new String[] {"--bootstrap-servers", cluster.bootstrapServers(), "--schema-registry", cluster.schemaRegistryUrl()}, 0, seed, ORIGINS + 1, 4);
-      assertThat(CrawlerCli.run(seed)).isZero();
+      ServiceProcesses.seed(cluster, site.urls());
       await("pages flow on every origin").atMost(Duration.ofSeconds(120)).until(() -> everyOriginServedSince(System.nanoTime() - TimeUnit.SECONDS.toNanos(2)));
 
       List<String> figures = new ArrayList<>();

@@ -80,6 +80,29 @@ final class ServiceProcesses implements AfterEachCallback {
     await(service.name() + " ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).ignoreExceptionsInstanceOf(IOException.class).until(() -> get(service, "/health/ready").statusCode() == 200);
   }
 
+  /** An embedded cluster on {@code dir} with the crawler's topics (4 partitions each). */
+  static EmbeddedCluster cluster(Path dir) {
+    EmbeddedCluster cluster = EmbeddedCluster.start(dir, 4);
+    Topics topics = Topics.create(new dev.crawler.schemas.serde.HttpSchemaRegistryClient(cluster.schemaRegistryUrl()));
+    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(Map.of(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
+      new dev.crawler.embedded.TopicInstaller(admin, Duration.ofSeconds(30)).install(topics.all(), 4, (short) 1);
+    }
+    return cluster;
+  }
+
+  /** The variables every service needs to reach the cluster. */
+  static Map<String, String> clientVariables(EmbeddedCluster cluster) {
+    return Map.of("CRAWLER_KAFKA_BOOTSTRAP_SERVERS", cluster.bootstrapServers(), "CRAWLER_SCHEMA_REGISTRY_URL", cluster.schemaRegistryUrl());
+  }
+
+  /** Seeds the crawl with each origin's home page, as {@code crawler seed} does. */
+  static void seed(EmbeddedCluster cluster, List<String> origins) {
+    List<String> arguments = new ArrayList<>(List.of("seed"));
+    origins.forEach(origin -> arguments.add(origin + "/"));
+    arguments.addAll(List.of("--bootstrap-servers", cluster.bootstrapServers(), "--schema-registry", cluster.schemaRegistryUrl()));
+    assertThat(CrawlerCli.run(arguments.toArray(String[]::new))).isZero();
+  }
+
   /** Every document event of crawl.documents so far, the last per URL. */
   static Map<String, DocumentEvent> readDocuments(EmbeddedCluster cluster, Topics topics) throws IOException {
     Map<String, DocumentEvent> documents = new HashMap<>();

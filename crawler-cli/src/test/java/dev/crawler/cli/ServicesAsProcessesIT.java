@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawler.cli.crawl.EditableSite;
 import dev.crawler.committer.CommitterApp;
 import dev.crawler.embedded.EmbeddedCluster;
-import dev.crawler.embedded.TopicInstaller;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.DocumentEventType;
 import dev.crawler.fetcher.FetcherApp;
@@ -31,8 +30,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,26 +55,10 @@ class ServicesAsProcessesIT {
 
   @Test
   void crawlsThroughSeparateProcessesAndLosesNoUrlWhenAFetcherIsStopped() throws Exception {
-    StringBuilder links = new StringBuilder();
-    for (int i = 1; i <= PAGES_PER_ORIGIN; i++) {
-      links.append("<a href=\"/page/").append(i).append("\">page ").append(i).append("</a> ");
-      site.pages().put("/page/" + i, EditableSite.page("Page " + i + " of {origin}", "The text of page " + i + " on {origin}. <a href=\"/\">home</a>"));
-    }
-    site.pages().put("/", EditableSite.page("Home of {origin}", links.toString()));
-    List<String> origins = site.urls();
-    Set<String> pages = new TreeSet<>();
-    for (String origin : origins) {
-      pages.add(origin + "/");
-      for (int i = 1; i <= PAGES_PER_ORIGIN; i++) {
-        pages.add(origin + "/page/" + i);
-      }
-    }
-    try (EmbeddedCluster cluster = EmbeddedCluster.start(dir.resolve("cluster"), 4)) {
+    Set<String> pages = site.addLinkedPages(PAGES_PER_ORIGIN, "<a href=\"/\">home</a>");
+    try (EmbeddedCluster cluster = ServiceProcesses.cluster(dir.resolve("cluster"))) {
       Topics topics = Topics.create(new HttpSchemaRegistryClient(cluster.schemaRegistryUrl()));
-      try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
-        new TopicInstaller(admin, Duration.ofSeconds(30)).install(topics.all(), 4, (short) 1);
-      }
-      Map<String, String> common = Map.of("CRAWLER_KAFKA_BOOTSTRAP_SERVERS", cluster.bootstrapServers(), "CRAWLER_SCHEMA_REGISTRY_URL", cluster.schemaRegistryUrl());
+      Map<String, String> common = ServiceProcesses.clientVariables(cluster);
       ServiceProcesses.Service frontier = processes.start("frontier", FrontierApp.class, common, Map.of("CRAWLER_STATE_DIR", dir.resolve("frontier").toString(), "CRAWLER_FRONTIER_DELAY_MS", "150"));
       ServiceProcesses.Service parser = processes.start("parser", ParserApp.class, common, Map.of("CRAWLER_STATE_DIR", dir.resolve("parser").toString()));
       ServiceProcesses.Service committer = processes.start("committer", CommitterApp.class, common, Map.of("CRAWLER_STATE_DIR", dir.resolve("committer").toString()));
@@ -93,13 +74,7 @@ class ServicesAsProcessesIT {
       assertThat(ready.path("checks").path("kafka").asText()).isEqualTo("UP");
       assertThat(ready.path("checks").path("schema-registry").asText()).isEqualTo("UP");
 
-      String[] seed = new String[origins.size() + 5];
-      seed[0] = "seed";
-      for (int i = 0; i < origins.size(); i++) {
-        seed[i + 1] = origins.get(i) + "/";
-      }
-      System.arraycopy(new String[] {"--bootstrap-servers", cluster.bootstrapServers(), "--schema-registry", cluster.schemaRegistryUrl()}, 0, seed, origins.size() + 1, 4);
-      assertThat(CrawlerCli.run(seed)).isZero();
+      ServiceProcesses.seed(cluster, site.urls());
 
       // mid-crawl: a third of the pages fetched
       await("a third of the pages fetched").atMost(Duration.ofSeconds(120)).until(() -> pagesFetched() >= pages.size() / 3);

@@ -114,6 +114,29 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
     return requests;
   }
 
+  /**
+   * On every origin, a home page linking {@code count} pages {@code /page/1…}, each with {@code extra}
+   * HTML after its text; titles name the origin.
+   *
+   * @return the URLs of every page of every origin, home pages included
+   */
+  public java.util.Set<String> addLinkedPages(int count, String extra) {
+    StringBuilder links = new StringBuilder();
+    for (int i = 1; i <= count; i++) {
+      links.append("<a href=\"/page/").append(i).append("\">page ").append(i).append("</a> ");
+      pages.put("/page/" + i, page("Page " + i + " of {origin}", "The text of page " + i + " on {origin}. " + extra));
+    }
+    pages.put("/", page("Home of {origin}", links.toString()));
+    java.util.Set<String> all = new java.util.TreeSet<>();
+    for (String origin : urls) {
+      all.add(origin + "/");
+      for (int i = 1; i <= count; i++) {
+        all.add(origin + "/page/" + i);
+      }
+    }
+    return all;
+  }
+
   /** A page with a title and a paragraph of HTML. */
   public static String page(String title, String body) {
     return "<!DOCTYPE html><html><head><title>" + title + "</title></head><body><p>" + body + "</p></body></html>";
