@@ -151,6 +151,16 @@ class ServicesAsProcessesIT {
         assertThat(entry.has("level") && entry.has("formattedMessage")).as(line).isTrue();
       }
 
+      // a fetcher restarted after the idle crawl fetches nothing: every request it could read is committed
+      fetcher.process().destroy();
+      assertThat(fetcher.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+      int servedBefore = pagesFetched();
+      ServiceProcesses.Service restarted = processes.start("fetcher-3", FetcherApp.class, common, Map.of("CRAWLER_FETCHER_INSTANCE_ID", "fetcher-3", "CRAWLER_FETCHER_DELAY_MS", "150"));
+      processes.awaitReady(restarted);
+      await("the restarted fetcher owns every partition").atMost(Duration.ofSeconds(30)).until(() -> Files.readString(restarted.log()).contains("assigned ["));
+      // a request it wrongly read again would be fetched within a few delays
+      await("no page fetched by a fetcher started on the idle crawl").during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> pagesFetched() == servedBefore);
+
       // SIGTERM turns a service not ready at once, then it stops
       frontier.process().destroy();
       assertThat(frontier.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
