@@ -76,11 +76,26 @@ public final class UrlTraps {
    * of an archive.
    */
   public static Optional<String> datedTemplate(String url) {
+    if (!hasFourDigits(url)) {
+      return Optional.empty(); // every date shape has a run of four digits: most URLs are decided without parsing
+    }
     try {
       return datedTemplate(CandidateUrl.of(url, 0));
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
+  }
+
+  private static boolean hasFourDigits(String url) {
+    int run = 0;
+    for (int i = 0; i < url.length(); i++) {
+      char c = url.charAt(i);
+      run = c >= '0' && c <= '9' ? run + 1 : 0;
+      if (run == 4) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** {@link #datedTemplate(String)} of a URL taken apart already. */
