@@ -44,6 +44,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -122,8 +123,8 @@ public final class FetchLoop implements Runnable {
       Duration handoverTimeout,
       String instanceId) {}
 
-  /** The records of a request whose write failed for a reason that passes, to write again. */
-  private record Unwritten(TopicPartition partition, long offset, List<ProducerRecord<byte[], byte[]>> records, boolean hasFallback) {}
+  /** The records written for one request (its result, or its outcome), kept to write again when a write fails for a reason that passes. */
+  private record Write(TopicPartition partition, long offset, List<ProducerRecord<byte[], byte[]>> records, boolean hasFallback) {}
 
   /** A request held here; {@code heldSince} is when it was read (the loop's clock). */
   private record Pending(TopicPartition partition, long offset, String origin, FetchRequest request, FetchOptions options, long heldSince) {}
@@ -170,7 +171,7 @@ public final class FetchLoop implements Runnable {
   private long lastWriteFailedAt = Long.MIN_VALUE;
   private long lastWriteSucceededAt = Long.MIN_VALUE;
   /** Results whose write failed for a reason that passes: written again once Kafka takes writes. */
-  private final ArrayDeque<Unwritten> unwritten = new ArrayDeque<>();
+  private final ArrayDeque<Write> unwritten = new ArrayDeque<>();
   private long lastCommit;
 
   /**
@@ -619,11 +620,11 @@ public final class FetchLoop implements Runnable {
   private void send(TopicPartition partition, long offset, List<ProducerRecord<byte[], byte[]>> records, boolean hasFallback) {
     if (isAcknowledgementStalled()) {
       // Kafka takes nothing (the broker away), and a send would block the loop: written when it does
-      unwritten.add(new Unwritten(partition, offset, records, hasFallback));
+      unwritten.add(new Write(partition, offset, records, hasFallback));
       return;
     }
     AtomicInteger remaining = new AtomicInteger(records.size());
-    java.util.concurrent.atomic.AtomicReference<Exception> firstError = new java.util.concurrent.atomic.AtomicReference<>();
+    AtomicReference<Exception> firstError = new AtomicReference<>();
     if (unacknowledged++ == 0) {
       waitingForAcknowledgementSince = clock.getAsLong();
     }
@@ -636,7 +637,7 @@ public final class FetchLoop implements Runnable {
               LOG.error("cannot write to {}: {}", record.topic(), error.toString());
             }
             if (remaining.decrementAndGet() == 0) {
-              submit(() -> acknowledged(new Unwritten(partition, offset, records, hasFallback), firstError.get()));
+              submit(() -> acknowledged(new Write(partition, offset, records, hasFallback), firstError.get()));
             }
           });
     }
@@ -645,7 +646,7 @@ public final class FetchLoop implements Runnable {
   /** Writes again the results whose write failed for a reason that passes, once Kafka takes writes. */
   private void writeUnwritten() {
     while (!unwritten.isEmpty() && !isAcknowledgementStalled()) {
-      Unwritten next = unwritten.poll();
+      Write next = unwritten.poll();
       send(next.partition(), next.offset(), next.records(), next.hasFallback());
     }
   }
@@ -666,7 +667,7 @@ public final class FetchLoop implements Runnable {
    * passes (a timeout, the broker away): written again later, the offset not done meanwhile. Failed for
    * good (a record too large): an ERROR outcome is written in the result's place.
    */
-  private void acknowledged(Unwritten sent, @Nullable Exception error) {
+  private void acknowledged(Write sent, @Nullable Exception error) {
     TopicPartition partition = sent.partition();
     long offset = sent.offset();
     unacknowledged--;
@@ -782,13 +783,21 @@ public final class FetchLoop implements Runnable {
         state.getPausedUntil().toEpochMilli());
   }
 
-  private void commit(boolean sync) {
+  /** What to commit for these partitions, each tracker told the consumer's position first. */
+  private Map<TopicPartition, OffsetTracker.Commit> commitsOf(Collection<TopicPartition> partitions) {
     Map<TopicPartition, OffsetTracker.Commit> commits = new HashMap<>();
-    trackers.forEach(
-        (partition, tracker) -> {
-          readPosition(partition, tracker);
-          tracker.commit().ifPresent(commit -> commits.put(partition, commit));
-        });
+    for (TopicPartition partition : partitions) {
+      OffsetTracker tracker = trackers.get(partition);
+      if (tracker != null) {
+        readPosition(partition, tracker);
+        tracker.commit().ifPresent(commit -> commits.put(partition, commit));
+      }
+    }
+    return commits;
+  }
+
+  private void commit(boolean sync) {
+    Map<TopicPartition, OffsetTracker.Commit> commits = commitsOf(new ArrayList<>(trackers.keySet()));
     if (commits.isEmpty()) {
       return;
     }
@@ -972,14 +981,7 @@ public final class FetchLoop implements Runnable {
         }
         // the acknowledgements the flush brought mark their requests done before the last commit
         runTasks();
-        Map<TopicPartition, OffsetTracker.Commit> commits = new HashMap<>();
-        for (TopicPartition partition : partitions) {
-          OffsetTracker tracker = trackers.get(partition);
-          if (tracker != null) {
-            readPosition(partition, tracker);
-            tracker.commit().ifPresent(commit -> commits.put(partition, commit));
-          }
-        }
+        Map<TopicPartition, OffsetTracker.Commit> commits = commitsOf(partitions);
         if (!commits.isEmpty()) {
           commitSync(commits);
         }

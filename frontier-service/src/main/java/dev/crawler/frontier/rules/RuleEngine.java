@@ -74,6 +74,25 @@ public final class RuleEngine {
     } catch (IllegalArgumentException e) {
       return rejected(url, Map.of(), Outcome.FILTERED, "MALFORMED_URL", Optional.empty(), List.of());
     }
+    Resolution resolution = byRules(url, candidate);
+    return resolution.isCrawled() ? linkRules(resolution, candidate, scope, isSitemap, calendarHops) : resolution;
+  }
+
+  /**
+   * The options the rules assign to a URL (and whether a rule filters it), without the link rules: for
+   * a URL decided already, whose options a fetch request, a refresh or a budget needs. Cheaper than
+   * {@link #resolve}, which a URL goes through once, when it is discovered.
+   */
+  public Resolution optionsFor(String url, int depth) {
+    try {
+      return byRules(url, CandidateUrl.of(url, depth));
+    } catch (IllegalArgumentException e) {
+      return rejected(url, Map.of(), Outcome.FILTERED, "MALFORMED_URL", Optional.empty(), List.of());
+    }
+  }
+
+  /** Seed 004's part of the decision: global, site and rule options, filters, default-allow. */
+  private Resolution byRules(String url, CandidateUrl candidate) {
     Map<CrawlOption<?>, Setting> options = new LinkedHashMap<>(base);
     config.siteOf(url).ifPresent(site -> site.options().forEach((option, value) -> options.put(option, new Setting(value, "site:" + site.name()))));
     List<Rule.Filter> filters = new ArrayList<>();
@@ -105,8 +124,7 @@ public final class RuleEngine {
           Optional.of(setBy),
           List.copyOf(skipped));
     }
-    Resolution resolution = new Resolution(url, Disposition.CRAWL, options, Optional.empty(), Optional.empty(), Optional.empty(), List.copyOf(skipped));
-    return linkRules(resolution, candidate, scope, isSitemap, calendarHops);
+    return new Resolution(url, Disposition.CRAWL, options, Optional.empty(), Optional.empty(), Optional.empty(), List.copyOf(skipped));
   }
 
   private static void process(List<Rule> rules, CandidateUrl url, Map<CrawlOption<?>, Setting> options, List<Rule.Filter> filters, List<String> skipped) {

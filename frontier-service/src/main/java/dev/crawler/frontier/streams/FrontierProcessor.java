@@ -397,7 +397,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       String counter = SITE_ADMITTED + siteOf(url);
       Long counted = control().get(counter);
       long admitted = counted == null ? 0 : counted;
-      long budget = rules.resolve(url, step.getDepth(), ScopeCheck.ANY).get(CrawlOption.MAX_PAGES_PER_SITE);
+      long budget = rules.optionsFor(url, step.getDepth()).get(CrawlOption.MAX_PAGES_PER_SITE);
       boolean isGranted = budget < 0 || admitted < budget;
       if (isGranted) {
         control().put(counter, admitted + 1);
@@ -419,7 +419,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       release(origin, originState, now);
     } else {
       originState.setAdmitted(originState.getAdmitted() - 1);
-      Resolution resolution = rules.resolve(url, step.getDepth(), ScopeCheck.ANY);
+      Resolution resolution = rules.optionsFor(url, step.getDepth());
       String detail = "BUDGET_SITE " + siteOf(url) + " has admitted " + resolution.get(CrawlOption.MAX_PAGES_PER_SITE) + " URLs, the most max-pages-per-site allows";
       String rule = "max-pages-per-site set by " + resolution.options().get(CrawlOption.MAX_PAGES_PER_SITE).setBy();
       urls().put(url, rejectedByBudget(state, detail, now));
@@ -441,7 +441,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /** A seed's origin came into scope: its /sitemap.xml is read once, unless the sitemap-xml option is off (seed 002). */
   private void discoverSitemapXml(String origin, Instant now) {
     String sitemap = origin + "/sitemap.xml";
-    if (rules.resolve(sitemap, 0, ScopeCheck.ANY).get(CrawlOption.SITEMAP_XML)) {
+    if (rules.optionsFor(sitemap, 0).get(CrawlOption.SITEMAP_XML)) {
       DiscoveredUrl discovered = DiscoveredUrl.newBuilder().setUrl(sitemap).setDepth(0).setKind(UrlKind.SITEMAP).setDiscoveredAt(now).build();
       forward(FrontierTopology.DISCOVERED_SINK, origin, discovered, now);
     }
@@ -517,7 +517,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       UrlState state = entry.value;
       String origin = Origin.keyOf(url);
       state.setAwaitingLinkSince(Instant.EPOCH);
-      switch (rules.resolve(url, state.getDepth(), ScopeCheck.ANY).get(CrawlOption.ORPHANS)) {
+      switch (rules.optionsFor(url, state.getDepth()).get(CrawlOption.ORPHANS)) {
         case PROCESS -> requeue(origin, changed.computeIfAbsent(origin, this::originState), url, state);
         case DELETE -> decide(origin, url, state, Decision.of(url, Outcome.ORPHAN, "no page links to it any more").withDepth(state.getDepth()).withRule("orphans: delete"), now);
         case IGNORE -> urls().put(url, state);
@@ -581,7 +581,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /** The options resolved for a URL, as the fetch request carries them. */
   private Map<String, String> requestOptions(String url, int depth) {
     Map<String, String> options = new HashMap<>();
-    rules.resolve(url, depth, ScopeCheck.ANY)
+    rules.optionsFor(url, depth)
         .options()
         .forEach(
             (option, setting) -> {
@@ -705,7 +705,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     if (!isRefreshConfigured && state.getDueAt().toEpochMilli() == 0) {
       return; // no refresh anywhere in the configuration: no rules to resolve per URL
     }
-    Resolution resolution = rules.resolve(url, state.getDepth(), ScopeCheck.ANY);
+    Resolution resolution = rules.optionsFor(url, state.getDepth());
     RefreshSchedule schedule =
         new RefreshSchedule(
             resolution.get(CrawlOption.RECRAWL_INTERVAL_PER_URL),
