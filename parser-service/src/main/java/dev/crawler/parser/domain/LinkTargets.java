@@ -15,11 +15,14 @@ import org.jspecify.annotations.Nullable;
  * page's links cost.
  *
  * <p>An answer is remembered only under a key that determines it whatever page the link is on (RFC 3986
- * section 5.2): an absolute {@code http://} or {@code https://} reference on its own (resolution ignores
- * the base), and an absolute-path reference ({@code /docs/a.html}) with the base's scheme and authority
- * (resolution keeps nothing else of the base). Other relative references depend on the base's path and
- * are resolved every time. Holds at most {@code capacity} answers, forgetting the least recently used.
- * Not thread-safe: one per thread.
+ * section 5.2): an absolute {@code http://} or {@code https://} reference, or one of another scheme
+ * ({@code mailto:}, {@code javascript:}), on its own (resolution ignores the base); an absolute-path
+ * reference ({@code /docs/a.html}) with the base's scheme and authority (resolution keeps nothing else
+ * of the base); and a relative-path reference ({@code a.html}, {@code ../b/c.html}) with the base's
+ * directory, its address up to the last {@code /} of its path (resolution merges the reference into
+ * that). References that start with {@code ?} or {@code #}, are empty, or start with a control
+ * character or a space depend on more of the base and are resolved every time. Holds at most {@code
+ * capacity} answers, forgetting the least recently used. Not thread-safe: one per thread.
  */
 final class LinkTargets {
 
@@ -32,8 +35,7 @@ final class LinkTargets {
 
   private final int capacity;
   private final LinkedHashMap<String, Optional<String>> recent;
-  private @Nullable String lastBase;
-  private @Nullable String lastBaseAuthority;
+  private Base lastBase = new Base("", null, null);
 
   LinkTargets(int capacity) {
     this.capacity = capacity;
@@ -84,31 +86,94 @@ final class LinkTargets {
       return reference;
     }
     if (reference.startsWith("/") && !reference.startsWith("//")) {
-      String authority = baseAuthority(element.baseUri());
-      return authority == null ? null : authority + reference;
+      Base base = base(element.baseUri());
+      return base.authority == null ? null : base.authority + reference;
+    }
+    if (isRelativePath(reference)) {
+      Base base = base(element.baseUri());
+      return base.directory == null ? null : base.directory + RELATIVE + reference;
+    }
+    if (hasSchemeOtherThanHttp(reference)) {
+      return reference;
     }
     return null;
   }
 
+  /** Separates a base's directory from a relative reference in a key: no attribute value holds it (jsoup makes NUL U+FFFD). */
+  private static final char RELATIVE = '\u0000';
+
   /**
-   * The scheme and authority of an http(s) base ({@code http://host:port}), or null for another base.
-   * The base is the same for every element of a page: the last one's answer is kept.
+   * A relative-path reference: not empty, not starting with a control character or space (which
+   * resolution strips), {@code /}, {@code ?} or {@code #}, and no {@code :} in its first segment.
    */
-  private @Nullable String baseAuthority(String base) {
-    if (base.equals(lastBase)) {
-      return lastBaseAuthority;
+  private static boolean isRelativePath(String reference) {
+    if (reference.isEmpty() || reference.charAt(0) <= ' ' || "/?#".indexOf(reference.charAt(0)) >= 0) {
+      return false;
     }
-    String authority = null;
-    int start = base.startsWith("http://") ? 7 : base.startsWith("https://") ? 8 : -1;
-    if (start > 0) {
+    for (int i = 0; i < reference.length(); i++) {
+      char c = reference.charAt(i);
+      if (c == ':') {
+        return false;
+      }
+      if (c == '/' || c == '?' || c == '#') {
+        return true;
+      }
+    }
+    return true;
+  }
+
+  /** A reference with a scheme (RFC 3986 section 3.1) other than http and https, any case: never resolved against the base. */
+  private static boolean hasSchemeOtherThanHttp(String reference) {
+    int colon = reference.indexOf(':');
+    if (colon <= 0 || !isAsciiLetter(reference.charAt(0))) {
+      return false;
+    }
+    for (int i = 1; i < colon; i++) {
+      char c = reference.charAt(i);
+      if (!isAsciiLetter(c) && !(c >= '0' && c <= '9') && c != '+' && c != '-' && c != '.') {
+        return false;
+      }
+    }
+    String scheme = reference.substring(0, colon);
+    return !scheme.equalsIgnoreCase("http") && !scheme.equalsIgnoreCase("https");
+  }
+
+  private static boolean isAsciiLetter(char c) {
+    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
+  }
+
+  /**
+   * The scheme and authority ({@code http://host:port}) and the directory ({@code
+   * http://host:port/docs/}) of an http(s) base, each null for another base or one without a path. The
+   * base is the same for every element of a page: the last one's answer is kept.
+   */
+  private Base base(String base) {
+    if (!base.equals(lastBase.address)) {
+      lastBase = Base.of(base);
+    }
+    return lastBase;
+  }
+
+  private record Base(String address, @Nullable String authority, @Nullable String directory) {
+
+    static Base of(String address) {
+      int start = address.startsWith("http://") ? 7 : address.startsWith("https://") ? 8 : -1;
+      if (start < 0) {
+        return new Base(address, null, null);
+      }
       int end = start;
-      while (end < base.length() && "/?#".indexOf(base.charAt(end)) < 0) {
+      while (end < address.length() && "/?#".indexOf(address.charAt(end)) < 0) {
         end++;
       }
-      authority = base.substring(0, end);
+      String authority = address.substring(0, end);
+      if (end == address.length() || address.charAt(end) != '/') {
+        return new Base(address, authority, null);
+      }
+      int pathEnd = end;
+      while (pathEnd < address.length() && "?#".indexOf(address.charAt(pathEnd)) < 0) {
+        pathEnd++;
+      }
+      return new Base(address, authority, address.substring(0, address.lastIndexOf('/', pathEnd - 1) + 1));
     }
-    lastBase = base;
-    lastBaseAuthority = authority;
-    return authority;
   }
 }

@@ -121,7 +121,7 @@ public final class PageParser {
     List<Link> links = new ArrayList<>(facts.linkElements.size());
     int outlinkCount = links(facts.linkElements, links);
     Element body = document.body();
-    String text = body == null ? "" : collapseWhitespace(body.text());
+    String text = body == null ? "" : PageText.of(body);
     String title = collapseWhitespace(document.title());
     Optional<String> canonical = Optional.ofNullable(facts.canonicalHref).flatMap(UrlNormalizer::tryNormalize).or(() -> headerCanonical(page));
     canonical = canonical.filter(url -> options.acceptsCanonical(normalizedUrl(page), url));
@@ -131,7 +131,7 @@ public final class PageParser {
     if (options.checksumIgnore().isPresent() && body != null) {
       // parts that change on every visit (a clock, a visitor count) are left out of the checksum only
       document.select(options.checksumIgnore().get()).remove();
-      checksum = checksumOfCollapsed(title, collapseWhitespace(body.text()));
+      checksum = checksumOfCollapsed(title, PageText.of(body));
     }
     return new ParseResult.Parsed(
         normalizedUrl(page),
@@ -206,11 +206,11 @@ public final class PageParser {
   }
 
   private static Optional<String> anchor(Element a) {
-    String text = a.text();
+    String text = PageText.of(a);
     if (text.isBlank()) {
       return Optional.empty();
     }
-    return Optional.of(cut(collapseWhitespace(text), MAX_ANCHOR_CHARS));
+    return Optional.of(cut(text, MAX_ANCHOR_CHARS));
   }
 
   private ParseResult parseXml(Page page, String type) throws IOException {
@@ -369,7 +369,7 @@ public final class PageParser {
   /** Tab, line feed, vertical tab, form feed, carriage return and space, as bits of a mask indexed by the character. */
   private static final long ASCII_WHITESPACE = 1L << '\t' | 1L << '\n' | 1L << 0x0B | 1L << '\f' | 1L << '\r' | 1L << ' ';
 
-  private static boolean isWhitespace(char c) {
+  static boolean isWhitespace(char c) {
     // one comparison for the usual character, a letter
     return c <= ' ' ? (ASCII_WHITESPACE & (1L << c)) != 0 : c == '\u00A0';
   }

@@ -78,15 +78,56 @@ class LinkTargetsTest {
   }
 
   @Test
-  void resolvesAPathRelativeReferenceAgainstEachPage() {
+  void remembersAPathRelativeReferencePerDirectoryOfTheBase() {
     LinkTargets targets = new LinkTargets(100);
 
     Optional<String> first = targets.of(link("http://a.example/one/p.html", "<a href='next.html'>x</a>"), "href");
+    Optional<String> sameDirectory = targets.of(link("http://a.example/one/q.html?page=2#top", "<a href='next.html'>x</a>"), "href");
     Optional<String> second = targets.of(link("http://a.example/two/p.html", "<a href='next.html'>x</a>"), "href");
+    Optional<String> up = targets.of(link("http://a.example/two/p.html", "<a href='../up.html'>x</a>"), "href");
 
     assertThat(first).contains("http://a.example/one/next.html");
+    assertThat(sameDirectory).contains("http://a.example/one/next.html");
     assertThat(second).contains("http://a.example/two/next.html");
+    assertThat(up).contains("http://a.example/up.html");
+    assertThat(targets.size()).isEqualTo(3);
+  }
+
+  @Test
+  void resolvesAQueryOrFragmentReferenceAgainstEachPage() {
+    LinkTargets targets = new LinkTargets(100);
+
+    Optional<String> first = targets.of(link("http://a.example/one/p.html", "<a href='?page=2'>x</a>"), "href");
+    Optional<String> second = targets.of(link("http://a.example/one/q.html", "<a href='?page=2'>x</a>"), "href");
+
+    assertThat(first).contains("http://a.example/one/p.html?page=2");
+    assertThat(second).contains("http://a.example/one/q.html?page=2");
     assertThat(targets.size()).isZero();
+  }
+
+  /** Every kind of reference on pages of every kind of base: remembered answers are the answers. */
+  @Test
+  void answersAsWithoutRememberingForEveryKindOfReferenceAndBase() {
+    String[] bases = {
+      "http://a.example", "http://a.example/", "http://a.example/d/p.html", "http://a.example/d/e/", "http://a.example/d/p.html?q=/x/y",
+      "http://a.example/d/p#f/g", "https://a.example:8443/d/p", "http://b.example/d/../p.html", "http://a.example/d;x/p",
+    };
+    String[] references = {
+      "x.html", "./x.html", "../x.html", "../../../x.html", ".", "..", "x/y?q=1#f", "x:y", "./x:y", "?q", "#f", "", " x.html", "\tx.html",
+      "/abs", "//c.example/z", "http://c.example/z", "HTTP://c.example/z", "http:rel", "mailto:x@a.example", "javascript:void(0)",
+      "tel:+1", "x y.html", "%2e%2e/x", "x?", "a#", "C:\\dir\\f.html",
+    };
+    LinkTargets remembering = new LinkTargets(1_000);
+    for (int round = 0; round < 2; round++) {
+      for (String base : bases) {
+        for (String reference : references) {
+          Element element = link(base, "<a>x</a>");
+          element.attr("href", reference);
+          Optional<String> answer = remembering.of(element, "href");
+          assertThat(answer).as("%s on %s", reference, base).isEqualTo(new LinkTargets(0).of(element, "href"));
+        }
+      }
+    }
   }
 
   @Test

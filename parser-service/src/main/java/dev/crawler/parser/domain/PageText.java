@@ -1,0 +1,181 @@
+package dev.crawler.parser.domain;
+
+import java.util.Arrays;
+import org.jsoup.nodes.CDataNode;
+import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Node;
+import org.jsoup.nodes.TextNode;
+import org.jsoup.parser.Tag;
+import org.jsoup.select.NodeTraversor;
+import org.jsoup.select.NodeVisitor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The visible text of an element, whitespace-collapsed: exactly {@code
+ * PageParser.collapseWhitespace(element.text())}, in one pass and without the intermediate string.
+ *
+ * <p>jsoup's {@link Element#text()} walks the tree, adds a space at block and line-break boundaries,
+ * normalizes each text node's whitespace code point by code point (dropping zero-width spaces and soft
+ * hyphens), copies text under {@code <pre>}-like elements and CDATA verbatim, and trims the result;
+ * the parser then collapses every run of whitespace again. Pages are mostly text, and doing that in
+ * three passes over a {@link StringBuilder} was a quarter of the parser's time. This class makes the
+ * same boundary decisions as jsoup (the same public {@link Tag} properties) and the same character
+ * decisions as both passes, over a {@code char[]}; {@code PageTextTest} checks the equality on
+ * hand-written and generated documents.
+ *
+ * <p>Not thread-safe; one instance per call.
+ */
+final class PageText implements NodeVisitor {
+
+  /** How many ancestors jsoup looks at to decide whether whitespace is preserved. */
+  private static final int PRESERVING_ANCESTORS = 6;
+
+  private char[] in = new char[256];
+  private char[] out;
+  private int length;
+  /** Nothing above U+0020 seen yet: {@link String#trim()} drops what comes before the first one. */
+  private boolean trimming = true;
+  /** Whitespace seen since the last character kept: a space goes before the next one. */
+  private boolean pendingSpace;
+  /** The output's length up to the last character above U+0020: {@link String#trim()} drops the rest. */
+  private int kept;
+
+  private PageText(int capacity) {
+    this.out = new char[Math.max(16, capacity)];
+  }
+
+  /** The element's text, as {@code collapseWhitespace(element.text())}. */
+  static String of(Element element) {
+    PageText text = new PageText(256);
+    NodeTraversor.traverse(text, element);
+    return new String(text.out, 0, text.kept);
+  }
+
+  @Override
+  public void head(Node node, int depth) {
+    if (node instanceof TextNode textNode) {
+      String text = textNode.getWholeText();
+      if (textNode instanceof CDataNode || preservesWhitespace(textNode.parent())) {
+        appendVerbatim(text);
+      } else {
+        appendNormalised(text);
+      }
+    } else if (node instanceof Element element && length > 0 && !pendingSpace && needsLeadingSeparator(element)) {
+      // jsoup's separator before a block, a <br> or a text boundary with text
+      whitespace(' ');
+    }
+  }
+
+  @Override
+  public void tail(Node node, int depth) {
+    if (node instanceof Element element && length > 0 && !pendingSpace && needsTrailingSeparator(element)) {
+      Node next = node.nextSibling();
+      if (next instanceof TextNode || next instanceof Element nextElement && nextElement.tag().isInline()) {
+        whitespace(' ');
+      }
+    }
+  }
+
+  private static boolean needsLeadingSeparator(Element element) {
+    return element.isBlock() || element.nameIs("br") || element.tag().is(Tag.TextBoundary) && element.childNodeSize() > 0 && element.hasText();
+  }
+
+  private static boolean needsTrailingSeparator(Element element) {
+    return element.tag().is(Tag.TextBoundary) || !element.tag().isInline() || hasBlockChild(element);
+  }
+
+  private static boolean hasBlockChild(Element element) {
+    for (int i = 0; i < element.childNodeSize(); i++) {
+      if (element.childNode(i) instanceof Element child && child.isBlock()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the element or one of its five nearest ancestors keeps whitespace ({@code <pre>}, {@code <textarea>}). */
+  private static boolean preservesWhitespace(@Nullable Element element) {
+    Element current = element;
+    for (int i = 0; i < PRESERVING_ANCESTORS && current != null; i++) {
+      if (current.tag().preserveWhitespace()) {
+        return true;
+      }
+      current = current.parent();
+    }
+    return false;
+  }
+
+  /** Text as jsoup normalizes it: its whitespace as spaces, zero-width spaces and soft hyphens dropped. */
+  private void appendNormalised(String text) {
+    char[] chars = charsOf(text);
+    for (int i = 0, n = text.length(); i < n; i++) {
+      char c = chars[i];
+      if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\u00A0') {
+        whitespace(' ');
+      } else if (c == '\u000B') {
+        whitespace(c); // jsoup keeps it; the parser's collapsing takes it for whitespace
+      } else if (c != '\u200B' && c != '\u00AD') {
+        keep(c);
+      }
+    }
+  }
+
+  /** Text under a whitespace-preserving element, or CDATA: every character as it is. */
+  private void appendVerbatim(String text) {
+    char[] chars = charsOf(text);
+    for (int i = 0, n = text.length(); i < n; i++) {
+      char c = chars[i];
+      if (PageParser.isWhitespace(c)) {
+        whitespace(c);
+      } else {
+        keep(c);
+      }
+    }
+  }
+
+  private void whitespace(char c) {
+    if (c > ' ') {
+      // a no-break space stops String.trim at either end, and collapsing then drops it
+      trimming = false;
+      kept = length;
+    }
+    if (length > 0) {
+      pendingSpace = true;
+    }
+  }
+
+  private void keep(char c) {
+    if (trimming) {
+      if (c <= ' ') {
+        return; // a control character before any text: String.trim drops it
+      }
+      trimming = false;
+    }
+    if (pendingSpace) {
+      out[length++] = ' ';
+      pendingSpace = false;
+    }
+    out[length++] = c;
+    if (c > ' ') {
+      kept = length;
+    }
+  }
+
+  /**
+   * The text's characters in {@link #in} (one bulk copy: a loop over {@link String#charAt} costs a
+   * bounds check and a coder test per character), after making room in {@link #out} for each of them
+   * preceded by a space.
+   */
+  private char[] charsOf(String text) {
+    int count = text.length();
+    if (count > in.length) {
+      in = new char[Math.max(count, in.length * 2)];
+    }
+    text.getChars(0, count, in, 0);
+    int needed = length + 2 * count;
+    if (needed > out.length) {
+      out = Arrays.copyOf(out, Math.max(needed, out.length * 2));
+    }
+    return in;
+  }
+}
