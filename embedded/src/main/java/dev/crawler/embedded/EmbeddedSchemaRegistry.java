@@ -35,13 +35,15 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
   private final Process process;
   private final String baseUrl;
   private final Path logFile;
+  private final ClassDataArchive archive;
   private final Thread shutdownHook;
   private @Nullable Process watchdog;
 
-  private EmbeddedSchemaRegistry(Process process, String baseUrl, Path logFile) {
+  private EmbeddedSchemaRegistry(Process process, String baseUrl, Path logFile, ClassDataArchive archive) {
     this.process = process;
     this.baseUrl = baseUrl;
     this.logFile = logFile;
+    this.archive = archive;
     this.shutdownHook = new Thread(this::stopProcesses, "schema-registry-shutdown");
   }
 
@@ -60,8 +62,10 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
   public static EmbeddedSchemaRegistry start(Path workDir, int port) {
     Path runner = RegistryDistribution.runnerJar();
     Path logFile = workDir.toAbsolutePath().resolve("schema-registry.log");
+    ClassDataArchive archive = ClassDataArchive.in(runner.getParent(), "registry");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(archive.jvmOptions());
     command.addAll(
         List.of(
             "-Xmx256m",
@@ -90,7 +94,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the schema registry (" + runner + ")", e);
     }
-    EmbeddedSchemaRegistry registry = new EmbeddedSchemaRegistry(process, "http://127.0.0.1:" + port, logFile);
+    EmbeddedSchemaRegistry registry = new EmbeddedSchemaRegistry(process, "http://127.0.0.1:" + port, logFile, archive);
     Runtime.getRuntime().addShutdownHook(registry.shutdownHook);
     registry.watchdog = startWatchdog(process);
     try {
@@ -99,7 +103,12 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
       registry.close();
       throw e;
     }
-    LOG.info("Schema registry ready at {} in {} ms (pid {})", registry.url(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), process.pid());
+    LOG.info(
+        "Schema registry ready at {} in {} ms (pid {}, {})",
+        registry.url(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+        process.pid(),
+        archive.exists() ? "class data archive mapped" : "writing its class data archive at exit");
     return registry;
   }
 
@@ -127,13 +136,21 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
   private void stopProcesses() {
     if (process.isAlive()) {
       process.destroy();
+      boolean graceful = false;
       try {
-        if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        // a first run writes its class data archive as it exits: a second or two
+        graceful = process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        if (!graceful) {
           process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         }
       } catch (InterruptedException e) {
         process.destroyForcibly();
         Thread.currentThread().interrupt();
+      }
+      if (graceful) {
+        archive.keep();
+      } else {
+        archive.discard();
       }
       LOG.info("Schema registry at {} stopped", baseUrl);
     }
