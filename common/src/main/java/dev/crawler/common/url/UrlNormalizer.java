@@ -31,7 +31,13 @@ public final class UrlNormalizer {
     if (!isHttp(trimmed)) {
       throw new InvalidUrlException(url, "only http and https URLs are crawled");
     }
-    String normalized = NORMALIZER.filter(trimmed);
+    String normalized;
+    try {
+      normalized = NORMALIZER.filter(trimmed);
+    } catch (RuntimeException e) {
+      // crawler-commons 1.x reads past the end of some queries (http://a.example/x??): a bad URL, not a failure
+      throw new InvalidUrlException(url, "not a valid URL (" + e + ")");
+    }
     if (normalized == null) {
       throw new InvalidUrlException(url, "not a valid URL");
     }
