@@ -35,7 +35,8 @@ final class LinkTargets {
 
   private final int capacity;
   private final LinkedHashMap<String, Optional<String>> recent;
-  private Base lastBase = new Base("", null, null);
+  private Base lastBase = new Base("", null, null, null, null);
+  private final java.util.Map<String, Boolean> normalAuthorities = new java.util.HashMap<>();
 
   LinkTargets(int capacity) {
     this.capacity = capacity;
@@ -61,10 +62,93 @@ final class LinkTargets {
     }
     Optional<String> known = recent.get(key);
     if (known == null) {
-      known = resolve(element, attribute);
+      String simple = simpleTarget(element.baseUri(), element.attr(attribute));
+      known = simple != null ? Optional.of(simple) : resolve(element, attribute);
       recent.put(key, known);
     }
     return known;
+  }
+
+  /**
+   * The answer for a reference that needs neither resolving nor normalizing, or null. A path made of
+   * unreserved characters (RFC 3986 section 2.3) with no empty or dot segment, and perhaps a query of
+   * one {@code name=value} pair of them, is left as it is by normalization (which sorts the pairs of a
+   * longer query and drops the {@code =} of an empty value); after an authority or a
+   * directory already in normal form, it is the normalized URL. Most links of a page are so, and
+   * resolving and normalizing them was the most of what a new link cost.
+   */
+  private @Nullable String simpleTarget(String baseUri, String reference) {
+    if (reference.startsWith("http://") || reference.startsWith("https://")) {
+      int path = reference.indexOf('/', reference.indexOf("//") + 2);
+      return path > 0 && isNormalAuthority(reference.substring(0, path)) && isSimple(reference, path + 1) ? reference : null;
+    }
+    if (reference.startsWith("/")) {
+      String authority = base(baseUri).normalAuthority();
+      return authority != null && isSimple(reference, 1) ? authority + reference : null;
+    }
+    if (isRelativePath(reference)) {
+      String directory = base(baseUri).normalDirectory();
+      return directory != null && isSimple(reference, 0) ? directory + reference : null;
+    }
+    return null;
+  }
+
+  /** Whether {@code scheme://authority} is as normalization writes it; remembered for the authorities met most. */
+  private boolean isNormalAuthority(String authority) {
+    Boolean known = normalAuthorities.get(authority);
+    if (known == null) {
+      known = UrlNormalizer.tryNormalize(authority + "/").filter(normal -> normal.equals(authority + "/")).isPresent();
+      if (normalAuthorities.size() < MAX_AUTHORITIES) {
+        normalAuthorities.put(authority, known);
+      }
+    }
+    return known;
+  }
+
+  private static final int MAX_AUTHORITIES = 4_096;
+
+  /** From {@code from} on: a path of plain segments and perhaps a query of one plain {@code name=value} pair. */
+  static boolean isSimple(String reference, int from) {
+    int segment = from;
+    int i = from;
+    while (i < reference.length() && reference.charAt(i) != '?') {
+      char c = reference.charAt(i);
+      if (c == '/') {
+        if (i == segment || isDotSegment(reference, segment, i)) {
+          return false;
+        }
+        segment = i + 1;
+      } else if (!isUnreserved(c)) {
+        return false;
+      }
+      i++;
+    }
+    if (isDotSegment(reference, segment, i)) {
+      return false;
+    }
+    return i == reference.length() || isPlainQuery(reference, i + 1);
+  }
+
+  private static boolean isDotSegment(String reference, int start, int end) {
+    return end - start == 1 && reference.charAt(start) == '.' || end - start == 2 && reference.startsWith("..", start);
+  }
+
+  /** One {@code name=value} pair, neither empty (normalization drops the {@code =} of an empty value), both of unreserved characters. */
+  private static boolean isPlainQuery(String reference, int from) {
+    int equals = reference.indexOf('=', from);
+    if (equals <= from || equals == reference.length() - 1) {
+      return false;
+    }
+    for (int i = from; i < reference.length(); i++) {
+      if (i != equals && !isUnreserved(reference.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isUnreserved(char c) {
+    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~';
   }
 
   /** Answers remembered now. */
@@ -154,26 +238,33 @@ final class LinkTargets {
     return lastBase;
   }
 
-  private record Base(String address, @Nullable String authority, @Nullable String directory) {
+  private record Base(String address, @Nullable String authority, @Nullable String directory, @Nullable String normalAuthority, @Nullable String normalDirectory) {
 
     static Base of(String address) {
       int start = address.startsWith("http://") ? 7 : address.startsWith("https://") ? 8 : -1;
       if (start < 0) {
-        return new Base(address, null, null);
+        return new Base(address, null, null, null, null);
       }
       int end = start;
       while (end < address.length() && "/?#".indexOf(address.charAt(end)) < 0) {
         end++;
       }
       String authority = address.substring(0, end);
+      String normalAuthority = isNormal(authority + "/") ? authority : null;
       if (end == address.length() || address.charAt(end) != '/') {
-        return new Base(address, authority, null);
+        return new Base(address, authority, null, normalAuthority, null);
       }
       int pathEnd = end;
       while (pathEnd < address.length() && "?#".indexOf(address.charAt(pathEnd)) < 0) {
         pathEnd++;
       }
-      return new Base(address, authority, address.substring(0, address.lastIndexOf('/', pathEnd - 1) + 1));
+      String directory = address.substring(0, address.lastIndexOf('/', pathEnd - 1) + 1);
+      return new Base(address, authority, directory, normalAuthority, isNormal(directory) ? directory : null);
+    }
+
+    /** Whether normalization leaves the URL as it is, and nothing in its path would change a simple reference after it. */
+    private static boolean isNormal(String url) {
+      return UrlNormalizer.tryNormalize(url).filter(url::equals).isPresent();
     }
   }
 }

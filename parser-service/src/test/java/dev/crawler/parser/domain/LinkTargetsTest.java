@@ -130,6 +130,61 @@ class LinkTargetsTest {
     }
   }
 
+  @ParameterizedTest(name = "{0} from {1}: {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "/docs/a-b_c.d~e.html       | 1 | true",
+        "/docs/x.html?ref=related   | 1 | true",
+        "/docs/x.html?a=            | 1 | false",
+        "/docs/x.html?a=1&b=2       | 1 | false",
+        "/docs/x.html?b=2&a=1       | 1 | false",
+        "/                          | 1 | true",
+        "/docs/                     | 1 | true",
+        "/docs//x.html              | 1 | false",
+        "/docs/./x.html             | 1 | false",
+        "/docs/../x.html            | 1 | false",
+        "/docs/..                   | 1 | false",
+        "/d%7Ex.html                | 1 | false",
+        "/x.html?q                  | 1 | false",
+        "/x.html?=v                 | 1 | false",
+        "/x.html?a=1&&b=2           | 1 | false",
+        "/x.html?a=b=c              | 1 | false",
+        "/x.html?                   | 1 | false",
+        "/x.html#top                | 1 | false",
+        "/café.html            | 1 | false",
+        "x.html                     | 0 | true",
+        "../x.html                  | 0 | false",
+      })
+  void knowsWhichReferencesNormalizationLeavesAsTheyAre(String reference, int from, boolean simple) {
+    assertThat(LinkTargets.isSimple(reference, from)).isEqualTo(simple);
+  }
+
+  /** Generated references of simple and not so simple characters on bases in and out of normal form: the shortcut never answers otherwise. */
+  @Test
+  void answersAsWithoutRememberingForGeneratedReferences() {
+    String[] bases = {
+      "http://a.example/d/p.html", "http://127.0.0.17:8080/blog/x-1.html", "HTTP://A.Example:80/D/p.html", "http://a.example/%7Ed/p",
+      "https://a.example/d;x/p?q=1", "http://a.example",
+    };
+    String[] pieces = {
+      "a", "B", "0", "-", ".", "_", "~", "/", "?", "=", "&", "%41", "%7e", "#", " ", "\u00e9", ":", "..", "./", "x.html", "//", "+", ";", "?b=2",
+      "&a=1", "?a=1", "&b=2", "?A=1", "&c",
+    };
+    String[] starts = {"", "/", "http://a.example/", "http://B.example/", "https://a.example:443/", "http://127.0.0.3:8080/"};
+    java.util.Random random = new java.util.Random(20261124);
+    LinkTargets remembering = new LinkTargets(100_000);
+    for (int n = 0; n < 20_000; n++) {
+      StringBuilder reference = new StringBuilder(starts[random.nextInt(starts.length)]);
+      for (int i = random.nextInt(6); i >= 0; i--) {
+        reference.append(pieces[random.nextInt(pieces.length)]);
+      }
+      Element element = link(bases[random.nextInt(bases.length)], "<a>x</a>");
+      element.attr("href", reference.toString());
+      assertThat(remembering.of(element, "href")).as("%s on %s", reference, element.baseUri()).isEqualTo(new LinkTargets(0).of(element, "href"));
+    }
+  }
+
   @Test
   void holdsNoMoreThanItsCapacity() {
     LinkTargets targets = new LinkTargets(2);
