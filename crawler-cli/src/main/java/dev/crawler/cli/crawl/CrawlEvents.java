@@ -8,11 +8,10 @@ import dev.crawler.events.Outcome;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.RecordDecoder;
 import dev.crawler.schemas.serde.UndecodableRecordException;
-import java.io.BufferedWriter;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,8 +51,8 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   private final Topics topics;
   private final RecordDecoder<String, CrawlLogEntry> logDecoder;
   private final RecordDecoder<String, DocumentEvent> documentDecoder;
-  private final @Nullable Writer logFile;
-  private final @Nullable Writer documentFile;
+  private final @Nullable OutputStream logFile;
+  private final @Nullable OutputStream documentFile;
   private final Map<Outcome, AtomicLong> outcomes = new EnumMap<>(Outcome.class);
   private final AtomicLong fetched = new AtomicLong();
   private final AtomicLong upserts = new AtomicLong();
@@ -249,10 +248,11 @@ final class CrawlEvents implements Runnable, AutoCloseable {
     }
   }
 
-  private synchronized void write(Writer writer, Map<String, Object> line) {
+  private synchronized void write(OutputStream file, Map<String, Object> line) {
     try {
-      JSON.writeValue(writer, line);
-      writer.write('\n');
+      // Jackson writes UTF-8 itself: through a Writer every character would be encoded a second time
+      JSON.writeValue(file, line);
+      file.write('\n');
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -271,11 +271,11 @@ final class CrawlEvents implements Runnable, AutoCloseable {
     }
   }
 
-  private static BufferedWriter open(Path path) throws IOException {
+  private static OutputStream open(Path path) throws IOException {
     Path parent = path.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    return Files.newBufferedWriter(path, StandardCharsets.UTF_8);
+    return new BufferedOutputStream(Files.newOutputStream(path), 64 * 1024);
   }
 }
