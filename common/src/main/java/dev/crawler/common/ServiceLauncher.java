@@ -42,6 +42,7 @@ public final class ServiceLauncher {
    * @param settings reads the settings, throwing {@link ConfigException} naming a bad one
    * @param start starts the service
    */
+  @SuppressForbidden("a service's main: it ends the JVM with the exit code that says why")
   public static <C extends ServiceConfig> void launch(String service, String[] args, Function<Map<String, String>, C> settings, Function<C, ? extends RunningService> start) {
     C config;
     try {

@@ -1,5 +1,6 @@
 package dev.crawler.cli;
 
+import dev.crawler.common.SuppressForbidden;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,6 +16,7 @@ public final class CrawlerCli {
   /** Exit code for bad arguments or configuration: nothing was started. */
   public static final int USAGE_ERROR = 2;
 
+  @SuppressForbidden("the command's main: it ends the JVM with the command's exit code")
   public static void main(String[] args) {
     System.exit(run(args));
   }

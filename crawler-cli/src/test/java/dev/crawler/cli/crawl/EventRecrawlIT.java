@@ -52,7 +52,7 @@ class EventRecrawlIT {
               - name: blog
                 seeds: [%s/]
             """
-                .formatted(site));
+                .replace("%s", site));
 
     int exit =
         CrawlerCli.run(

@@ -1,5 +1,6 @@
 package dev.crawler.cli.crawl;
 
+import java.util.Locale;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -55,7 +56,7 @@ class TrapsIT {
     List<String> archiveHits = site.archiveHits().subList(archiveBefore, site.archiveHits().size());
     long calendarPages = trapHits.stream().filter(path -> path.startsWith("/cal/")).count();
     List<String> growing = trapHits.stream().filter(path -> path.startsWith("/a/")).toList();
-    System.out.printf("trap origin: %d requests, %d calendar pages, growing path %s; archive origin: %d requests%n", trapHits.size(), calendarPages, growing, archiveHits.size());
+    System.out.printf(Locale.ROOT, "trap origin: %d requests, %d calendar pages, growing path %s; archive origin: %d requests%n", trapHits.size(), calendarPages, growing, archiveHits.size());
     assertThat(calendarPages).as("the calendar is followed a few links, not without end").isBetween(6L, 200L);
     assertThat(growing).as("/a/a/a/ repeats a segment 3 times").containsExactlyInAnyOrder("/a/", "/a/a/");
     assertThat(trapHits).as("no page fetched twice").doesNotHaveDuplicates();
@@ -89,7 +90,7 @@ class TrapsIT {
                 name: trap-origin
                 options: {max-pages-per-origin: 20}
             """
-                .formatted(site.trap().replace(".", "\\.")));
+                .replace("%s", site.trap().replace(".", "\\.")));
     int trapBefore = site.trapHits().size();
     int archiveBefore = site.archiveHits().size();
 

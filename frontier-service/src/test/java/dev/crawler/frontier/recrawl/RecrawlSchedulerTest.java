@@ -1,5 +1,6 @@
 package dev.crawler.frontier.recrawl;
 
+import java.util.Locale;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -18,7 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RecrawlSchedulerTest {
 
   private static final Instant T0 = Instant.parse("2019-09-02T16:00:00Z");
-  private static final DateTimeFormatter SEED_DATE = DateTimeFormatter.ofPattern("dd.MM.yyyy '@' HH:mm");
+  private static final DateTimeFormatter SEED_DATE = DateTimeFormatter.ofPattern("dd.MM.yyyy '@' HH:mm", Locale.ROOT);
 
   /**
    * Table 6.8: three sites with 5, 3 and 10 suitable single-page posts (Table 6.7, oldest first), max

@@ -1,5 +1,6 @@
 package dev.crawler.parser.bench;
 
+import java.util.Locale;
 import dev.crawler.parser.domain.Page;
 import dev.crawler.parser.domain.PageParser;
 import dev.crawler.parser.domain.ParseResult;
@@ -43,7 +44,7 @@ public final class ParserBenchmark {
       }
       double seconds = (System.nanoTime() - started) / 1e9;
       double cpuMillis = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuBefore) / 1e6;
-      System.out.printf("round %d: %d pages in %.2f s = %.0f pages/s, %.3f ms CPU per page, %d links%n", round + 1, pages.size(), seconds, pages.size() / seconds, cpuMillis / pages.size(), links);
+      System.out.printf(Locale.ROOT, "round %d: %d pages in %.2f s = %.0f pages/s, %.3f ms CPU per page, %d links%n", round + 1, pages.size(), seconds, pages.size() / seconds, cpuMillis / pages.size(), links);
     }
   }
 }

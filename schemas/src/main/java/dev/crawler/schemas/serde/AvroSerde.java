@@ -1,5 +1,6 @@
 package dev.crawler.schemas.serde;
 
+import java.util.Locale;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -185,7 +186,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
     }
     if (bytes[0] != MAGIC_BYTE) {
       throw new UndecodableRecordException(
-          topic, String.format("magic byte is 0x%02x, not 0x00: not in the Confluent wire format", bytes[0]), null);
+          topic, String.format(Locale.ROOT, "magic byte is 0x%02x, not 0x00: not in the Confluent wire format", bytes[0]), null);
     }
     int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
     SpecificDatumReader<T> reader;

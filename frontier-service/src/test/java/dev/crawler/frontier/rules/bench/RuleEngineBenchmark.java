@@ -1,5 +1,6 @@
 package dev.crawler.frontier.rules.bench;
 
+import java.util.Locale;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.frontier.rules.Resolution;
 import dev.crawler.frontier.rules.RuleEngine;
@@ -47,7 +48,7 @@ public final class RuleEngineBenchmark {
       }
       double seconds = (System.nanoTime() - started) / 1e9;
       double cpuSeconds = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu) / 1e9;
-      System.out.printf("round %d: %d URLs, 100 rules: %.0f URLs/s per core (%.0f wall), %d crawled%n", round, count, count / cpuSeconds, count / seconds, crawled);
+      System.out.printf(Locale.ROOT, "round %d: %d URLs, 100 rules: %.0f URLs/s per core (%.0f wall), %d crawled%n", round, count, count / cpuSeconds, count / seconds, crawled);
     }
   }
 }
