@@ -12,7 +12,10 @@ public final class CommitterApp {
 
   /** Starts the committer; returns at once. */
   public static RunningService start(CommitterConfig config) {
-    return StreamsService.start(config.serviceName(), CommitterTopology.build(config.topics(), config.settings()), config.streamsProperties());
+    return StreamsService.start(
+        config.serviceName(),
+        CommitterTopology.build(config.topics(), config.settings()),
+        config.streamsProperties());
   }
 
   /**
@@ -23,5 +26,4 @@ public final class CommitterApp {
   public static void main(String[] args) {
     ServiceLauncher.launch("committer", args, CommitterConfig::new, CommitterApp::start);
   }
-
 }

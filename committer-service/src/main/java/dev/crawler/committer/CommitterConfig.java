@@ -14,7 +14,8 @@ import org.apache.kafka.common.config.ConfigDef;
 public final class CommitterConfig extends StreamsServiceConfig {
 
   public static final String NOT_FOUND_GRACE_CONFIG = "committer.not.found.grace";
-  private static final String NOT_FOUND_GRACE_DOC = "Crawls in a row that may answer 404 before a published document is deleted; 0 deletes it at the first 404. 410 always deletes at once.";
+  private static final String NOT_FOUND_GRACE_DOC =
+      "Crawls in a row that may answer 404 before a published document is deleted; 0 deletes it at the first 404. 410 always deletes at once.";
 
   public static final String ERROR_GRACE_CONFIG = "committer.error.grace";
   private static final String ERROR_GRACE_DOC =
@@ -27,9 +28,26 @@ public final class CommitterConfig extends StreamsServiceConfig {
 
   public static final ConfigDef DEFINITION =
       streamsDefinition("crawler-committer")
-          .define(NOT_FOUND_GRACE_CONFIG, ConfigDef.Type.INT, CommitterSettings.DEFAULTS.notFoundGrace(), ConfigDef.Range.between(0, 1000), ConfigDef.Importance.MEDIUM, NOT_FOUND_GRACE_DOC)
-          .define(ERROR_GRACE_CONFIG, ConfigDef.Type.INT, CommitterSettings.DEFAULTS.errorGrace(), ConfigDef.Range.between(0, 1000), ConfigDef.Importance.MEDIUM, ERROR_GRACE_DOC)
-          .define(DUPLICATES_CONFIG, ConfigDef.Type.BOOLEAN, CommitterSettings.DEFAULTS.detectsDuplicates(), ConfigDef.Importance.MEDIUM, DUPLICATES_DOC);
+          .define(
+              NOT_FOUND_GRACE_CONFIG,
+              ConfigDef.Type.INT,
+              CommitterSettings.DEFAULTS.notFoundGrace(),
+              ConfigDef.Range.between(0, 1000),
+              ConfigDef.Importance.MEDIUM,
+              NOT_FOUND_GRACE_DOC)
+          .define(
+              ERROR_GRACE_CONFIG,
+              ConfigDef.Type.INT,
+              CommitterSettings.DEFAULTS.errorGrace(),
+              ConfigDef.Range.between(0, 1000),
+              ConfigDef.Importance.MEDIUM,
+              ERROR_GRACE_DOC)
+          .define(
+              DUPLICATES_CONFIG,
+              ConfigDef.Type.BOOLEAN,
+              CommitterSettings.DEFAULTS.detectsDuplicates(),
+              ConfigDef.Importance.MEDIUM,
+              DUPLICATES_DOC);
 
   public CommitterConfig(Map<String, String> settings) {
     super(DEFINITION, settings);
@@ -37,7 +55,8 @@ public final class CommitterConfig extends StreamsServiceConfig {
 
   /** The committer's own settings. */
   public CommitterSettings settings() {
-    return new CommitterSettings(getInt(NOT_FOUND_GRACE_CONFIG), getInt(ERROR_GRACE_CONFIG), getBoolean(DUPLICATES_CONFIG));
+    return new CommitterSettings(
+        getInt(NOT_FOUND_GRACE_CONFIG), getInt(ERROR_GRACE_CONFIG), getBoolean(DUPLICATES_CONFIG));
   }
 
   @Override

@@ -5,8 +5,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 
 /**
- * A started service (frontier, fetcher, parser or committer) as its owner sees it: the process's main
- * method, or the {@code crawler} command running all four in one JVM.
+ * A started service (frontier, fetcher, parser or committer) as its owner sees it: the process's
+ * main method, or the {@code crawler} command running all four in one JVM.
  */
 public interface RunningService extends AutoCloseable {
 
@@ -17,14 +17,16 @@ public interface RunningService extends AutoCloseable {
   boolean isRunning();
 
   /**
-   * Whether the service can still work: false once it has failed for good (a Kubernetes liveness probe
-   * then restarts the pod). Starting and rebalancing are alive.
+   * Whether the service can still work: false once it has failed for good (a Kubernetes liveness
+   * probe then restarts the pod). Starting and rebalancing are alive.
    */
   default boolean isAlive() {
     return isRunning();
   }
 
-  /** What must hold for the service to be ready: connected to Kafka, its loop or Streams running. */
+  /**
+   * What must hold for the service to be ready: connected to Kafka, its loop or Streams running.
+   */
   default List<HealthCheck> readinessChecks() {
     return List.of();
   }

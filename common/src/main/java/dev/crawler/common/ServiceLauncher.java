@@ -19,11 +19,11 @@ import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.LoggerFactory;
 
 /**
- * What every service's {@code main} does: read the settings (an optional properties file named by the
- * first argument, then {@code CRAWLER_*} variables), stop with one line and exit code 2 when one is
- * bad, configure logging, start the service and its management endpoints ({@link ManagementServer}:
- * health and Prometheus metrics), and on SIGTERM turn not-ready at once, then close the service, which
- * finishes or hands back its in-flight work.
+ * What every service's {@code main} does: read the settings (an optional properties file named by
+ * the first argument, then {@code CRAWLER_*} variables), stop with one line and exit code 2 when
+ * one is bad, configure logging, start the service and its management endpoints ({@link
+ * ManagementServer}: health and Prometheus metrics), and on SIGTERM turn not-ready at once, then
+ * close the service, which finishes or hands back its in-flight work.
  */
 public final class ServiceLauncher {
 
@@ -36,24 +36,33 @@ public final class ServiceLauncher {
   private ServiceLauncher() {}
 
   /**
-   * Starts a service from the command line; returns once it runs (its own threads keep the JVM alive).
+   * Starts a service from the command line; returns once it runs (its own threads keep the JVM
+   * alive).
    *
    * @param service the service's name: the {@code service} tag of its meters
    * @param settings reads the settings, throwing {@link ConfigException} naming a bad one
    * @param start starts the service
    */
   @SuppressForbidden("a service's main: it ends the JVM with the exit code that says why")
-  public static <C extends ServiceConfig> void launch(String service, String[] args, Function<Map<String, String>, C> settings, Function<C, ? extends RunningService> start) {
+  public static <C extends ServiceConfig> void launch(
+      String service,
+      String[] args,
+      Function<Map<String, String>, C> settings,
+      Function<C, ? extends RunningService> start) {
     C config;
     try {
-      config = settings.apply(SettingsSource.load(Optional.ofNullable(args.length > 0 ? Path.of(args[0]) : null), System.getenv()));
+      config =
+          settings.apply(
+              SettingsSource.load(
+                  Optional.ofNullable(args.length > 0 ? Path.of(args[0]) : null), System.getenv()));
     } catch (ConfigException e) {
       System.err.println("error: " + e.getMessage());
       System.exit(BAD_SETTINGS);
       return;
     }
     ServiceLogging.configure(config.logFormat(), config.getString(ServiceConfig.LOG_LEVEL_CONFIG));
-    // the registry is there before the service's first meter, so every meter is in it from the start
+    // the registry is there before the service's first meter, so every meter is in it from the
+    // start
     PrometheusMeterRegistry registry = ServiceMetrics.forService(service);
     RunningService running = start.apply(config);
     running.bindMetrics(registry);
@@ -62,9 +71,15 @@ public final class ServiceLauncher {
     readiness.add(HealthCheck.of("schema-registry", schemaRegistry::checkReachable));
     ManagementServer management;
     try {
-      management = ManagementServer.start(config.getInt(ServiceConfig.MANAGEMENT_PORT_CONFIG), running::isAlive, readiness, registry);
+      management =
+          ManagementServer.start(
+              config.getInt(ServiceConfig.MANAGEMENT_PORT_CONFIG),
+              running::isAlive,
+              readiness,
+              registry);
     } catch (UncheckedIOException e) {
-      LoggerFactory.getLogger(ServiceLauncher.class).error("{} not started: {}", service, e.getMessage());
+      LoggerFactory.getLogger(ServiceLauncher.class)
+          .error("{} not started: {}", service, e.getMessage());
       running.close();
       System.exit(START_FAILED);
       return;

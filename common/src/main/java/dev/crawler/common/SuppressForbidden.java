@@ -6,8 +6,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a deliberate call of an API the build forbids (the forbiddenapis check in the parent POM), such
- * as {@code System.exit} in a service's launcher. Say why in {@link #value()}.
+ * Marks a deliberate call of an API the build forbids (the forbiddenapis check in the parent POM),
+ * such as {@code System.exit} in a service's launcher. Say why in {@link #value()}.
  */
 @Retention(RetentionPolicy.CLASS)
 @Target({ElementType.METHOD, ElementType.CONSTRUCTOR, ElementType.TYPE, ElementType.FIELD})

@@ -10,7 +10,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 
-/** Operators' commands to the frontier: one copy to every partition of crawl.control, so every task receives it. */
+/**
+ * Operators' commands to the frontier: one copy to every partition of crawl.control, so every task
+ * receives it.
+ */
 public final class ControlTopic {
 
   private ControlTopic() {}
@@ -21,14 +24,20 @@ public final class ControlTopic {
    * @param kafka the producer's connection settings (bootstrap servers and any client settings)
    * @return the partitions it went to
    */
-  public static int broadcast(Map<String, Object> kafka, Topics topics, ControlCommand command) throws InterruptedException, ExecutionException {
+  public static int broadcast(Map<String, Object> kafka, Topics topics, ControlCommand command)
+      throws InterruptedException, ExecutionException {
     Map<String, Object> properties = new HashMap<>(kafka);
     properties.put(ProducerConfig.ACKS_CONFIG, "all");
     try (KafkaProducer<String, ControlCommand> producer =
-        new KafkaProducer<>(properties, topics.control().keySerde().serializer(), topics.control().valueSerde().serializer())) {
+        new KafkaProducer<>(
+            properties,
+            topics.control().keySerde().serializer(),
+            topics.control().valueSerde().serializer())) {
       int partitions = 0;
       for (PartitionInfo partition : producer.partitionsFor(topics.control().name())) {
-        producer.send(new ProducerRecord<>(topics.control().name(), partition.partition(), "", command)).get();
+        producer
+            .send(new ProducerRecord<>(topics.control().name(), partition.partition(), "", command))
+            .get();
         partitions++;
       }
       return partitions;

@@ -10,7 +10,17 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "crawler 0.1.0",
     description = "A Kafka-native web crawler.",
-    subcommands = {dev.crawler.cli.crawl.CrawlCommand.class, ClusterCommand.class, SettingsCommand.class, ExplainCommand.class, ErrorsCommand.class, DocumentsCommand.class, SeedCommand.class, dev.crawler.cli.status.StatusCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      dev.crawler.cli.crawl.CrawlCommand.class,
+      ClusterCommand.class,
+      SettingsCommand.class,
+      ExplainCommand.class,
+      ErrorsCommand.class,
+      DocumentsCommand.class,
+      SeedCommand.class,
+      dev.crawler.cli.status.StatusCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class CrawlerCli {
 
   /** Exit code for bad arguments or configuration: nothing was started. */

@@ -16,34 +16,48 @@ import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code crawler documents}: what a downstream consumer of {@code crawl.documents} sees, as JSON lines.
- * By default it reads the compacted topic from the start and prints the live set — one line per
- * document whose last event is an upsert — the way a search index rebuilds itself; with {@code
+ * {@code crawler documents}: what a downstream consumer of {@code crawl.documents} sees, as JSON
+ * lines. By default it reads the compacted topic from the start and prints the live set — one line
+ * per document whose last event is an upsert — the way a search index rebuilds itself; with {@code
  * --follow} it prints every event (upsert, delete, tombstone) as it comes. It reads with a plain
  * Kafka consumer and the Confluent wire format, like any downstream consumer, and commits nothing.
  */
-@Command(name = "documents", mixinStandardHelpOptions = true, description = "Print the live documents of crawl.documents, or follow its events, as JSON lines.")
+@Command(
+    name = "documents",
+    mixinStandardHelpOptions = true,
+    description =
+        "Print the live documents of crawl.documents, or follow its events, as JSON lines.")
 public final class DocumentsCommand implements Callable<Integer> {
 
-  private static final ObjectMapper JSON = new ObjectMapper().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
 
   @Spec CommandSpec spec;
 
   @Mixin ClusterOptions cluster;
 
-  @Option(names = "--follow", description = "Print every event from the start of the topic and keep following it, instead of the live set.")
+  @Option(
+      names = "--follow",
+      description =
+          "Print every event from the start of the topic and keep following it, instead of the live set.")
   boolean follow;
 
-  @Option(names = "--text", description = "Include each document's text (left out by default: it is long).")
+  @Option(
+      names = "--text",
+      description = "Include each document's text (left out by default: it is long).")
   boolean withText;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "0", description = "With --follow: stop after N events (default: never).")
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      defaultValue = "0",
+      description = "With --follow: stop after N events (default: never).")
   long limit;
 
   @Override
@@ -85,7 +99,9 @@ public final class DocumentsCommand implements Callable<Integer> {
     if (event != null) {
       line.put("time", event.getTime().toString());
       if (event.getType() == DocumentEventType.DELETE) {
-        line.put("deleteReason", event.getDeleteReason() == null ? null : event.getDeleteReason().name());
+        line.put(
+            "deleteReason",
+            event.getDeleteReason() == null ? null : event.getDeleteReason().name());
         line.put("deleteDetail", event.getDeleteDetail());
       } else {
         line.put("document", toJson(event.getDocument()));
@@ -94,7 +110,10 @@ public final class DocumentsCommand implements Callable<Integer> {
     return line;
   }
 
-  /** A record's fields as JSON values: timestamps as ISO-8601 text, enums by name; the text only with --text. */
+  /**
+   * A record's fields as JSON values: timestamps as ISO-8601 text, enums by name; the text only
+   * with --text.
+   */
   private Object toJson(Object value) {
     if (value instanceof SpecificRecord record) {
       Map<String, Object> fields = new LinkedHashMap<>();

@@ -10,15 +10,22 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code crawler errors clear}: lets every URL in the error state (blacklisted after its fetch failed) be
- * queued again when it is next discovered (seed 001's "Clear Error Cache"). The command goes to every
- * partition of {@code crawl.control}, so every frontier task receives it.
+ * {@code crawler errors clear}: lets every URL in the error state (blacklisted after its fetch
+ * failed) be queued again when it is next discovered (seed 001's "Clear Error Cache"). The command
+ * goes to every partition of {@code crawl.control}, so every frontier task receives it.
  */
-@Command(name = "errors", mixinStandardHelpOptions = true, description = "Operate on URLs in the error state.", subcommands = ErrorsCommand.Clear.class)
+@Command(
+    name = "errors",
+    mixinStandardHelpOptions = true,
+    description = "Operate on URLs in the error state.",
+    subcommands = ErrorsCommand.Clear.class)
 public final class ErrorsCommand {
 
   /** {@code crawler errors clear}. */
-  @Command(name = "clear", mixinStandardHelpOptions = true, description = "Clear the errors: blacklisted URLs are queued again when next discovered.")
+  @Command(
+      name = "clear",
+      mixinStandardHelpOptions = true,
+      description = "Clear the errors: blacklisted URLs are queued again when next discovered.")
   static final class Clear implements Callable<Integer> {
 
     @Mixin ClusterOptions cluster;
@@ -30,10 +37,14 @@ public final class ErrorsCommand {
           ControlCommand.newBuilder()
               .setCommand(ControlCommandType.CLEAR_ERRORS)
               .setIssuedAt(Instant.now())
-              .setIssuedBy(System.getProperty("user.name", "operator") + "@" + InetAddress.getLocalHost().getHostName())
+              .setIssuedBy(
+                  System.getProperty("user.name", "operator")
+                      + "@"
+                      + InetAddress.getLocalHost().getHostName())
               .build();
       int partitions = ControlTopic.broadcast(cluster.kafkaProperties(), topics, command);
-      System.out.println("errors cleared on " + partitions + " partition(s) of " + topics.control().name());
+      System.out.println(
+          "errors cleared on " + partitions + " partition(s) of " + topics.control().name());
       return 0;
     }
   }

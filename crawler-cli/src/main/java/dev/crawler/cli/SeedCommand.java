@@ -18,14 +18,20 @@ import picocli.CommandLine.Spec;
  * {@code crawler seed URL...}: adds seeds to a running crawl ({@link Seeds}). Every URL is checked
  * first: one that is not an http(s) URL stops the command, naming it, and nothing is sent.
  */
-@Command(name = "seed", mixinStandardHelpOptions = true, description = "Add seed URLs to a running crawl.")
+@Command(
+    name = "seed",
+    mixinStandardHelpOptions = true,
+    description = "Add seed URLs to a running crawl.")
 public final class SeedCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
   @Mixin ClusterOptions cluster;
 
-  @Parameters(arity = "1..*", paramLabel = "URL", description = "The seeds: http:// or https:// URLs.")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "URL",
+      description = "The seeds: http:// or https:// URLs.")
   List<String> urls;
 
   @Override
@@ -35,13 +41,17 @@ public final class SeedCommand implements Callable<Integer> {
       try {
         seeds.add(UrlNormalizer.normalize(url));
       } catch (InvalidUrlException e) {
-        spec.commandLine().getErr().println("crawler: not a seed URL: " + url + " (" + e.getMessage() + ")");
+        spec.commandLine()
+            .getErr()
+            .println("crawler: not a seed URL: " + url + " (" + e.getMessage() + ")");
         return CrawlerCli.USAGE_ERROR;
       }
     }
     Topics topics = cluster.topics();
     Seeds.send(cluster.kafkaProperties(), topics, seeds, Instant.now());
-    spec.commandLine().getOut().println(seeds.size() + " seed(s) sent to " + topics.discovered().name());
+    spec.commandLine()
+        .getOut()
+        .println(seeds.size() + " seed(s) sent to " + topics.discovered().name());
     spec.commandLine().getOut().flush();
     return 0;
   }

@@ -17,8 +17,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Reads a whole topic the way a downstream consumer rebuilding its state does: every partition from
- * its start, committed records only, no consumer group and nothing committed. Undecodable records are
- * reported and skipped.
+ * its start, committed records only, no consumer group and nothing committed. Undecodable records
+ * are reported and skipped.
  */
 public final class TopicReader {
 
@@ -31,19 +31,29 @@ public final class TopicReader {
   private TopicReader() {}
 
   /**
-   * Reads the topic from its start up to its end as it is when reading starts ({@code follow} false), or
-   * on and on ({@code follow} true), until the handler answers false.
+   * Reads the topic from its start up to its end as it is when reading starts ({@code follow}
+   * false), or on and on ({@code follow} true), until the handler answers false.
    *
    * @param kafka the consumer's connection settings (bootstrap servers and any client settings)
    * @param skipped told what was wrong with each undecodable record
    */
-  public static <V> void read(Map<String, Object> kafka, TopicSpec<String, V> topic, boolean follow, Handler<V> handler, Consumer<String> skipped) throws IOException {
+  public static <V> void read(
+      Map<String, Object> kafka,
+      TopicSpec<String, V> topic,
+      boolean follow,
+      Handler<V> handler,
+      Consumer<String> skipped)
+      throws IOException {
     RecordDecoder<String, V> decoder = new RecordDecoder<>(topic);
     Map<String, Object> properties = new HashMap<>(kafka);
     properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions = consumer.partitionsFor(topic.name()).stream().map(info -> new TopicPartition(info.topic(), info.partition())).toList();
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic.name()).stream()
+              .map(info -> new TopicPartition(info.topic(), info.partition()))
+              .toList();
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);

@@ -28,12 +28,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Recovery from {@code kill -9}, as an operator meets it on Kubernetes: the four services as separate
- * processes (two fetchers), each Streams service killed mid-crawl and restarted at once with its
- * instance id and state directory (a StatefulSet pod), then one fetcher killed and not restarted. Pages
- * must flow again on every origin within 10 s of the restarted process being ready, the surviving
- * fetcher must take the dead one's origins within 15 s, politeness must hold throughout, and every page
- * must be published. The recovery times are printed.
+ * Recovery from {@code kill -9}, as an operator meets it on Kubernetes: the four services as
+ * separate processes (two fetchers), each Streams service killed mid-crawl and restarted at once
+ * with its instance id and state directory (a StatefulSet pod), then one fetcher killed and not
+ * restarted. Pages must flow again on every origin within 10 s of the restarted process being
+ * ready, the surviving fetcher must take the dead one's origins within 15 s, politeness must hold
+ * throughout, and every page must be published. The recovery times are printed.
  */
 class ChaosIT {
 
@@ -42,8 +42,13 @@ class ChaosIT {
   private static final long DELAY_MILLIS = 150;
   private static final Duration FLOWING_AGAIN = Duration.ofSeconds(10);
   private static final Duration TAKE_OVER = Duration.ofSeconds(15);
-  /** How long after the broker goes away the fetcher may still start requests (its acknowledgements stall for 2 s). */
+
+  /**
+   * How long after the broker goes away the fetcher may still start requests (its acknowledgements
+   * stall for 2 s).
+   */
   private static final Duration BACK_PRESSURE = Duration.ofSeconds(4);
+
   /** The pods' terminationGracePeriodSeconds. */
   private static final Duration GRACE_PERIOD = Duration.ofSeconds(60);
 
@@ -67,7 +72,9 @@ class ChaosIT {
         processes.awaitReady(service);
       }
       ServiceProcesses.seed(cluster, site.urls());
-      await("pages flow on every origin").atMost(Duration.ofSeconds(120)).until(() -> everyOriginServedSince(System.nanoTime() - TimeUnit.SECONDS.toNanos(2)));
+      await("pages flow on every origin")
+          .atMost(Duration.ofSeconds(120))
+          .until(() -> everyOriginServedSince(System.nanoTime() - TimeUnit.SECONDS.toNanos(2)));
 
       List<String> figures = new ArrayList<>();
       for (String name : List.of("frontier", "parser", "committer")) {
@@ -79,23 +86,44 @@ class ChaosIT {
         services.put(name, restarted);
         processes.awaitReady(restarted);
         long readyAt = System.nanoTime();
-        await(name + ": pages flow again on every origin").atMost(FLOWING_AGAIN.plusSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> everyOriginServedSince(readyAt));
+        await(name + ": pages flow again on every origin")
+            .atMost(FLOWING_AGAIN.plusSeconds(20))
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> everyOriginServedSince(readyAt));
         long flowingAt = System.nanoTime();
-        figures.add(String.format(java.util.Locale.ROOT, "%s killed: ready again %.1f s after the kill, every origin served %.1f s after ready", name, seconds(readyAt - killedAt), seconds(flowingAt - readyAt)));
+        figures.add(
+            String.format(
+                java.util.Locale.ROOT,
+                "%s killed: ready again %.1f s after the kill, every origin served %.1f s after ready",
+                name,
+                seconds(readyAt - killedAt),
+                seconds(flowingAt - readyAt)));
         System.out.println(figures.get(figures.size() - 1));
-        assertThat(Duration.ofNanos(flowingAt - readyAt)).as(name + ": every origin served again after the restart").isLessThanOrEqualTo(FLOWING_AGAIN);
+        assertThat(Duration.ofNanos(flowingAt - readyAt))
+            .as(name + ": every origin served again after the restart")
+            .isLessThanOrEqualTo(FLOWING_AGAIN);
       }
 
       ServiceProcesses.Service dead = services.remove("fetcher-2");
       long killedAt = System.nanoTime();
       dead.process().destroyForcibly();
-      await("fetcher-1 takes fetcher-2's origins").atMost(TAKE_OVER.plusSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> everyOriginServedSince(killedAt + TimeUnit.SECONDS.toNanos(1)));
+      await("fetcher-1 takes fetcher-2's origins")
+          .atMost(TAKE_OVER.plusSeconds(30))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> everyOriginServedSince(killedAt + TimeUnit.SECONDS.toNanos(1)));
       long takenAt = System.nanoTime();
-      figures.add(String.format(java.util.Locale.ROOT, "fetcher-2 killed, not restarted: every origin served %.1f s after the kill", seconds(takenAt - killedAt)));
+      figures.add(
+          String.format(
+              java.util.Locale.ROOT,
+              "fetcher-2 killed, not restarted: every origin served %.1f s after the kill",
+              seconds(takenAt - killedAt)));
       System.out.println(figures.get(figures.size() - 1));
-      assertThat(Duration.ofNanos(takenAt - killedAt)).as("the surviving fetcher takes the dead one's origins").isLessThanOrEqualTo(TAKE_OVER);
+      assertThat(Duration.ofNanos(takenAt - killedAt))
+          .as("the surviving fetcher takes the dead one's origins")
+          .isLessThanOrEqualTo(TAKE_OVER);
 
-      // the broker goes away: the fetcher stops starting requests whose results it cannot write, and
+      // the broker goes away: the fetcher stops starting requests whose results it cannot write,
+      // and
       // services told to stop meanwhile stop within their grace period
       cluster.stopBroker();
       long brokerDownAt = System.nanoTime();
@@ -106,12 +134,21 @@ class ChaosIT {
       fetcher.process().destroy(); // SIGTERM
       parser.process().destroy();
       for (ServiceProcesses.Service stopping : List.of(fetcher, parser)) {
-        assertThat(stopping.process().waitFor(GRACE_PERIOD.toSeconds(), TimeUnit.SECONDS)).as(stopping.name() + " stops within its grace period with the broker away").isTrue();
+        assertThat(stopping.process().waitFor(GRACE_PERIOD.toSeconds(), TimeUnit.SECONDS))
+            .as(stopping.name() + " stops within its grace period with the broker away")
+            .isTrue();
       }
       int servedWhileDown = site.served().size() - servedBefore;
-      System.out.printf(java.util.Locale.ROOT, "broker away: pages served in the %d s after the first %d s: %d; fetcher-1 and parser stopped on SIGTERM%n",
-          TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - brokerDownAt) - BACK_PRESSURE.toSeconds(), BACK_PRESSURE.toSeconds(), servedWhileDown);
-      assertThat(servedWhileDown).as("no page fetched once the fetcher knows its results cannot be written").isZero();
+      System.out.printf(
+          java.util.Locale.ROOT,
+          "broker away: pages served in the %d s after the first %d s: %d; fetcher-1 and parser stopped on SIGTERM%n",
+          TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - brokerDownAt)
+              - BACK_PRESSURE.toSeconds(),
+          BACK_PRESSURE.toSeconds(),
+          servedWhileDown);
+      assertThat(servedWhileDown)
+          .as("no page fetched once the fetcher knows its results cannot be written")
+          .isZero();
       cluster.startBroker();
       for (String name : List.of("parser", "fetcher-1")) {
         ServiceProcesses.Service restarted = start(name, common);
@@ -120,14 +157,20 @@ class ChaosIT {
       }
 
       Map<String, DocumentEvent> documents = new HashMap<>();
-      await("every page published").atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofSeconds(1)).until(() -> {
-        documents.putAll(ServiceProcesses.readDocuments(cluster, topics));
-        return documents.keySet().containsAll(pages);
-      });
+      await("every page published")
+          .atMost(Duration.ofSeconds(240))
+          .pollInterval(Duration.ofSeconds(1))
+          .until(
+              () -> {
+                documents.putAll(ServiceProcesses.readDocuments(cluster, topics));
+                return documents.keySet().containsAll(pages);
+              });
       assertThat(documents.keySet()).containsExactlyInAnyOrderElementsOf(pages);
       assertPolite();
       long fetchedAgain = site.requests().values().stream().filter(count -> count > 1).count();
-      System.out.println("pages fetched more than once (requests of a killed fetcher whose results were not written): " + fetchedAgain);
+      System.out.println(
+          "pages fetched more than once (requests of a killed fetcher whose results were not written): "
+              + fetchedAgain);
     }
   }
 
@@ -152,16 +195,26 @@ class ChaosIT {
         closest = Math.min(closest, page.nanoTime() - previous);
       }
     }
-    System.out.printf(java.util.Locale.ROOT, "closest two requests to one origin: %.0f ms (delay %d ms)%n", closest / 1e6, DELAY_MILLIS);
-    assertThat(TimeUnit.NANOSECONDS.toMillis(closest)).as("politeness").isGreaterThanOrEqualTo(DELAY_MILLIS);
+    System.out.printf(
+        java.util.Locale.ROOT,
+        "closest two requests to one origin: %.0f ms (delay %d ms)%n",
+        closest / 1e6,
+        DELAY_MILLIS);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(closest))
+        .as("politeness")
+        .isGreaterThanOrEqualTo(DELAY_MILLIS);
   }
 
   private static double seconds(long nanos) {
     return nanos / 1e9;
   }
 
-  /** A service process named like its pod: instance id, state directory and management port of its own. */
-  private ServiceProcesses.Service start(String name, Map<String, String> common) throws IOException {
+  /**
+   * A service process named like its pod: instance id, state directory and management port of its
+   * own.
+   */
+  private ServiceProcesses.Service start(String name, Map<String, String> common)
+      throws IOException {
     Class<?> main =
         switch (name.replaceAll("-\\d+$", "")) {
           case "frontier" -> FrontierApp.class;

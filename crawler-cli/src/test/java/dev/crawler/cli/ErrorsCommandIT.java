@@ -31,18 +31,35 @@ class ErrorsCommandIT {
   void sendsClearErrorsToEveryPartitionOfTheControlTopic() {
     try (EmbeddedCluster cluster = EmbeddedCluster.start(dataDir, 3)) {
       Topics topics = Topics.create(new HttpSchemaRegistryClient(cluster.schemaRegistryUrl()));
-      try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
+      try (Admin admin =
+          Admin.create(
+              Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
         new TopicInstaller(admin, Duration.ofSeconds(30)).install(topics.all(), 3, (short) 1);
       }
 
-      int exit = CrawlerCli.run("errors", "clear", "--bootstrap-servers", cluster.bootstrapServers(), "--schema-registry", cluster.schemaRegistryUrl());
+      int exit =
+          CrawlerCli.run(
+              "errors",
+              "clear",
+              "--bootstrap-servers",
+              cluster.bootstrapServers(),
+              "--schema-registry",
+              cluster.schemaRegistryUrl());
 
       assertThat(exit).isZero();
       Map<String, Object> properties =
-          Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, "errors-it", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+          Map.of(
+              ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+              cluster.bootstrapServers(),
+              ConsumerConfig.GROUP_ID_CONFIG,
+              "errors-it",
+              ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+              "earliest");
       List<ConsumerRecord<String, ControlCommand>> records = new ArrayList<>();
       RecordDecoder<String, ControlCommand> decoder = new RecordDecoder<>(topics.control());
-      try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      try (KafkaConsumer<byte[], byte[]> consumer =
+          new KafkaConsumer<>(
+              properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
         consumer.subscribe(List.of(topics.control().name()));
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (records.size() < 3 && System.nanoTime() < deadline) {
@@ -50,7 +67,9 @@ class ErrorsCommandIT {
         }
       }
       assertThat(records).extracting(ConsumerRecord::partition).containsExactlyInAnyOrder(0, 1, 2);
-      assertThat(records).extracting(r -> r.value().getCommand()).containsOnly(ControlCommandType.CLEAR_ERRORS);
+      assertThat(records)
+          .extracting(r -> r.value().getCommand())
+          .containsOnly(ControlCommandType.CLEAR_ERRORS);
     }
   }
 }

@@ -37,7 +37,13 @@ class ExplainCommandTest {
                 options: {max-depth: 1}
             """);
 
-    String printed = run("explain", "https://example.org/archive/report.pdf", "--config", config.toString(), "--json");
+    String printed =
+        run(
+            "explain",
+            "https://example.org/archive/report.pdf",
+            "--config",
+            config.toString(),
+            "--json");
     JsonNode json = new ObjectMapper().readTree(printed);
 
     assertThat(json.get("disposition").asText()).isEqualTo("filtered");
@@ -53,15 +59,22 @@ class ExplainCommandTest {
   void printsAReadableExplanation() {
     String printed = run("explain", "https://example.org/a", "--depth", "1");
 
-    assertThat(printed).contains("disposition: crawl").contains("delay-ms").contains("set by default");
+    assertThat(printed)
+        .contains("disposition: crawl")
+        .contains("delay-ms")
+        .contains("set by default");
   }
 
   @Test
   void namesTheTrapRuleThatCaughtAUrl() {
-    assertThat(run("explain", "https://example.org/a/a/a/")).contains("disposition: filtered (FILTERED: TRAP_REPEATED_SEGMENT 'a' 3 times in a row > 2), decided by max-repeated-segments set by default");
+    assertThat(run("explain", "https://example.org/a/a/a/"))
+        .contains(
+            "disposition: filtered (FILTERED: TRAP_REPEATED_SEGMENT 'a' 3 times in a row > 2), decided by max-repeated-segments set by default");
     assertThat(run("explain", "https://example.org/cal/2026-11-23", "--calendar-hops", "6"))
-        .contains("TRAP_CALENDAR 6 links in a row within https://example.org/cal/#-#-# > 5), decided by max-calendar-hops set by default");
-    assertThat(run("explain", "https://example.org/cal/2026-11-23", "--calendar-hops", "5")).contains("disposition: crawl");
+        .contains(
+            "TRAP_CALENDAR 6 links in a row within https://example.org/cal/#-#-# > 5), decided by max-calendar-hops set by default");
+    assertThat(run("explain", "https://example.org/cal/2026-11-23", "--calendar-hops", "5"))
+        .contains("disposition: crawl");
   }
 
   @Test
@@ -71,11 +84,13 @@ class ExplainCommandTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
     try {
-      assertThat(CrawlerCli.run("explain", "https://example.org/", "--config", config.toString())).isEqualTo(CrawlerCli.USAGE_ERROR);
+      assertThat(CrawlerCli.run("explain", "https://example.org/", "--config", config.toString()))
+          .isEqualTo(CrawlerCli.USAGE_ERROR);
     } finally {
       System.setErr(err);
     }
-    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("crawl.yaml:1: global.delay-ms: 'soon' is not a whole number");
+    assertThat(bytes.toString(StandardCharsets.UTF_8))
+        .contains("crawl.yaml:1: global.delay-ms: 'soon' is not a whole number");
   }
 
   private static String run(String... args) {

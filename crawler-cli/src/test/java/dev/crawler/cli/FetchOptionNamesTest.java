@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The fetcher reads options by name from fetch requests; the frontier's catalogue must define each of them. */
+/**
+ * The fetcher reads options by name from fetch requests; the frontier's catalogue must define each
+ * of them.
+ */
 class FetchOptionNamesTest {
 
   @Test
@@ -30,11 +33,14 @@ class FetchOptionNamesTest {
   void theCatalogueDefaultsAreTheFetcherDefaults() {
     FetchOptions defaults = FetchOptions.defaults(CrawlOption.DELAY_MS.defaultValue(), true);
 
-    assertThat(defaults.maxConnections()).isEqualTo(CrawlOption.MAX_CONNECTIONS_PER_ORIGIN.defaultValue());
-    assertThat(defaults.maxCrawlDelayMillis()).isEqualTo(CrawlOption.MAX_CRAWL_DELAY_MS.defaultValue());
+    assertThat(defaults.maxConnections())
+        .isEqualTo(CrawlOption.MAX_CONNECTIONS_PER_ORIGIN.defaultValue());
+    assertThat(defaults.maxCrawlDelayMillis())
+        .isEqualTo(CrawlOption.MAX_CRAWL_DELAY_MS.defaultValue());
     assertThat(defaults.maxBackoffMillis()).isEqualTo(CrawlOption.MAX_BACKOFF_MS.defaultValue());
     assertThat(defaults.patience()).isEqualTo(CrawlOption.PATIENCE.defaultValue());
     assertThat(defaults.pauseMillis()).isEqualTo(CrawlOption.PAUSE_MS.defaultValue());
-    assertThat(defaults.maxContentLength()).isEqualTo(CrawlOption.MAX_CONTENT_LENGTH.defaultValue());
+    assertThat(defaults.maxContentLength())
+        .isEqualTo(CrawlOption.MAX_CONTENT_LENGTH.defaultValue());
   }
 }

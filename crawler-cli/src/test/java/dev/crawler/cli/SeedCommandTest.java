@@ -15,7 +15,13 @@ class SeedCommandTest {
     commandLine.setErr(new PrintWriter(err, true));
 
     // the cluster address is never used: the bad seed stops the command first
-    int exit = commandLine.execute("seed", "https://ok.example/", "ftp://files.example/", "--bootstrap-servers", "127.0.0.1:1");
+    int exit =
+        commandLine.execute(
+            "seed",
+            "https://ok.example/",
+            "ftp://files.example/",
+            "--bootstrap-servers",
+            "127.0.0.1:1");
 
     assertThat(exit).isEqualTo(CrawlerCli.USAGE_ERROR);
     assertThat(err.toString()).contains("not a seed URL: ftp://files.example/");

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Services run as pods run them: each its own JVM ({@code java -cp crawler-cli.jar …App}), configured
- * only by {@code CRAWLER_*} variables, with a management port of its own and its output in {@code
- * target/it-logs/<test>/}. Every process still running is killed when the test ends.
+ * Services run as pods run them: each its own JVM ({@code java -cp crawler-cli.jar …App}),
+ * configured only by {@code CRAWLER_*} variables, with a management port of its own and its output
+ * in {@code target/it-logs/<test>/}. Every process still running is killed when the test ends.
  */
 final class ServiceProcesses implements AfterEachCallback {
 
@@ -36,22 +36,39 @@ final class ServiceProcesses implements AfterEachCallback {
 
   private final String owner;
   private final List<Process> processes = new ArrayList<>();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  /** @param owner names the directory of the logs (the test class) */
+  /**
+   * @param owner names the directory of the logs (the test class)
+   */
   ServiceProcesses(Class<?> owner) {
     this.owner = owner.getSimpleName();
   }
 
-  /** Starts {@code main} with these variables (later maps win) and no other {@code CRAWLER_*} one. */
+  /**
+   * Starts {@code main} with these variables (later maps win) and no other {@code CRAWLER_*} one.
+   */
   @SafeVarargs
-  final Service start(String name, Class<?> main, Map<String, String>... variables) throws IOException {
+  final Service start(String name, Class<?> main, Map<String, String>... variables)
+      throws IOException {
     int port = freePort();
     Path jar = Path.of("target", "crawler-cli.jar").toAbsolutePath();
     Path logs = Path.of("target", "it-logs", owner);
     Files.createDirectories(logs);
-    Path log = logs.resolve(name + "-" + System.currentTimeMillis() + ".log"); // kept after the test, for reading when it fails
-    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp", jar.toString(), main.getName());
+    Path log =
+        logs.resolve(
+            name
+                + "-"
+                + System.currentTimeMillis()
+                + ".log"); // kept after the test, for reading when it fails
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m",
+            "-cp",
+            jar.toString(),
+            main.getName());
     builder.environment().keySet().removeIf(variable -> variable.startsWith("CRAWLER_"));
     for (Map<String, String> map : variables) {
       builder.environment().putAll(map);
@@ -65,46 +82,75 @@ final class ServiceProcesses implements AfterEachCallback {
     return new Service(name, process, port, log);
   }
 
-  /** A GET of the service's management port; a service that died fails the test with its log's name. */
+  /**
+   * A GET of the service's management port; a service that died fails the test with its log's name.
+   */
   HttpResponse<String> get(Service service, String path) throws IOException, InterruptedException {
     try {
-      return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port() + path)).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      return http.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port() + path))
+              .timeout(Duration.ofSeconds(5))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
-      assertThat(service.process().isAlive()).as(service.name() + " is running; its log: " + service.log()).isTrue();
+      assertThat(service.process().isAlive())
+          .as(service.name() + " is running; its log: " + service.log())
+          .isTrue();
       throw e;
     }
   }
 
   /** Waits (up to 2 minutes) until the service says it is ready. */
   void awaitReady(Service service) {
-    await(service.name() + " ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).ignoreExceptionsInstanceOf(IOException.class).until(() -> get(service, "/health/ready").statusCode() == 200);
+    await(service.name() + " ready")
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(100))
+        .ignoreExceptionsInstanceOf(IOException.class)
+        .until(() -> get(service, "/health/ready").statusCode() == 200);
   }
 
   /** An embedded cluster on {@code dir} with the crawler's topics (4 partitions each). */
   static EmbeddedCluster cluster(Path dir) {
     EmbeddedCluster cluster = EmbeddedCluster.start(dir, 4);
-    Topics topics = Topics.create(new dev.crawler.schemas.serde.HttpSchemaRegistryClient(cluster.schemaRegistryUrl()));
-    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(Map.of(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
-      new dev.crawler.embedded.TopicInstaller(admin, Duration.ofSeconds(30)).install(topics.all(), 4, (short) 1);
+    Topics topics =
+        Topics.create(
+            new dev.crawler.schemas.serde.HttpSchemaRegistryClient(cluster.schemaRegistryUrl()));
+    try (org.apache.kafka.clients.admin.Admin admin =
+        org.apache.kafka.clients.admin.Admin.create(
+            Map.of(
+                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.bootstrapServers()))) {
+      new dev.crawler.embedded.TopicInstaller(admin, Duration.ofSeconds(30))
+          .install(topics.all(), 4, (short) 1);
     }
     return cluster;
   }
 
   /** The variables every service needs to reach the cluster. */
   static Map<String, String> clientVariables(EmbeddedCluster cluster) {
-    return Map.of("CRAWLER_KAFKA_BOOTSTRAP_SERVERS", cluster.bootstrapServers(), "CRAWLER_SCHEMA_REGISTRY_URL", cluster.schemaRegistryUrl());
+    return Map.of(
+        "CRAWLER_KAFKA_BOOTSTRAP_SERVERS",
+        cluster.bootstrapServers(),
+        "CRAWLER_SCHEMA_REGISTRY_URL",
+        cluster.schemaRegistryUrl());
   }
 
   /** Seeds the crawl with each origin's home page, as {@code crawler seed} does. */
   static void seed(EmbeddedCluster cluster, List<String> origins) {
     List<String> arguments = new ArrayList<>(List.of("seed"));
     origins.forEach(origin -> arguments.add(origin + "/"));
-    arguments.addAll(List.of("--bootstrap-servers", cluster.bootstrapServers(), "--schema-registry", cluster.schemaRegistryUrl()));
+    arguments.addAll(
+        List.of(
+            "--bootstrap-servers",
+            cluster.bootstrapServers(),
+            "--schema-registry",
+            cluster.schemaRegistryUrl()));
     assertThat(CrawlerCli.run(arguments.toArray(String[]::new))).isZero();
   }
 
   /** Every document event of crawl.documents so far, the last per URL. */
-  static Map<String, DocumentEvent> readDocuments(EmbeddedCluster cluster, Topics topics) throws IOException {
+  static Map<String, DocumentEvent> readDocuments(EmbeddedCluster cluster, Topics topics)
+      throws IOException {
     Map<String, DocumentEvent> documents = new HashMap<>();
     TopicReader.read(
         Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),

@@ -9,17 +9,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A dynamic class-data-sharing archive for a child JVM (JEP 350): the classes a run of the child loaded,
- * already parsed and verified, which later runs map instead of loading them from their jars again. For
- * the schema registry (a Quarkus application of ~9,000 classes) it halves the start-up: ~4 s of CPU and
- * ~4 s until ready without, ~2.3 s of each with.
+ * A dynamic class-data-sharing archive for a child JVM (JEP 350): the classes a run of the child
+ * loaded, already parsed and verified, which later runs map instead of loading them from their jars
+ * again. For the schema registry (a Quarkus application of ~9,000 classes) it halves the start-up:
+ * ~4 s of CPU and ~4 s until ready without, ~2.3 s of each with.
  *
- * <p>The first run of a child writes the archive when it exits ({@code -XX:ArchiveClassesAtExit}) to a
- * file of its own, which {@link #keep()} moves into place only after a graceful exit, so a child killed
- * while writing leaves no half archive behind and concurrent first runs do not clash. Every later run
- * maps it ({@code -XX:SharedArchiveFile}). The archive is named after the Java runtime that wrote it: a
- * JVM refuses another build's archive (it warns in the child's log and loads classes as usual), and the
- * archive of another runtime is never offered to it.
+ * <p>The first run of a child writes the archive when it exits ({@code -XX:ArchiveClassesAtExit})
+ * to a file of its own, which {@link #keep()} moves into place only after a graceful exit, so a
+ * child killed while writing leaves no half archive behind and concurrent first runs do not clash.
+ * Every later run maps it ({@code -XX:SharedArchiveFile}). The archive is named after the Java
+ * runtime that wrote it: a JVM refuses another build's archive (it warns in the child's log and
+ * loads classes as usual), and the archive of another runtime is never offered to it.
  */
 final class ClassDataArchive {
 
@@ -39,13 +39,18 @@ final class ClassDataArchive {
   static ClassDataArchive in(Path directory, String name) {
     String runtime = Runtime.version().toString().replaceAll("[^A-Za-z0-9.+-]", "_");
     Path archive = directory.resolve(name + "-java-" + runtime + ".jsa");
-    Path written = directory.resolve(name + "-java-" + runtime + ".jsa." + ProcessHandle.current().pid() + ".tmp");
-    return new ClassDataArchive(archive, written, Files.isRegularFile(archive) && Files.isReadable(archive));
+    Path written =
+        directory.resolve(
+            name + "-java-" + runtime + ".jsa." + ProcessHandle.current().pid() + ".tmp");
+    return new ClassDataArchive(
+        archive, written, Files.isRegularFile(archive) && Files.isReadable(archive));
   }
 
   /** The child JVM's options: map the archive, or write it at exit when there is none yet. */
   List<String> jvmOptions() {
-    return exists ? List.of("-XX:SharedArchiveFile=" + archive) : List.of("-XX:ArchiveClassesAtExit=" + written);
+    return exists
+        ? List.of("-XX:SharedArchiveFile=" + archive)
+        : List.of("-XX:ArchiveClassesAtExit=" + written);
   }
 
   /** Whether the child maps an existing archive. */
@@ -54,15 +59,17 @@ final class ClassDataArchive {
   }
 
   /**
-   * After the child exited gracefully: puts the archive it wrote in place. Does nothing when the child
-   * mapped one, wrote none (a JVM without a base archive cannot) or could not be moved into place.
+   * After the child exited gracefully: puts the archive it wrote in place. Does nothing when the
+   * child mapped one, wrote none (a JVM without a base archive cannot) or could not be moved into
+   * place.
    */
   void keep() {
     if (exists || !Files.isRegularFile(written)) {
       return;
     }
     try {
-      Files.move(written, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          written, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       LOG.debug("Class data archive written to {}", archive);
     } catch (IOException e) {
       LOG.debug("Class data archive not kept ({})", e.toString());

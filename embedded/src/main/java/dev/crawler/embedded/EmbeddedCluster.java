@@ -6,9 +6,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The embedded mode's infrastructure: a Kafka broker in this JVM and a schema registry beside it, both
- * on 127.0.0.1. The broker keeps its data in {@code dataDir/kafka}; the registry keeps schemas in memory
- * (schemas are registered again, with the same content, on the next start). Closing stops both.
+ * The embedded mode's infrastructure: a Kafka broker in this JVM and a schema registry beside it,
+ * both on 127.0.0.1. The broker keeps its data in {@code dataDir/kafka}; the registry keeps schemas
+ * in memory (schemas are registered again, with the same content, on the next start). Closing stops
+ * both.
  */
 public final class EmbeddedCluster implements AutoCloseable {
 
@@ -20,7 +21,12 @@ public final class EmbeddedCluster implements AutoCloseable {
   private EmbeddedKafkaBroker broker;
   private final EmbeddedSchemaRegistry registry;
 
-  private EmbeddedCluster(Path dataDir, int defaultPartitions, StablePorts ports, EmbeddedKafkaBroker broker, EmbeddedSchemaRegistry registry) {
+  private EmbeddedCluster(
+      Path dataDir,
+      int defaultPartitions,
+      StablePorts ports,
+      EmbeddedKafkaBroker broker,
+      EmbeddedSchemaRegistry registry) {
     this.dataDir = dataDir;
     this.defaultPartitions = defaultPartitions;
     this.ports = ports;
@@ -30,8 +36,9 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   /**
    * Starts the registry and the broker (concurrently: the registry's JVM starts while the broker
-   * formats and starts) and waits for both. Started again on the same data directory, both come back
-   * on the same ports ({@link StablePorts}), so services that were connected reconnect by themselves.
+   * formats and starts) and waits for both. Started again on the same data directory, both come
+   * back on the same ports ({@link StablePorts}), so services that were connected reconnect by
+   * themselves.
    *
    * @param defaultPartitions partitions of topics created without a count
    */
@@ -51,16 +58,23 @@ public final class EmbeddedCluster implements AutoCloseable {
     starter.start();
     @Nullable EmbeddedKafkaBroker broker = null;
     try {
-      broker = EmbeddedKafkaBroker.start(dataDir, defaultPartitions, ports.kafka(), ports.controller());
+      broker =
+          EmbeddedKafkaBroker.start(dataDir, defaultPartitions, ports.kafka(), ports.controller());
       EmbeddedSchemaRegistry registry = registryStart.join();
-      LOG.info("Embedded cluster ready: Kafka at {}, schema registry at {}", broker.bootstrapServers(), registry.url());
+      LOG.info(
+          "Embedded cluster ready: Kafka at {}, schema registry at {}",
+          broker.bootstrapServers(),
+          registry.url());
       return new EmbeddedCluster(dataDir, defaultPartitions, ports, broker, registry);
     } catch (RuntimeException e) {
       if (broker != null) {
         broker.close();
       }
       registryStart.thenAccept(EmbeddedSchemaRegistry::close);
-      throw e instanceof java.util.concurrent.CompletionException && e.getCause() instanceof RuntimeException cause ? cause : e;
+      throw e instanceof java.util.concurrent.CompletionException
+              && e.getCause() instanceof RuntimeException cause
+          ? cause
+          : e;
     }
   }
 
@@ -77,14 +91,18 @@ public final class EmbeddedCluster implements AutoCloseable {
     return broker;
   }
 
-  /** Stops the broker (the registry keeps running): clients find nothing at its address until {@link #startBroker()}. */
+  /**
+   * Stops the broker (the registry keeps running): clients find nothing at its address until {@link
+   * #startBroker()}.
+   */
   public void stopBroker() {
     broker.close();
   }
 
   /** Starts the stopped broker again on its data directory and its address. */
   public void startBroker() {
-    broker = EmbeddedKafkaBroker.start(dataDir, defaultPartitions, ports.kafka(), ports.controller());
+    broker =
+        EmbeddedKafkaBroker.start(dataDir, defaultPartitions, ports.kafka(), ports.controller());
   }
 
   public EmbeddedSchemaRegistry registry() {

@@ -24,12 +24,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A single-node Kafka cluster in this JVM, in KRaft mode (the node is broker and controller), listening
- * on free ports of 127.0.0.1 only.
+ * A single-node Kafka cluster in this JVM, in KRaft mode (the node is broker and controller),
+ * listening on free ports of 127.0.0.1 only.
  *
  * <p>Its data directory survives: starting again on the same directory resumes the cluster (topics,
- * records, consumer offsets, transactions) instead of formatting it anew. Not thread-safe; start and
- * close it from one thread.
+ * records, consumer offsets, transactions) instead of formatting it anew. Not thread-safe; start
+ * and close it from one thread.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
 
@@ -50,8 +50,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   }
 
   /**
-   * Starts a broker on {@code dataDir} (created when missing; formatted only when it holds no cluster
-   * yet) and waits until it answers requests.
+   * Starts a broker on {@code dataDir} (created when missing; formatted only when it holds no
+   * cluster yet) and waits until it answers requests.
    *
    * @param dataDir where the broker keeps its log segments and metadata
    * @param defaultPartitions partitions of topics created without a count (Kafka Streams' internal
@@ -61,8 +61,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     return start(dataDir, defaultPartitions, FreePorts.next(), FreePorts.next());
   }
 
-  /** {@link #start(Path, int)} on these ports of 127.0.0.1 (the broker's and the controller's listeners). */
-  public static EmbeddedKafkaBroker start(Path dataDir, int defaultPartitions, int brokerPort, int controllerPort) {
+  /**
+   * {@link #start(Path, int)} on these ports of 127.0.0.1 (the broker's and the controller's
+   * listeners).
+   */
+  public static EmbeddedKafkaBroker start(
+      Path dataDir, int defaultPartitions, int brokerPort, int controllerPort) {
     Path logDir = dataDir.resolve("kafka").toAbsolutePath();
     try {
       Files.createDirectories(logDir);
@@ -86,7 +90,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       broker.close();
       throw e;
     }
-    LOG.info("Kafka broker ready at {} in {} ms", bootstrap, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    LOG.info(
+        "Kafka broker ready at {} in {} ms",
+        bootstrap,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     return broker;
   }
 
@@ -112,16 +119,26 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     LOG.info("Kafka broker at {} stopped", bootstrapServers);
   }
 
-  private static Properties brokerProperties(Path logDir, int brokerPort, int controllerPort, int defaultPartitions) {
+  private static Properties brokerProperties(
+      Path logDir, int brokerPort, int controllerPort, int defaultPartitions) {
     Properties props = new Properties();
     props.putAll(
         Map.ofEntries(
             Map.entry("process.roles", "broker,controller"),
             Map.entry("node.id", Integer.toString(NODE_ID)),
             Map.entry("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort),
-            Map.entry("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + "," + CONTROLLER_LISTENER + "://127.0.0.1:" + controllerPort),
+            Map.entry(
+                "listeners",
+                "PLAINTEXT://127.0.0.1:"
+                    + brokerPort
+                    + ","
+                    + CONTROLLER_LISTENER
+                    + "://127.0.0.1:"
+                    + controllerPort),
             Map.entry("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort),
-            Map.entry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT"),
+            Map.entry(
+                "listener.security.protocol.map",
+                "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT"),
             Map.entry("controller.listener.names", CONTROLLER_LISTENER),
             Map.entry("inter.broker.listener.name", "PLAINTEXT"),
             Map.entry("log.dirs", logDir.toString()),
@@ -132,7 +149,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             Map.entry("transaction.state.log.replication.factor", "1"),
             Map.entry("transaction.state.log.min.isr", "1"),
             Map.entry("transaction.state.log.num.partitions", "5"),
-            // a killed stateless service's open transaction is aborted within a second of its timeout, not ten
+            // a killed stateless service's open transaction is aborted within a second of its
+            // timeout, not ten
             Map.entry("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"),
             Map.entry("share.coordinator.state.topic.replication.factor", "1"),
             Map.entry("share.coordinator.state.topic.min.isr", "1"),
@@ -161,9 +179,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
           .setControllerListenerName(CONTROLLER_LISTENER)
           .run();
     } catch (Exception e) {
-      throw new IllegalStateException("cannot format Kafka storage in " + logDir + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot format Kafka storage in " + logDir + ": " + e.getMessage(), e);
     }
-    LOG.info("Formatted Kafka storage in {}: {}", logDir, output.toString(StandardCharsets.UTF_8).strip());
+    LOG.info(
+        "Formatted Kafka storage in {}: {}",
+        logDir,
+        output.toString(StandardCharsets.UTF_8).strip());
   }
 
   private void awaitReady() {
@@ -176,7 +198,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for the Kafka broker", e);
     } catch (Exception e) {
-      throw new IllegalStateException("the Kafka broker at " + bootstrapServers + " did not become ready: " + e, e);
+      throw new IllegalStateException(
+          "the Kafka broker at " + bootstrapServers + " did not become ready: " + e, e);
     }
   }
 }

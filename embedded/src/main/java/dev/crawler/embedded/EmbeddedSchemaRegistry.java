@@ -18,12 +18,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real schema registry, Apicurio Registry storing its schemas in an H2 file under the work directory, run as a child process on a free
- * port of 127.0.0.1. It serves the Confluent-compatible API under {@link #url()}, the same API a
- * Confluent Schema Registry serves, so the serde and any Confluent consumer talk to it unchanged.
+ * A real schema registry, Apicurio Registry storing its schemas in an H2 file under the work
+ * directory, run as a child process on a free port of 127.0.0.1. It serves the Confluent-compatible
+ * API under {@link #url()}, the same API a Confluent Schema Registry serves, so the serde and any
+ * Confluent consumer talk to it unchanged.
  *
- * <p>The child never outlives this JVM: {@link #close()} stops it, a shutdown hook stops it when the JVM
- * exits, and a watchdog process stops it when the JVM is killed outright.
+ * <p>The child never outlives this JVM: {@link #close()} stops it, a shutdown hook stops it when
+ * the JVM exits, and a watchdog process stops it when the JVM is killed outright.
  */
 public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
@@ -39,7 +40,8 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
   private final Thread shutdownHook;
   private @Nullable Process watchdog;
 
-  private EmbeddedSchemaRegistry(Process process, String baseUrl, Path logFile, ClassDataArchive archive) {
+  private EmbeddedSchemaRegistry(
+      Process process, String baseUrl, Path logFile, ClassDataArchive archive) {
     this.process = process;
     this.baseUrl = baseUrl;
     this.logFile = logFile;
@@ -51,8 +53,8 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
    * Starts the registry and waits until it is ready.
    *
    * @param workDir where the registry's output goes ({@code schema-registry.log})
-   * @throws IllegalStateException when the distribution is missing or the registry does not become ready
-   *     (the message carries the end of its log)
+   * @throws IllegalStateException when the distribution is missing or the registry does not become
+   *     ready (the message carries the end of its log)
    */
   public static EmbeddedSchemaRegistry start(Path workDir) {
     return start(workDir, FreePorts.next());
@@ -73,8 +75,11 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
             "-XX:TieredStopAtLevel=1",
             "-Dquarkus.http.host=127.0.0.1",
             "-Dquarkus.http.port=" + port,
-            // schemas kept on disk beside the broker's log, so a resumed crawl reads its records with the same ids
-            "-Dquarkus.datasource.jdbc.url=jdbc:h2:file:" + workDir.toAbsolutePath().resolve("schema-registry").resolve("registry") + ";DB_CLOSE_ON_EXIT=FALSE",
+            // schemas kept on disk beside the broker's log, so a resumed crawl reads its records
+            // with the same ids
+            "-Dquarkus.datasource.jdbc.url=jdbc:h2:file:"
+                + workDir.toAbsolutePath().resolve("schema-registry").resolve("registry")
+                + ";DB_CLOSE_ON_EXIT=FALSE",
             "-Dquarkus.datasource.jdbc.initial-size=2",
             "-Dquarkus.datasource.jdbc.min-size=2",
             "-Dquarkus.log.level=WARN",
@@ -94,7 +99,8 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the schema registry (" + runner + ")", e);
     }
-    EmbeddedSchemaRegistry registry = new EmbeddedSchemaRegistry(process, "http://127.0.0.1:" + port, logFile, archive);
+    EmbeddedSchemaRegistry registry =
+        new EmbeddedSchemaRegistry(process, "http://127.0.0.1:" + port, logFile, archive);
     Runtime.getRuntime().addShutdownHook(registry.shutdownHook);
     registry.watchdog = startWatchdog(process);
     try {
@@ -162,11 +168,19 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
 
   private void awaitReady() {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    HttpRequest ready = HttpRequest.newBuilder(URI.create(baseUrl + "/health/ready")).timeout(Duration.ofSeconds(5)).GET().build();
+    HttpRequest ready =
+        HttpRequest.newBuilder(URI.create(baseUrl + "/health/ready"))
+            .timeout(Duration.ofSeconds(5))
+            .GET()
+            .build();
     long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("the schema registry exited with code " + process.exitValue() + " before it was ready:\n" + logTail());
+        throw new IllegalStateException(
+            "the schema registry exited with code "
+                + process.exitValue()
+                + " before it was ready:\n"
+                + logTail());
       }
       try {
         if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
@@ -185,7 +199,11 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
         throw new IllegalStateException("interrupted while waiting for the schema registry", e);
       }
     }
-    throw new IllegalStateException("the schema registry was not ready after " + READY_TIMEOUT.toSeconds() + " s:\n" + logTail());
+    throw new IllegalStateException(
+        "the schema registry was not ready after "
+            + READY_TIMEOUT.toSeconds()
+            + " s:\n"
+            + logTail());
   }
 
   private String logTail() {
@@ -198,13 +216,19 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
   }
 
   /**
-   * A shell loop that kills the registry when this JVM disappears without running its shutdown hooks
-   * (kill -9, a crashed test fork). It ends by itself when either process is gone.
+   * A shell loop that kills the registry when this JVM disappears without running its shutdown
+   * hooks (kill -9, a crashed test fork). It ends by itself when either process is gone.
    */
   private static @Nullable Process startWatchdog(Process child) {
     long self = ProcessHandle.current().pid();
     String script =
-        "while kill -0 " + self + " 2>/dev/null && kill -0 " + child.pid() + " 2>/dev/null; do sleep 1; done; kill " + child.pid() + " 2>/dev/null";
+        "while kill -0 "
+            + self
+            + " 2>/dev/null && kill -0 "
+            + child.pid()
+            + " 2>/dev/null; do sleep 1; done; kill "
+            + child.pid()
+            + " 2>/dev/null";
     try {
       return new ProcessBuilder("sh", "-c", script)
           .redirectErrorStream(true)

@@ -12,7 +12,9 @@ import java.util.List;
 /** Ports nothing listens on at the moment of asking, on the loopback interface. */
 final class FreePorts {
 
-  /** Ports handed out lately: the system may offer a port again as soon as its probe socket closes. */
+  /**
+   * Ports handed out lately: the system may offer a port again as soon as its probe socket closes.
+   */
   private static final Deque<Integer> RECENT = new ArrayDeque<>();
 
   private static final int REMEMBERED = 64;
@@ -21,10 +23,12 @@ final class FreePorts {
 
   /**
    * A port that was free on 127.0.0.1 just now and was not handed out by this class lately, so two
-   * calls in a row (a broker's listener and its controller) never get the same port. Another process
-   * could still take it before it is bound. Thread-safe.
+   * calls in a row (a broker's listener and its controller) never get the same port. Another
+   * process could still take it before it is bound. Thread-safe.
    */
-  /** Marks a port as handed out (one chosen elsewhere), so {@link #next()} does not offer it soon. */
+  /**
+   * Marks a port as handed out (one chosen elsewhere), so {@link #next()} does not offer it soon.
+   */
   static synchronized void remember(int port) {
     if (!RECENT.contains(port)) {
       RECENT.addFirst(port);

@@ -23,13 +23,14 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Apicurio Registry distribution ({@code io.apicurio:apicurio-registry-app:<version>:tar.gz:all}
- * from Maven Central) that the embedded mode runs: where its archive is, and the directory it is
- * unpacked into (once per version, shared by every crawl and test run of this user).
+ * The Apicurio Registry distribution ({@code
+ * io.apicurio:apicurio-registry-app:<version>:tar.gz:all} from Maven Central) that the embedded
+ * mode runs: where its archive is, and the directory it is unpacked into (once per version, shared
+ * by every crawl and test run of this user).
  *
  * <p>The archive is looked for, in order: the {@code crawler.registry.dist} system property, the
- * {@code CRAWLER_REGISTRY_DIST} environment variable, next to the jar this class was loaded from (the
- * crawler's {@code lib/} directory), and the local Maven repository, where the build put it.
+ * {@code CRAWLER_REGISTRY_DIST} environment variable, next to the jar this class was loaded from
+ * (the crawler's {@code lib/} directory), and the local Maven repository, where the build put it.
  */
 final class RegistryDistribution {
 
@@ -53,9 +54,11 @@ final class RegistryDistribution {
   }
 
   /**
-   * The runnable registry jar, unpacking the distribution first when this version was never unpacked.
+   * The runnable registry jar, unpacking the distribution first when this version was never
+   * unpacked.
    *
-   * @throws IllegalStateException when the archive is nowhere to be found, naming every place looked
+   * @throws IllegalStateException when the archive is nowhere to be found, naming every place
+   *     looked
    */
   static Path runnerJar() {
     String version = version();
@@ -66,7 +69,8 @@ final class RegistryDistribution {
     }
     unpack(archive(version), home);
     if (!Files.exists(runner)) {
-      throw new IllegalStateException("the registry distribution unpacked in " + home + " has no " + runner.getFileName());
+      throw new IllegalStateException(
+          "the registry distribution unpacked in " + home + " has no " + runner.getFileName());
     }
     return runner;
   }
@@ -74,14 +78,22 @@ final class RegistryDistribution {
   private static Path archive(String version) {
     String fileName = "apicurio-registry-app-" + version + "-all.tar.gz";
     List<Path> candidates = new ArrayList<>();
-    Optional.ofNullable(System.getProperty(PROPERTY)).filter(s -> !s.isBlank()).map(Path::of).ifPresent(candidates::add);
-    Optional.ofNullable(System.getenv(ENVIRONMENT)).filter(s -> !s.isBlank()).map(Path::of).ifPresent(candidates::add);
+    Optional.ofNullable(System.getProperty(PROPERTY))
+        .filter(s -> !s.isBlank())
+        .map(Path::of)
+        .ifPresent(candidates::add);
+    Optional.ofNullable(System.getenv(ENVIRONMENT))
+        .filter(s -> !s.isBlank())
+        .map(Path::of)
+        .ifPresent(candidates::add);
     Path jarDir = codeSourceDirectory();
     if (jarDir != null) {
       candidates.add(jarDir.resolve(fileName));
     }
-    String repository = System.getProperty("maven.repo.local", System.getProperty("user.home") + "/.m2/repository");
-    candidates.add(Path.of(repository, "io", "apicurio", "apicurio-registry-app", version, fileName));
+    String repository =
+        System.getProperty("maven.repo.local", System.getProperty("user.home") + "/.m2/repository");
+    candidates.add(
+        Path.of(repository, "io", "apicurio", "apicurio-registry-app", version, fileName));
     return candidates.stream()
         .filter(Files::isRegularFile)
         .findFirst()
@@ -112,7 +124,10 @@ final class RegistryDistribution {
 
   private static Path cacheDir() {
     String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+    Path base =
+        xdg != null && !xdg.isBlank()
+            ? Path.of(xdg)
+            : Path.of(System.getProperty("user.home"), ".cache");
     return base.resolve("kafka-crawler");
   }
 
@@ -126,12 +141,15 @@ final class RegistryDistribution {
       Files.createDirectories(home.getParent());
       staging = Files.createTempDirectory(home.getParent(), home.getFileName() + ".unpacking-");
       try (InputStream file = Files.newInputStream(archive);
-          TarArchiveInputStream tar = new TarArchiveInputStream(new GzipCompressorInputStream(new BufferedInputStream(file, 1 << 16)))) {
+          TarArchiveInputStream tar =
+              new TarArchiveInputStream(
+                  new GzipCompressorInputStream(new BufferedInputStream(file, 1 << 16)))) {
         TarArchiveEntry entry;
         while ((entry = tar.getNextEntry()) != null) {
           Path target = staging.resolve(entry.getName()).normalize();
           if (!target.startsWith(staging)) {
-            throw new IOException("archive entry " + entry.getName() + " points outside the target directory");
+            throw new IOException(
+                "archive entry " + entry.getName() + " points outside the target directory");
           }
           if (entry.isDirectory()) {
             Files.createDirectories(target);
@@ -143,12 +161,15 @@ final class RegistryDistribution {
       }
       Files.createFile(staging.resolve(".complete"));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot unpack the schema registry " + archive + " into " + home.getParent(), e);
+      throw new UncheckedIOException(
+          "cannot unpack the schema registry " + archive + " into " + home.getParent(), e);
     }
     try {
       deleteRecursively(home);
       Files.move(staging, home, StandardCopyOption.ATOMIC_MOVE);
-    } catch (FileAlreadyExistsException | DirectoryNotEmptyException | AtomicMoveNotSupportedException e) {
+    } catch (FileAlreadyExistsException
+        | DirectoryNotEmptyException
+        | AtomicMoveNotSupportedException e) {
       // another process finished first; its copy is as good as ours
       deleteRecursively(staging);
     } catch (IOException e) {

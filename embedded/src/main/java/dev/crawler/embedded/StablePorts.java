@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The ports of an embedded cluster, kept in its data directory ({@value #FILE}) so that the cluster
- * started again on the same directory comes back on the same addresses, and services started against
- * it reconnect by themselves. A port another process holds by then is replaced by a free one, with a
- * warning that names it.
+ * started again on the same directory comes back on the same addresses, and services started
+ * against it reconnect by themselves. A port another process holds by then is replaced by a free
+ * one, with a warning that names it.
  *
  * @param kafka the broker's listener
  * @param controller the KRaft controller's listener
@@ -30,7 +30,10 @@ public record StablePorts(int kafka, int controller, int registry) {
   /** The file in the data directory. */
   static final String FILE = "ports.properties";
 
-  /** The ports this data directory used before, where they are still free, and new ones otherwise; written back. */
+  /**
+   * The ports this data directory used before, where they are still free, and new ones otherwise;
+   * written back.
+   */
   public static StablePorts of(Path dataDir) {
     Path file = dataDir.resolve(FILE);
     Properties saved = new Properties();
@@ -41,7 +44,11 @@ public record StablePorts(int kafka, int controller, int registry) {
         LOG.warn("{} cannot be read ({}): the cluster starts on new ports", file, e.toString());
       }
     }
-    StablePorts ports = new StablePorts(port(saved, "kafka", file), port(saved, "controller", file), port(saved, "registry", file));
+    StablePorts ports =
+        new StablePorts(
+            port(saved, "kafka", file),
+            port(saved, "controller", file),
+            port(saved, "registry", file));
     Properties written = new Properties();
     written.setProperty("kafka", Integer.toString(ports.kafka));
     written.setProperty("controller", Integer.toString(ports.controller));
@@ -49,7 +56,8 @@ public record StablePorts(int kafka, int controller, int registry) {
     try {
       Files.createDirectories(dataDir);
       try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-        written.store(writer, "the embedded cluster's ports, used again when it starts on this directory");
+        written.store(
+            writer, "the embedded cluster's ports, used again when it starts on this directory");
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);
@@ -66,7 +74,11 @@ public record StablePorts(int kafka, int controller, int registry) {
           FreePorts.remember(port);
           return port;
         }
-        LOG.warn("the {} port {} of {} is taken by another process: a new one is used, so clients of the old address must be told the new one", name, port, file);
+        LOG.warn(
+            "the {} port {} of {} is taken by another process: a new one is used, so clients of the old address must be told the new one",
+            name,
+            port,
+            file);
       } catch (NumberFormatException e) {
         LOG.warn("{}: {}={} is not a port: a new one is used", file, name, value);
       }

@@ -22,12 +22,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates the catalogue's topics on a cluster when they are missing, and waits until every partition
- * has a leader, so that producers and Kafka Streams start against topics that are really there.
+ * Creates the catalogue's topics on a cluster when they are missing, and waits until every
+ * partition has a leader, so that producers and Kafka Streams start against topics that are really
+ * there.
  *
- * <p>Existing topics are kept as they are; an origin-keyed topic whose partition count differs from the
- * others is an error, because co-partitioned topics must agree (DESIGN.md section 3), and so is a topic
- * with a fixed partition count that has another.
+ * <p>Existing topics are kept as they are; an origin-keyed topic whose partition count differs from
+ * the others is an error, because co-partitioned topics must agree (DESIGN.md section 3), and so is
+ * a topic with a fixed partition count that has another.
  */
 public final class TopicInstaller {
 
@@ -49,13 +50,17 @@ public final class TopicInstaller {
    * @throws IllegalStateException when the co-partitioned topics disagree, or the cluster does not
    *     answer within the timeout
    */
-  public void install(Collection<? extends TopicSpec<?, ?>> topics, int partitions, short replicationFactor) {
+  public void install(
+      Collection<? extends TopicSpec<?, ?>> topics, int partitions, short replicationFactor) {
     try {
-      Set<String> existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      Set<String> existing =
+          admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       List<NewTopic> missing = new ArrayList<>();
       for (TopicSpec<?, ?> topic : topics) {
         if (!existing.contains(topic.name())) {
-          missing.add(new NewTopic(topic.name(), topic.partitions(partitions), replicationFactor).configs(topic.topicConfigs()));
+          missing.add(
+              new NewTopic(topic.name(), topic.partitions(partitions), replicationFactor)
+                  .configs(topic.topicConfigs()));
         }
       }
       if (!missing.isEmpty()) {
@@ -70,7 +75,8 @@ public final class TopicInstaller {
         }
         LOG.info("Created topics {}", missing.stream().map(NewTopic::name).toList());
       }
-      Map<String, TopicDescription> descriptions = awaitLeaders(topics.stream().map(TopicSpec::name).toList());
+      Map<String, TopicDescription> descriptions =
+          awaitLeaders(topics.stream().map(TopicSpec::name).toList());
       checkCoPartitioning(topics, descriptions);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -86,37 +92,62 @@ public final class TopicInstaller {
     while (true) {
       Map<String, TopicDescription> descriptions;
       try {
-        descriptions = admin.describeTopics(names).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        descriptions =
+            admin
+                .describeTopics(names)
+                .allTopicNames()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       } catch (ExecutionException e) {
         // a topic created a moment ago may not be known to the broker's metadata yet
-        if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+        if (!(e.getCause()
+                instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+            || System.nanoTime() > deadline) {
           throw e;
         }
         descriptions = Map.of();
       }
       boolean allLed =
           descriptions.size() == names.size()
-              && descriptions.values().stream().flatMap(d -> d.partitions().stream()).map(TopicPartitionInfo::leader).allMatch(l -> l != null && !l.isEmpty());
+              && descriptions.values().stream()
+                  .flatMap(d -> d.partitions().stream())
+                  .map(TopicPartitionInfo::leader)
+                  .allMatch(l -> l != null && !l.isEmpty());
       if (allLed && areServed(descriptions)) {
         return descriptions;
       }
       if (System.nanoTime() > deadline) {
-        throw new TimeoutException("topics " + names + " have partitions without a leader after " + timeout.toSeconds() + " s");
+        throw new TimeoutException(
+            "topics "
+                + names
+                + " have partitions without a leader after "
+                + timeout.toSeconds()
+                + " s");
       }
       TimeUnit.MILLISECONDS.sleep(50);
     }
   }
 
   /**
-   * Whether every partition's leader serves it already. The metadata names a leader a moment before the
-   * leader's replica manager takes the partition; a producer that writes in that moment gets
-   * NOT_LEADER_OR_FOLLOWER, and an idempotent one can then be left retrying a batch the broker already
-   * appended (OutOfOrderSequenceException, for good). Asking each leader for the partition's end offset
-   * succeeds only once it serves the partition.
+   * Whether every partition's leader serves it already. The metadata names a leader a moment before
+   * the leader's replica manager takes the partition; a producer that writes in that moment gets
+   * NOT_LEADER_OR_FOLLOWER, and an idempotent one can then be left retrying a batch the broker
+   * already appended (OutOfOrderSequenceException, for good). Asking each leader for the
+   * partition's end offset succeeds only once it serves the partition.
    */
-  private boolean areServed(Map<String, TopicDescription> descriptions) throws InterruptedException {
+  private boolean areServed(Map<String, TopicDescription> descriptions)
+      throws InterruptedException {
     Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
-    descriptions.values().forEach(topic -> topic.partitions().forEach(p -> partitions.put(new TopicPartition(topic.name(), p.partition()), OffsetSpec.latest())));
+    descriptions
+        .values()
+        .forEach(
+            topic ->
+                topic
+                    .partitions()
+                    .forEach(
+                        p ->
+                            partitions.put(
+                                new TopicPartition(topic.name(), p.partition()),
+                                OffsetSpec.latest())));
     try {
       admin.listOffsets(partitions).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       return true;
@@ -125,18 +156,28 @@ public final class TopicInstaller {
     }
   }
 
-  private static void checkCoPartitioning(Collection<? extends TopicSpec<?, ?>> topics, Map<String, TopicDescription> descriptions) {
+  private static void checkCoPartitioning(
+      Collection<? extends TopicSpec<?, ?>> topics, Map<String, TopicDescription> descriptions) {
     Map<String, Integer> counts =
         topics.stream()
             .filter(TopicSpec::coPartitionedByOrigin)
-            .collect(Collectors.toMap(TopicSpec::name, t -> descriptions.get(t.name()).partitions().size()));
+            .collect(
+                Collectors.toMap(
+                    TopicSpec::name, t -> descriptions.get(t.name()).partitions().size()));
     if (counts.values().stream().distinct().count() > 1) {
-      throw new IllegalStateException("the origin-keyed topics must have the same number of partitions, but have " + counts);
+      throw new IllegalStateException(
+          "the origin-keyed topics must have the same number of partitions, but have " + counts);
     }
     for (TopicSpec<?, ?> topic : topics) {
       int actual = descriptions.get(topic.name()).partitions().size();
       if (topic.fixedPartitions() > 0 && actual != topic.fixedPartitions()) {
-        throw new IllegalStateException("topic " + topic.name() + " must have " + topic.fixedPartitions() + " partition(s), but has " + actual);
+        throw new IllegalStateException(
+            "topic "
+                + topic.name()
+                + " must have "
+                + topic.fixedPartitions()
+                + " partition(s), but has "
+                + actual);
       }
     }
   }

@@ -14,38 +14,58 @@ class ClassDataArchiveTest {
 
   @TempDir Path directory;
 
-  /** Runs a child JVM with the archive's options; {@code -Xshare:on} makes a JVM that cannot map its archive fail. */
-  private static int runChild(List<String> options, String... more) throws IOException, InterruptedException {
+  /**
+   * Runs a child JVM with the archive's options; {@code -Xshare:on} makes a JVM that cannot map its
+   * archive fail.
+   */
+  private static int runChild(List<String> options, String... more)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(options);
     command.addAll(List.of(more));
     command.add("-version");
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start()
+        .waitFor();
   }
 
   @Test
   void theFirstRunWritesTheArchiveAndLaterRunsMapIt() throws Exception {
     ClassDataArchive first = ClassDataArchive.in(directory, "child");
     assertThat(first.exists()).isFalse();
-    assertThat(first.jvmOptions()).singleElement().asString().startsWith("-XX:ArchiveClassesAtExit=" + directory);
+    assertThat(first.jvmOptions())
+        .singleElement()
+        .asString()
+        .startsWith("-XX:ArchiveClassesAtExit=" + directory);
 
     assertThat(runChild(first.jvmOptions())).isZero();
     first.keep();
 
     ClassDataArchive second = ClassDataArchive.in(directory, "child");
     assertThat(second.exists()).isTrue();
-    assertThat(second.jvmOptions()).singleElement().asString().startsWith("-XX:SharedArchiveFile=" + directory).endsWith(".jsa");
+    assertThat(second.jvmOptions())
+        .singleElement()
+        .asString()
+        .startsWith("-XX:SharedArchiveFile=" + directory)
+        .endsWith(".jsa");
     assertThat(runChild(second.jvmOptions(), "-Xshare:on")).as("the archive maps").isZero();
     try (var files = Files.list(directory)) {
-      assertThat(files.map(path -> path.getFileName().toString())).singleElement().asString().startsWith("child-java-").endsWith(".jsa");
+      assertThat(files.map(path -> path.getFileName().toString()))
+          .singleElement()
+          .asString()
+          .startsWith("child-java-")
+          .endsWith(".jsa");
     }
   }
 
   @Test
   void anArchiveOfAChildThatWasKilledIsNotKept() throws Exception {
     ClassDataArchive first = ClassDataArchive.in(directory, "child");
-    Path written = Path.of(first.jvmOptions().get(0).substring("-XX:ArchiveClassesAtExit=".length()));
+    Path written =
+        Path.of(first.jvmOptions().get(0).substring("-XX:ArchiveClassesAtExit=".length()));
     Files.writeString(written, "half an archive");
 
     first.discard();

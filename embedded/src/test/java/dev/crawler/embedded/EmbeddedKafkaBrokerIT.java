@@ -45,9 +45,12 @@ class EmbeddedKafkaBrokerIT {
     String metaProperties = Files.readString(dataDir.resolve("kafka/meta.properties"));
 
     try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dataDir, 2)) {
-      assertThat(Files.readString(dataDir.resolve("kafka/meta.properties"))).isEqualTo(metaProperties);
+      assertThat(Files.readString(dataDir.resolve("kafka/meta.properties")))
+          .isEqualTo(metaProperties);
       assertThat(clusterId(broker)).isEqualTo(clusterId);
-      assertThat(read(broker, "kept")).extracting(ConsumerRecord::value).containsExactly("written before the restart");
+      assertThat(read(broker, "kept"))
+          .extracting(ConsumerRecord::value)
+          .containsExactly("written before the restart");
     }
   }
 
@@ -80,7 +83,8 @@ class EmbeddedKafkaBrokerIT {
   }
 
   private static Admin admin(EmbeddedKafkaBroker broker) {
-    return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
+    return Admin.create(
+        Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
   }
 
   private static KafkaProducer<String, String> producer(EmbeddedKafkaBroker broker) {
@@ -89,13 +93,15 @@ class EmbeddedKafkaBrokerIT {
     return new KafkaProducer<>(props, new StringSerializer(), new StringSerializer());
   }
 
-  private static List<ConsumerRecord<String, String>> read(EmbeddedKafkaBroker broker, String topic) {
+  private static List<ConsumerRecord<String, String>> read(
+      EmbeddedKafkaBroker broker, String topic) {
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
     props.put(ConsumerConfig.GROUP_ID_CONFIG, "reader");
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     List<ConsumerRecord<String, String>> records = new ArrayList<>();
-    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+    try (KafkaConsumer<String, String> consumer =
+        new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
       consumer.subscribe(List.of(topic));
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (records.isEmpty() && System.nanoTime() < deadline) {

@@ -25,12 +25,18 @@ class EmbeddedSchemaRegistryIT {
       int id = client.register("some-topic-value", DiscoveredUrl.getClassSchema());
 
       assertThat(client.register("some-topic-value", DiscoveredUrl.getClassSchema())).isEqualTo(id);
-      assertThat(new HttpSchemaRegistryClient(registry.url()).schemaById(id)).isEqualTo(DiscoveredUrl.getClassSchema());
+      assertThat(new HttpSchemaRegistryClient(registry.url()).schemaById(id))
+          .isEqualTo(DiscoveredUrl.getClassSchema());
       assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true);
     }
     Optional<ProcessHandle> after = ProcessHandle.of(pid);
     assertThat(after.map(ProcessHandle::isAlive).orElse(false)).isFalse();
-    assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).filter(p -> p.pid() == pid)).isEmpty();
+    assertThat(
+            ProcessHandle.current()
+                .children()
+                .filter(ProcessHandle::isAlive)
+                .filter(p -> p.pid() == pid))
+        .isEmpty();
   }
 
   @Test
@@ -44,8 +50,10 @@ class EmbeddedSchemaRegistryIT {
     }
     try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.start(workDir)) {
       HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(registry.url());
-      // registered in the other order: a registry that forgot would hand out the ids the other way round
-      assertThat(client.register("b-value", dev.crawler.events.CrawlOutcome.getClassSchema())).isEqualTo(second);
+      // registered in the other order: a registry that forgot would hand out the ids the other way
+      // round
+      assertThat(client.register("b-value", dev.crawler.events.CrawlOutcome.getClassSchema()))
+          .isEqualTo(second);
       assertThat(client.schemaById(first)).isEqualTo(DiscoveredUrl.getClassSchema());
     }
   }

@@ -12,7 +12,6 @@ import dev.crawler.events.DocumentEvent;
 import dev.crawler.schemas.SampleEvents;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
-import dev.crawler.schemas.serde.AvroSerde;
 import dev.crawler.schemas.serde.DeadLetters;
 import dev.crawler.schemas.serde.RecordDecoder;
 import dev.crawler.schemas.serde.SchemaRegistryException;
@@ -51,7 +50,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The event contract through a real broker and a real registry, as producers and downstream consumers see it. */
+/**
+ * The event contract through a real broker and a real registry, as producers and downstream
+ * consumers see it.
+ */
 @ExtendWith(KafkaClusterExtension.class)
 class EventContractIT {
 
@@ -93,18 +95,23 @@ class EventContractIT {
     List<Sample<?>> samples = samples();
     try (KafkaProducer<byte[], byte[]> producer = producer()) {
       for (Sample<?> sample : samples) {
-        producer.send(new ProducerRecord<>(sample.topic().name(), key("https://example.org"), sample.serialize()));
+        producer.send(
+            new ProducerRecord<>(
+                sample.topic().name(), key("https://example.org"), sample.serialize()));
       }
       // and a tombstone after the delete, as the committer writes it
-      producer.send(new ProducerRecord<>(topics.documents().name(), key("https://example.org/gone"), null));
+      producer.send(
+          new ProducerRecord<>(topics.documents().name(), key("https://example.org/gone"), null));
     }
 
     for (TopicSpec<String, ?> topic : topics.all()) {
       List<Object> expected = new ArrayList<>();
       samples.stream().filter(s -> s.topic() == topic).forEach(s -> expected.add(s.value()));
-      List<ConsumerRecord<byte[], byte[]>> raw = consumeAll(topic.name(), expected.size() + (topic == topics.documents() ? 1 : 0));
+      List<ConsumerRecord<byte[], byte[]>> raw =
+          consumeAll(topic.name(), expected.size() + (topic == topics.documents() ? 1 : 0));
       RecordDecoder<String, ?> decoder = new RecordDecoder<>(topic);
-      List<Object> values = raw.stream().map(r -> decoder.decode(r).value()).map(v -> (Object) v).toList();
+      List<Object> values =
+          raw.stream().map(r -> decoder.decode(r).value()).map(v -> (Object) v).toList();
       if (topic == topics.documents()) {
         expected.add(null);
       }
@@ -118,27 +125,35 @@ class EventContractIT {
       byte[] bytes = sample.serialize();
       int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
 
-      JsonNode latest = getJson(cluster.schemaRegistryUrl() + "/subjects/" + sample.topic().name() + "-value/versions/latest");
+      JsonNode latest =
+          getJson(
+              cluster.schemaRegistryUrl()
+                  + "/subjects/"
+                  + sample.topic().name()
+                  + "-value/versions/latest");
 
       assertThat(latest.path("id").asInt()).as(sample.topic().name()).isEqualTo(id);
-      assertThat(new Schema.Parser().parse(latest.path("schema").asText())).isEqualTo(sample.value().getSchema());
+      assertThat(new Schema.Parser().parse(latest.path("schema").asText()))
+          .isEqualTo(sample.value().getSchema());
     }
     JsonNode subjects = getJson(cluster.schemaRegistryUrl() + "/subjects");
     List<String> names = new ArrayList<>();
     subjects.forEach(s -> names.add(s.asText()));
-    assertThat(names).contains(topics.discovered().name() + "-value", topics.documents().name() + "-value");
+    assertThat(names)
+        .contains(topics.discovered().name() + "-value", topics.documents().name() + "-value");
   }
 
   /**
-   * What a Confluent {@code KafkaAvroDeserializer} does with a record: read the magic byte and the id,
-   * fetch the writer schema by id over the REST API, decode the rest generically. No class of ours on that
-   * path.
+   * What a Confluent {@code KafkaAvroDeserializer} does with a record: read the magic byte and the
+   * id, fetch the writer schema by id over the REST API, decode the rest generically. No class of
+   * ours on that path.
    */
   @Test
   void aConsumerThatOnlyKnowsTheWireFormatDecodesOurRecords() throws Exception {
     DocumentEvent upsert = SampleEvents.upsert();
     try (KafkaProducer<byte[], byte[]> producer = producer()) {
-      byte[] value = topics.documents().valueSerde().serializer().serialize(topics.documents().name(), upsert);
+      byte[] value =
+          topics.documents().valueSerde().serializer().serialize(topics.documents().name(), upsert);
       producer.send(new ProducerRecord<>(topics.documents().name(), key(upsert.getUrl()), value));
     }
     byte[] bytes =
@@ -150,16 +165,23 @@ class EventContractIT {
 
     assertThat(bytes[0]).isEqualTo((byte) 0);
     int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
-    Schema writer = new Schema.Parser().parse(getJson(cluster.schemaRegistryUrl() + "/schemas/ids/" + id).path("schema").asText());
+    Schema writer =
+        new Schema.Parser()
+            .parse(
+                getJson(cluster.schemaRegistryUrl() + "/schemas/ids/" + id)
+                    .path("schema")
+                    .asText());
     GenericRecord decoded =
-        new GenericDatumReader<GenericRecord>(writer).read(null, DecoderFactory.get().binaryDecoder(bytes, 5, bytes.length - 5, null));
+        new GenericDatumReader<GenericRecord>(writer)
+            .read(null, DecoderFactory.get().binaryDecoder(bytes, 5, bytes.length - 5, null));
 
     assertThat(decoded.get("type").toString()).isEqualTo("UPSERT");
     assertThat(decoded.get("url").toString()).isEqualTo(upsert.getUrl());
     GenericRecord document = (GenericRecord) decoded.get("document");
     assertThat(document.get("title").toString()).isEqualTo(upsert.getDocument().getTitle());
     assertThat(document.get("version")).isEqualTo(upsert.getDocument().getVersion());
-    assertThat(document.get("fetchedAt")).isEqualTo(upsert.getDocument().getFetchedAt().toEpochMilli());
+    assertThat(document.get("fetchedAt"))
+        .isEqualTo(upsert.getDocument().getFetchedAt().toEpochMilli());
     assertThat(decoded).isEqualTo(asGeneric(upsert));
   }
 
@@ -177,7 +199,8 @@ class EventContractIT {
     Topics own = cluster.topics("poison");
     byte[] poison = "{\"url\": \"not avro\"}".getBytes(StandardCharsets.UTF_8);
     try (KafkaProducer<byte[], byte[]> producer = producer()) {
-      producer.send(new ProducerRecord<>(own.parsed().name(), 0, key("https://example.org"), poison));
+      producer.send(
+          new ProducerRecord<>(own.parsed().name(), 0, key("https://example.org"), poison));
     }
     ConsumerRecord<byte[], byte[]> raw = consumeAll(own.parsed().name(), 1).get(0);
 
@@ -189,13 +212,21 @@ class EventContractIT {
     }
 
     assertThat(error).isNotNull();
-    assertThat(error.getMessage()).contains(own.parsed().name() + " partition 0 offset " + raw.offset());
+    assertThat(error.getMessage())
+        .contains(own.parsed().name() + " partition 0 offset " + raw.offset());
     DeadLetter letter = DeadLetters.of(raw, error, "committer", Instant.now());
     try (KafkaProducer<byte[], byte[]> producer = producer()) {
       Serializer<DeadLetter> serializer = own.deadLetters().valueSerde().serializer();
-      producer.send(new ProducerRecord<>(own.deadLetters().name(), raw.key(), serializer.serialize(own.deadLetters().name(), letter)));
+      producer.send(
+          new ProducerRecord<>(
+              own.deadLetters().name(),
+              raw.key(),
+              serializer.serialize(own.deadLetters().name(), letter)));
     }
-    DeadLetter stored = new RecordDecoder<>(own.deadLetters()).decode(consumeAll(own.deadLetters().name(), 1).get(0)).value();
+    DeadLetter stored =
+        new RecordDecoder<>(own.deadLetters())
+            .decode(consumeAll(own.deadLetters().name(), 1).get(0))
+            .value();
     assertThat(stored.getTopic()).isEqualTo(own.parsed().name());
     assertThat(stored.getOffset()).isEqualTo(raw.offset());
     assertThat(stored.getValue()).isEqualTo(ByteBuffer.wrap(poison));
@@ -207,11 +238,15 @@ class EventContractIT {
     BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
     new SpecificDatumWriter<SpecificRecord>(record.getSchema()).write(record, encoder);
     encoder.flush();
-    return new GenericDatumReader<GenericRecord>(record.getSchema()).read(null, DecoderFactory.get().binaryDecoder(out.toByteArray(), null));
+    return new GenericDatumReader<GenericRecord>(record.getSchema())
+        .read(null, DecoderFactory.get().binaryDecoder(out.toByteArray(), null));
   }
 
   private static JsonNode getJson(String url) throws IOException, InterruptedException {
-    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as("GET " + url + ": " + response.body()).isEqualTo(200);
     return JSON.readTree(response.body());
   }
@@ -222,21 +257,32 @@ class EventContractIT {
 
   private static KafkaProducer<byte[], byte[]> producer() {
     return new KafkaProducer<>(
-        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            cluster.bootstrapServers(),
+            ProducerConfig.ACKS_CONFIG,
+            "all"),
         new ByteArraySerializer(),
         new ByteArraySerializer());
   }
 
-  /** Reads the topic from the start until at least {@code count} records came, or fails after 30 s. */
+  /**
+   * Reads the topic from the start until at least {@code count} records came, or fails after 30 s.
+   */
   private static List<ConsumerRecord<byte[], byte[]>> consumeAll(String topic, int count) {
     Map<String, Object> config =
         Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
-            ConsumerConfig.GROUP_ID_CONFIG, cluster.uniqueId("reader"),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            cluster.bootstrapServers(),
+            ConsumerConfig.GROUP_ID_CONFIG,
+            cluster.uniqueId("reader"),
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+            "earliest",
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+            false);
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(topic));
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (records.size() < count && System.nanoTime() < deadline) {
@@ -244,7 +290,9 @@ class EventContractIT {
       }
     }
     assertThat(records).as("records on " + topic).hasSizeGreaterThanOrEqualTo(count);
-    records.sort(java.util.Comparator.comparingInt(ConsumerRecord<byte[], byte[]>::partition).thenComparingLong(ConsumerRecord::offset));
+    records.sort(
+        java.util.Comparator.comparingInt(ConsumerRecord<byte[], byte[]>::partition)
+            .thenComparingLong(ConsumerRecord::offset));
     return records;
   }
 }

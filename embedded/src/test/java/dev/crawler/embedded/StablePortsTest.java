@@ -24,7 +24,8 @@ class StablePortsTest {
   @Test
   void aPortAnotherProcessTookIsReplacedByAFreeOne() throws Exception {
     StablePorts first = StablePorts.of(dataDir);
-    try (ServerSocket taken = new ServerSocket(first.kafka(), 1, InetAddress.getLoopbackAddress())) {
+    try (ServerSocket taken =
+        new ServerSocket(first.kafka(), 1, InetAddress.getLoopbackAddress())) {
       StablePorts second = StablePorts.of(dataDir);
 
       assertThat(second.kafka()).isNotEqualTo(first.kafka());

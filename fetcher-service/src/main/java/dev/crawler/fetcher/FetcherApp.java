@@ -2,9 +2,9 @@ package dev.crawler.fetcher;
 
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
+import dev.crawler.common.config.ProducerBatching;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.ops.KafkaConnection;
-import dev.crawler.common.config.ProducerBatching;
 import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.RobotsPolicy;
 import dev.crawler.fetcher.http.JettyPageFetcher;
@@ -37,7 +37,10 @@ public final class FetcherApp implements RunningService {
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final KafkaProducer<byte[], byte[]> producer;
 
-  private FetcherApp(FetchLoop loop, KafkaConsumer<byte[], byte[]> consumer, KafkaProducer<byte[], byte[]> producer) {
+  private FetcherApp(
+      FetchLoop loop,
+      KafkaConsumer<byte[], byte[]> consumer,
+      KafkaProducer<byte[], byte[]> producer) {
     this.loop = loop;
     this.thread = new Thread(loop, "fetch-loop");
     this.consumer = consumer;
@@ -47,30 +50,38 @@ public final class FetcherApp implements RunningService {
   /** Starts the fetcher; returns at once. */
   public static FetcherApp start(FetcherConfig config) {
     if (!config.getBoolean(FetcherConfig.OBEY_ROBOTS_CONFIG)) {
-      LOG.warn("fetcher.obey.robots=false: robots.txt is NOT fetched and NOT obeyed; every site's rules are ignored");
+      LOG.warn(
+          "fetcher.obey.robots=false: robots.txt is NOT fetched and NOT obeyed; every site's rules are ignored");
     }
     Map<String, Object> consumerProperties = new HashMap<>(config.kafkaProperties());
-    consumerProperties.put(ConsumerConfig.GROUP_ID_CONFIG, config.getString(FetcherConfig.GROUP_ID_CONFIG));
+    consumerProperties.put(
+        ConsumerConfig.GROUP_ID_CONFIG, config.getString(FetcherConfig.GROUP_ID_CONFIG));
     consumerProperties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     consumerProperties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     consumerProperties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    consumerProperties.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+    consumerProperties.putIfAbsent(
+        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+        CooperativeStickyAssignor.class.getName());
     config.groupLiveness().forEach(consumerProperties::putIfAbsent);
     if (config.hasInstanceId()) {
-      // static membership: restarted under its name, the fetcher takes its partitions back without a rebalance
+      // static membership: restarted under its name, the fetcher takes its partitions back without
+      // a rebalance
       consumerProperties.putIfAbsent(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, config.instanceId());
     }
     Map<String, Object> producerProperties = new HashMap<>(config.kafkaProperties());
     producerProperties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     producerProperties.put(ProducerConfig.ACKS_CONFIG, "all");
     ProducerBatching.defaults().forEach(producerProperties::putIfAbsent);
-    producerProperties.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSpec.MAX_MESSAGE_BYTES);
-    // a send waits at most this long for metadata or buffer space, so a broker away cannot freeze the loop
+    producerProperties.putIfAbsent(
+        ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSpec.MAX_MESSAGE_BYTES);
+    // a send waits at most this long for metadata or buffer space, so a broker away cannot freeze
+    // the loop
     producerProperties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
     Map<String, Object> stateReaderProperties = new HashMap<>(config.kafkaProperties());
     stateReaderProperties.remove(ConsumerConfig.GROUP_ID_CONFIG);
     stateReaderProperties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    stateReaderProperties.put(ConsumerConfig.CLIENT_ID_CONFIG, "fetcher-politeness-reader-" + config.instanceId());
+    stateReaderProperties.put(
+        ConsumerConfig.CLIENT_ID_CONFIG, "fetcher-politeness-reader-" + config.instanceId());
     JettyPageFetcher fetcher =
         new JettyPageFetcher(
             config.userAgent(),
@@ -80,18 +91,25 @@ public final class FetcherApp implements RunningService {
             config.duration(FetcherConfig.REQUEST_TIMEOUT_MS_CONFIG),
             config.getInt(FetcherConfig.MAX_CONNECTIONS_CONFIG),
             config.getBoolean(FetcherConfig.VERIFY_TLS_CONFIG));
-    KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProperties, new ByteArraySerializer(), new ByteArraySerializer());
+    KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(
+            consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(
+            producerProperties, new ByteArraySerializer(), new ByteArraySerializer());
     FetchLoop loop =
         new FetchLoop(
             consumer,
-            new KafkaConsumer<>(stateReaderProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+            new KafkaConsumer<>(
+                stateReaderProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
             producer,
             config.topics(),
             fetcher,
-            new RobotsPolicy(config.userAgent(), config.duration(FetcherConfig.ROBOTS_TTL_MS_CONFIG)),
+            new RobotsPolicy(
+                config.userAgent(), config.duration(FetcherConfig.ROBOTS_TTL_MS_CONFIG)),
             new FetchLoop.Settings(
-                FetchOptions.defaults(config.delayMillis(), config.getBoolean(FetcherConfig.OBEY_ROBOTS_CONFIG)),
+                FetchOptions.defaults(
+                    config.delayMillis(), config.getBoolean(FetcherConfig.OBEY_ROBOTS_CONFIG)),
                 config.getInt(FetcherConfig.MAX_CONNECTIONS_CONFIG),
                 config.getInt(FetcherConfig.MAX_PENDING_REQUESTS_CONFIG),
                 config.duration(FetcherConfig.COMMIT_INTERVAL_MS_CONFIG),
@@ -115,7 +133,6 @@ public final class FetcherApp implements RunningService {
     ServiceLauncher.launch("fetcher", args, FetcherConfig::new, FetcherApp::start);
   }
 
-
   @Override
   public String name() {
     return "fetcher";
@@ -130,11 +147,16 @@ public final class FetcherApp implements RunningService {
   @Override
   public List<HealthCheck> readinessChecks() {
     return List.of(
-        new HealthCheck("fetch-loop", () -> loop.isRunning() ? Optional.empty() : Optional.of("the fetch loop has stopped")),
+        new HealthCheck(
+            "fetch-loop",
+            () -> loop.isRunning() ? Optional.empty() : Optional.of("the fetch loop has stopped")),
         KafkaConnection.check(consumer::metrics));
   }
 
-  /** The Kafka clients' metrics: consumer lag of the fetch requests ({@code kafka_consumer_fetch_manager_records_lag_max}), send rates. */
+  /**
+   * The Kafka clients' metrics: consumer lag of the fetch requests ({@code
+   * kafka_consumer_fetch_manager_records_lag_max}), send rates.
+   */
   @Override
   @SuppressWarnings("resource") // bound for the life of the clients
   public void bindMetrics(MeterRegistry registry) {

@@ -12,41 +12,51 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 public final class FetcherConfig extends ServiceConfig {
 
   public static final String GROUP_ID_CONFIG = "fetcher.group.id";
-  private static final String GROUP_ID_DOC = "The consumer group of the fetchers; fetchers in one group share the origins.";
+  private static final String GROUP_ID_DOC =
+      "The consumer group of the fetchers; fetchers in one group share the origins.";
 
   public static final String USER_AGENT_CONFIG = "fetcher.user.agent";
-  private static final String USER_AGENT_DOC = "The User-Agent header; robots.txt rules are matched on its product token (the part before '/').";
+  private static final String USER_AGENT_DOC =
+      "The User-Agent header; robots.txt rules are matched on its product token (the part before '/').";
 
   public static final String DELAY_MS_CONFIG = "fetcher.delay.ms";
   private static final String DELAY_MS_DOC =
       "Milliseconds between the end of one request to an origin and the start of the next, unless the request's delay-ms option says otherwise.";
 
   public static final String MAX_BODY_BYTES_CONFIG = "fetcher.max.body.bytes";
-  private static final String MAX_BODY_BYTES_DOC = "The largest body read; a larger one is TOO_LARGE.";
+  private static final String MAX_BODY_BYTES_DOC =
+      "The largest body read; a larger one is TOO_LARGE.";
 
   public static final String CONNECT_TIMEOUT_MS_CONFIG = "fetcher.connect.timeout.ms";
-  private static final String CONNECT_TIMEOUT_MS_DOC = "How long connecting may take, in milliseconds.";
+  private static final String CONNECT_TIMEOUT_MS_DOC =
+      "How long connecting may take, in milliseconds.";
 
   public static final String REQUEST_TIMEOUT_MS_CONFIG = "fetcher.request.timeout.ms";
-  private static final String REQUEST_TIMEOUT_MS_DOC = "How long a whole request may take, in milliseconds; beyond it the outcome is NETWORK_ERROR (timeout).";
+  private static final String REQUEST_TIMEOUT_MS_DOC =
+      "How long a whole request may take, in milliseconds; beyond it the outcome is NETWORK_ERROR (timeout).";
 
   public static final String MAX_CONNECTIONS_CONFIG = "fetcher.max.connections";
   private static final String MAX_CONNECTIONS_DOC = "Requests in flight at most, over all origins.";
 
   public static final String MAX_PENDING_REQUESTS_CONFIG = "fetcher.max.pending.requests";
-  private static final String MAX_PENDING_REQUESTS_DOC = "Requests held in memory at most; above it the fetcher stops reading until some are done.";
+  private static final String MAX_PENDING_REQUESTS_DOC =
+      "Requests held in memory at most; above it the fetcher stops reading until some are done.";
 
   public static final String ROBOTS_TTL_MS_CONFIG = "fetcher.robots.ttl.ms";
-  private static final String ROBOTS_TTL_MS_DOC = "How long an origin's robots.txt is used before it is fetched again, in milliseconds.";
+  private static final String ROBOTS_TTL_MS_DOC =
+      "How long an origin's robots.txt is used before it is fetched again, in milliseconds.";
 
   public static final String OBEY_ROBOTS_CONFIG = "fetcher.obey.robots";
-  private static final String OBEY_ROBOTS_DOC = "Whether robots.txt is fetched and obeyed. Turning it off is logged loudly.";
+  private static final String OBEY_ROBOTS_DOC =
+      "Whether robots.txt is fetched and obeyed. Turning it off is logged loudly.";
 
   public static final String VERIFY_TLS_CONFIG = "fetcher.verify.tls";
-  private static final String VERIFY_TLS_DOC = "Whether TLS certificates are verified; off by default so sites with bad certificates are still crawled.";
+  private static final String VERIFY_TLS_DOC =
+      "Whether TLS certificates are verified; off by default so sites with bad certificates are still crawled.";
 
   public static final String IDLE_TIMEOUT_MS_CONFIG = "fetcher.idle.timeout.ms";
-  private static final String IDLE_TIMEOUT_MS_DOC = "How long a connection may stay silent during a request, in milliseconds; beyond it the outcome is NETWORK_ERROR (timeout).";
+  private static final String IDLE_TIMEOUT_MS_DOC =
+      "How long a connection may stay silent during a request, in milliseconds; beyond it the outcome is NETWORK_ERROR (timeout).";
 
   public static final String MAX_HOLD_MS_CONFIG = "fetcher.max.hold.ms";
   private static final String MAX_HOLD_MS_DOC =
@@ -54,7 +64,8 @@ public final class FetcherConfig extends ServiceConfig {
           + " answered DEFERRED and the frontier keeps the URL queued until the origin is due. Keep it well below the frontier's lease timeout.";
 
   public static final String BACKOFF_QUIET_MS_CONFIG = "fetcher.backoff.quiet.ms";
-  private static final String BACKOFF_QUIET_MS_DOC = "How long an origin must go without rate limits or failures before its raised delay is halved, in milliseconds.";
+  private static final String BACKOFF_QUIET_MS_DOC =
+      "How long an origin must go without rate limits or failures before its raised delay is halved, in milliseconds.";
 
   public static final String HANDOVER_TIMEOUT_MS_CONFIG = "fetcher.handover.timeout.ms";
   private static final String HANDOVER_TIMEOUT_MS_DOC =
@@ -67,27 +78,112 @@ public final class FetcherConfig extends ServiceConfig {
           + " name and a member without a name. Two running fetchers must never share a name. On Kubernetes, the pod name.";
 
   public static final String COMMIT_INTERVAL_MS_CONFIG = "fetcher.commit.interval.ms";
-  private static final String COMMIT_INTERVAL_MS_DOC = "How often the offsets of done requests are committed, in milliseconds.";
+  private static final String COMMIT_INTERVAL_MS_DOC =
+      "How often the offsets of done requests are committed, in milliseconds.";
 
   public static final ConfigDef DEFINITION =
       baseDefinition()
-          .define(GROUP_ID_CONFIG, Type.STRING, "crawler-fetcher", new ConfigDef.NonEmptyString(), Importance.HIGH, GROUP_ID_DOC)
-          .define(USER_AGENT_CONFIG, Type.STRING, "kafka-crawler/0.1", new ConfigDef.NonEmptyString(), Importance.HIGH, USER_AGENT_DOC)
-          .define(DELAY_MS_CONFIG, Type.LONG, 1000L, Range.between(0, 3_600_000), Importance.HIGH, DELAY_MS_DOC)
-          .define(MAX_BODY_BYTES_CONFIG, Type.LONG, 10L * 1024 * 1024, Range.between(1024, 1L << 30), Importance.MEDIUM, MAX_BODY_BYTES_DOC)
-          .define(CONNECT_TIMEOUT_MS_CONFIG, Type.LONG, 10_000L, Range.between(100, 600_000), Importance.MEDIUM, CONNECT_TIMEOUT_MS_DOC)
-          .define(REQUEST_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, Range.between(100, 3_600_000), Importance.MEDIUM, REQUEST_TIMEOUT_MS_DOC)
-          .define(MAX_CONNECTIONS_CONFIG, Type.INT, 256, Range.between(1, 100_000), Importance.MEDIUM, MAX_CONNECTIONS_DOC)
-          .define(MAX_PENDING_REQUESTS_CONFIG, Type.INT, 10_000, Range.between(1, 10_000_000), Importance.LOW, MAX_PENDING_REQUESTS_DOC)
-          .define(ROBOTS_TTL_MS_CONFIG, Type.LONG, 30L * 60 * 1000, Range.between(1_000, 7L * 24 * 3600 * 1000), Importance.MEDIUM, ROBOTS_TTL_MS_DOC)
+          .define(
+              GROUP_ID_CONFIG,
+              Type.STRING,
+              "crawler-fetcher",
+              new ConfigDef.NonEmptyString(),
+              Importance.HIGH,
+              GROUP_ID_DOC)
+          .define(
+              USER_AGENT_CONFIG,
+              Type.STRING,
+              "kafka-crawler/0.1",
+              new ConfigDef.NonEmptyString(),
+              Importance.HIGH,
+              USER_AGENT_DOC)
+          .define(
+              DELAY_MS_CONFIG,
+              Type.LONG,
+              1000L,
+              Range.between(0, 3_600_000),
+              Importance.HIGH,
+              DELAY_MS_DOC)
+          .define(
+              MAX_BODY_BYTES_CONFIG,
+              Type.LONG,
+              10L * 1024 * 1024,
+              Range.between(1024, 1L << 30),
+              Importance.MEDIUM,
+              MAX_BODY_BYTES_DOC)
+          .define(
+              CONNECT_TIMEOUT_MS_CONFIG,
+              Type.LONG,
+              10_000L,
+              Range.between(100, 600_000),
+              Importance.MEDIUM,
+              CONNECT_TIMEOUT_MS_DOC)
+          .define(
+              REQUEST_TIMEOUT_MS_CONFIG,
+              Type.LONG,
+              30_000L,
+              Range.between(100, 3_600_000),
+              Importance.MEDIUM,
+              REQUEST_TIMEOUT_MS_DOC)
+          .define(
+              MAX_CONNECTIONS_CONFIG,
+              Type.INT,
+              256,
+              Range.between(1, 100_000),
+              Importance.MEDIUM,
+              MAX_CONNECTIONS_DOC)
+          .define(
+              MAX_PENDING_REQUESTS_CONFIG,
+              Type.INT,
+              10_000,
+              Range.between(1, 10_000_000),
+              Importance.LOW,
+              MAX_PENDING_REQUESTS_DOC)
+          .define(
+              ROBOTS_TTL_MS_CONFIG,
+              Type.LONG,
+              30L * 60 * 1000,
+              Range.between(1_000, 7L * 24 * 3600 * 1000),
+              Importance.MEDIUM,
+              ROBOTS_TTL_MS_DOC)
           .define(OBEY_ROBOTS_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, OBEY_ROBOTS_DOC)
           .define(VERIFY_TLS_CONFIG, Type.BOOLEAN, false, Importance.LOW, VERIFY_TLS_DOC)
-          .define(IDLE_TIMEOUT_MS_CONFIG, Type.LONG, 20_000L, Range.between(100, 3_600_000), Importance.LOW, IDLE_TIMEOUT_MS_DOC)
-          .define(MAX_HOLD_MS_CONFIG, Type.LONG, 120_000L, Range.between(1_000, 3_600_000), Importance.LOW, MAX_HOLD_MS_DOC)
-          .define(BACKOFF_QUIET_MS_CONFIG, Type.LONG, 60_000L, Range.between(0, 86_400_000), Importance.LOW, BACKOFF_QUIET_MS_DOC)
-          .define(HANDOVER_TIMEOUT_MS_CONFIG, Type.LONG, 35_000L, Range.between(0, 600_000), Importance.LOW, HANDOVER_TIMEOUT_MS_DOC)
+          .define(
+              IDLE_TIMEOUT_MS_CONFIG,
+              Type.LONG,
+              20_000L,
+              Range.between(100, 3_600_000),
+              Importance.LOW,
+              IDLE_TIMEOUT_MS_DOC)
+          .define(
+              MAX_HOLD_MS_CONFIG,
+              Type.LONG,
+              120_000L,
+              Range.between(1_000, 3_600_000),
+              Importance.LOW,
+              MAX_HOLD_MS_DOC)
+          .define(
+              BACKOFF_QUIET_MS_CONFIG,
+              Type.LONG,
+              60_000L,
+              Range.between(0, 86_400_000),
+              Importance.LOW,
+              BACKOFF_QUIET_MS_DOC)
+          .define(
+              HANDOVER_TIMEOUT_MS_CONFIG,
+              Type.LONG,
+              35_000L,
+              Range.between(0, 600_000),
+              Importance.LOW,
+              HANDOVER_TIMEOUT_MS_DOC)
           .define(INSTANCE_ID_CONFIG, Type.STRING, "", Importance.LOW, INSTANCE_ID_DOC)
-          .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, 1000L, Range.between(10, 600_000), Importance.LOW, COMMIT_INTERVAL_MS_DOC);
+          .define(
+              COMMIT_INTERVAL_MS_CONFIG,
+              Type.LONG,
+              1000L,
+              Range.between(10, 600_000),
+              Importance.LOW,
+              COMMIT_INTERVAL_MS_DOC);
 
   public FetcherConfig(Map<String, String> settings) {
     super(DEFINITION, settings);
@@ -101,7 +197,9 @@ public final class FetcherConfig extends ServiceConfig {
     return getLong(DELAY_MS_CONFIG);
   }
 
-  /** Whether this fetcher's name is set (then it is its static member name in the consumer group). */
+  /**
+   * Whether this fetcher's name is set (then it is its static member name in the consumer group).
+   */
   public boolean hasInstanceId() {
     return !getString(INSTANCE_ID_CONFIG).isBlank();
   }

@@ -39,8 +39,10 @@ final class FetcherHarness implements AutoCloseable {
   private final Map<String, List<FetchResult>> results = new ConcurrentHashMap<>();
   private final Map<String, List<CrawlOutcome>> outcomes = new ConcurrentHashMap<>();
   private final List<DiscoveredUrl> discovered = new CopyOnWriteArrayList<>();
+
   /** How far the reader got, per partition of the topics it reads. */
   private final Map<TopicPartition, Long> positions = new ConcurrentHashMap<>();
+
   private final List<TopicPartition> partitions = new CopyOnWriteArrayList<>();
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final Thread reader;
@@ -53,7 +55,11 @@ final class FetcherHarness implements AutoCloseable {
     Properties producerProperties = new Properties();
     producerProperties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
     producerProperties.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-    this.producer = new KafkaProducer<>(producerProperties, topics.fetchRequests().keySerde().serializer(), topics.fetchRequests().valueSerde().serializer());
+    this.producer =
+        new KafkaProducer<>(
+            producerProperties,
+            topics.fetchRequests().keySerde().serializer(),
+            topics.fetchRequests().valueSerde().serializer());
     this.reader = new Thread(this::read, "harness-reader");
     reader.setDaemon(true);
     reader.start();
@@ -63,7 +69,9 @@ final class FetcherHarness implements AutoCloseable {
     return topics;
   }
 
-  /** Starts a fetcher of the harness's group with these settings beside the defaults of the tests. */
+  /**
+   * Starts a fetcher of the harness's group with these settings beside the defaults of the tests.
+   */
   FetcherApp startFetcher(String instance, Map<String, String> settings) {
     Map<String, String> all = new HashMap<>();
     all.put("kafka.bootstrap.servers", cluster.bootstrapServers());
@@ -89,8 +97,8 @@ final class FetcherHarness implements AutoCloseable {
   }
 
   /**
-   * Stops every fetcher (each finishes and writes what it started) and waits until the reader has read
-   * all they wrote: after this, a result or outcome written twice would be in the collections.
+   * Stops every fetcher (each finishes and writes what it started) and waits until the reader has
+   * read all they wrote: after this, a result or outcome written twice would be in the collections.
    */
   void awaitEverythingRead(Duration timeout) {
     for (FetcherApp fetcher : List.copyOf(fetchers)) {
@@ -99,15 +107,29 @@ final class FetcherHarness implements AutoCloseable {
     Properties properties = new Properties();
     properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
     Map<TopicPartition, Long> ends;
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       ends = consumer.endOffsets(partitions);
     }
-    org.awaitility.Awaitility.await().atMost(timeout).until(() -> ends.entrySet().stream().allMatch(end -> positions.getOrDefault(end.getKey(), 0L) >= end.getValue()));
+    org.awaitility.Awaitility.await()
+        .atMost(timeout)
+        .until(
+            () ->
+                ends.entrySet().stream()
+                    .allMatch(end -> positions.getOrDefault(end.getKey(), 0L) >= end.getValue()));
   }
 
   /** Sends a fetch request for the URL, with these options. */
   void request(String url, Map<String, String> options) {
-    FetchRequest request = FetchRequest.newBuilder().setUrl(url).setRequestId("r-" + url).setDepth(1).setAttempt(1).setReleasedAt(Instant.now()).setOptions(options).build();
+    FetchRequest request =
+        FetchRequest.newBuilder()
+            .setUrl(url)
+            .setRequestId("r-" + url)
+            .setDepth(1)
+            .setAttempt(1)
+            .setReleasedAt(Instant.now())
+            .setOptions(options)
+            .build();
     producer.send(new ProducerRecord<>(topics.fetchRequests().name(), Origin.keyOf(url), request));
   }
 
@@ -141,9 +163,14 @@ final class FetcherHarness implements AutoCloseable {
     Properties properties = new Properties();
     properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
     properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      for (String topic : List.of(topics.fetchResults().name(), topics.outcomes().name(), topics.discovered().name())) {
-        consumer.partitionsFor(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      for (String topic :
+          List.of(
+              topics.fetchResults().name(), topics.outcomes().name(), topics.discovered().name())) {
+        consumer
+            .partitionsFor(topic)
+            .forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
       }
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
@@ -151,13 +178,30 @@ final class FetcherHarness implements AutoCloseable {
         partitions.forEach(partition -> positions.put(partition, consumer.position(partition)));
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
           if (record.topic().equals(topics.fetchResults().name())) {
-            FetchResult result = topics.fetchResults().valueSerde().deserializer().deserialize(record.topic(), record.value());
+            FetchResult result =
+                topics
+                    .fetchResults()
+                    .valueSerde()
+                    .deserializer()
+                    .deserialize(record.topic(), record.value());
             results.computeIfAbsent(result.getUrl(), u -> new CopyOnWriteArrayList<>()).add(result);
           } else if (record.topic().equals(topics.outcomes().name())) {
-            CrawlOutcome outcome = topics.outcomes().valueSerde().deserializer().deserialize(record.topic(), record.value());
-            outcomes.computeIfAbsent(outcome.getUrl(), u -> new CopyOnWriteArrayList<>()).add(outcome);
+            CrawlOutcome outcome =
+                topics
+                    .outcomes()
+                    .valueSerde()
+                    .deserializer()
+                    .deserialize(record.topic(), record.value());
+            outcomes
+                .computeIfAbsent(outcome.getUrl(), u -> new CopyOnWriteArrayList<>())
+                .add(outcome);
           } else {
-            discovered.add(topics.discovered().valueSerde().deserializer().deserialize(record.topic(), record.value()));
+            discovered.add(
+                topics
+                    .discovered()
+                    .valueSerde()
+                    .deserializer()
+                    .deserialize(record.topic(), record.value()));
           }
         }
       }

@@ -16,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fetchers joining and leaving one consumer group mid-crawl: every URL is fetched, none twice, and no
- * origin sees two requests closer than its delay, across the hand-overs.
+ * Fetchers joining and leaving one consumer group mid-crawl: every URL is fetched, none twice, and
+ * no origin sees two requests closer than its delay, across the hand-overs.
  */
 @ExtendWith(KafkaClusterExtension.class)
 class FetcherScalingIT {
@@ -53,25 +53,39 @@ class FetcherScalingIT {
       urls.forEach(url -> harness.request(url, Map.of("delay-ms", Long.toString(DELAY))));
       harness.flush();
 
-      await().atMost(Duration.ofSeconds(30)).until(() -> answered(harness, urls) >= urls.size() / 4);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> answered(harness, urls) >= urls.size() / 4);
       harness.startFetcher("third", Map.of());
       LOG.info("third fetcher joined at {} of {} URLs", answered(harness, urls), urls.size());
-      await().atMost(Duration.ofSeconds(30)).until(() -> answered(harness, urls) >= urls.size() * 6 / 10);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> answered(harness, urls) >= urls.size() * 6 / 10);
       harness.stopFetcher(second);
       LOG.info("second fetcher left at {} of {} URLs", answered(harness, urls), urls.size());
 
       await().atMost(Duration.ofSeconds(60)).until(() -> answered(harness, urls) == urls.size());
       assertThat(first.isRunning()).isTrue();
-      harness.awaitEverythingRead(Duration.ofSeconds(60)); // a duplicate would be read by now, if any
+      harness.awaitEverythingRead(
+          Duration.ofSeconds(60)); // a duplicate would be read by now, if any
 
       assertThat(urls).allSatisfy(url -> assertThat(harness.results(url)).as(url).isNotEmpty());
       assertThat(urls).as("fetched twice").filteredOn(url -> harness.answers(url) > 1).isEmpty();
       for (int i = 0; i < ORIGINS; i++) {
         String origin = origins.origin(i);
         List<String> paths = origins.hits(origin).stream().map(TestOrigins.Hit::path).toList();
-        assertThat(paths).as("every page once at %s", origin).filteredOn(path -> path.startsWith("/page/")).hasSize(PAGES).doesNotHaveDuplicates();
-        assertThat(paths).as("robots.txt once per owner at most").filteredOn("/robots.txt"::equals).hasSizeBetween(1, 3);
-        assertThat(origins.smallestGap(origin)).as("the smallest gap at %s", origin).isGreaterThanOrEqualTo(DELAY - 2);
+        assertThat(paths)
+            .as("every page once at %s", origin)
+            .filteredOn(path -> path.startsWith("/page/"))
+            .hasSize(PAGES)
+            .doesNotHaveDuplicates();
+        assertThat(paths)
+            .as("robots.txt once per owner at most")
+            .filteredOn("/robots.txt"::equals)
+            .hasSizeBetween(1, 3);
+        assertThat(origins.smallestGap(origin))
+            .as("the smallest gap at %s", origin)
+            .isGreaterThanOrEqualTo(DELAY - 2);
       }
     }
   }

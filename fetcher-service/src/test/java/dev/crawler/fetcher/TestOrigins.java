@@ -28,13 +28,17 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * Several origins on 127.0.0.1 (one Jetty server, one connector, so one port, per origin) that record
- * when each request to them started and ended, so tests can check politeness from the server's side.
- * Each origin answers by a {@link Site}: robots.txt as configured, and paths by their first segment.
+ * Several origins on 127.0.0.1 (one Jetty server, one connector, so one port, per origin) that
+ * record when each request to them started and ended, so tests can check politeness from the
+ * server's side. Each origin answers by a {@link Site}: robots.txt as configured, and paths by
+ * their first segment.
  */
 public final class TestOrigins implements AutoCloseable {
 
-  /** One request as the server saw it: its path and when it started and ended (System.nanoTime, in ms). */
+  /**
+   * One request as the server saw it: its path and when it started and ended (System.nanoTime, in
+   * ms).
+   */
   public record Hit(String path, long startMillis, long endMillis) {}
 
   /** What an origin answers. */
@@ -84,6 +88,7 @@ public final class TestOrigins implements AutoCloseable {
   private final Map<String, List<Hit>> hits = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> pageRequests = new ConcurrentHashMap<>();
   private final List<ServerSocket> rawServers = new ArrayList<>();
+
   /** The sites' origins, in the order the sites were given. */
   private final List<String> order = new ArrayList<>();
 
@@ -140,8 +145,8 @@ public final class TestOrigins implements AutoCloseable {
   }
 
   /**
-   * An origin on a raw socket that answers every connection with these bytes and closes it (a server
-   * that talks gibberish, or a body cut short).
+   * An origin on a raw socket that answers every connection with these bytes and closes it (a
+   * server that talks gibberish, or a body cut short).
    */
   public String raw(Function<String, byte[]> answer) throws IOException {
     ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -153,7 +158,8 @@ public final class TestOrigins implements AutoCloseable {
                 try (Socket client = socket.accept()) {
                   byte[] buffer = new byte[8192];
                   int read = client.getInputStream().read(buffer);
-                  String request = read > 0 ? new String(buffer, 0, read, StandardCharsets.ISO_8859_1) : "";
+                  String request =
+                      read > 0 ? new String(buffer, 0, read, StandardCharsets.ISO_8859_1) : "";
                   String path = request.split(" ", 3).length > 1 ? request.split(" ", 3)[1] : "/";
                   OutputStream out = client.getOutputStream();
                   out.write(answer.apply(path));
@@ -215,14 +221,16 @@ public final class TestOrigins implements AutoCloseable {
       String origin = originOf(Request.getLocalPort(request));
       Site site = sites.getOrDefault(origin, new Site());
       String path = request.getHttpURI().getPathQuery();
-      // the end is taken as the response starts to be written: the client cannot have it sooner, so a
+      // the end is taken as the response starts to be written: the client cannot have it sooner, so
+      // a
       // gap measured here is never longer than the one the fetcher kept
       java.util.function.Supplier<Callback> recording =
           () -> {
             long end = nowMillis();
             return Callback.from(
                 () -> {
-                  hits.computeIfAbsent(origin, o -> new CopyOnWriteArrayList<>()).add(new Hit(path, start, end));
+                  hits.computeIfAbsent(origin, o -> new CopyOnWriteArrayList<>())
+                      .add(new Hit(path, start, end));
                   callback.succeeded();
                 },
                 callback::failed);
@@ -231,11 +239,13 @@ public final class TestOrigins implements AutoCloseable {
         pause(site.robotsDelayMillis);
         response.setStatus(site.robotsStatus);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
-        response.write(true, ByteBuffer.wrap(site.robots.getBytes(StandardCharsets.UTF_8)), recording.get());
+        response.write(
+            true, ByteBuffer.wrap(site.robots.getBytes(StandardCharsets.UTF_8)), recording.get());
         return true;
       }
       pause(site.pageMillis);
-      if (pageRequests.computeIfAbsent(origin, o -> new AtomicInteger()).incrementAndGet() <= site.rateLimited) {
+      if (pageRequests.computeIfAbsent(origin, o -> new AtomicInteger()).incrementAndGet()
+          <= site.rateLimited) {
         response.setStatus(429);
         response.getHeaders().put("Retry-After", site.retryAfter);
         response.write(true, null, recording.get());
@@ -247,12 +257,17 @@ public final class TestOrigins implements AutoCloseable {
           // /moved/N redirects N times, then to a page
           int hops = Integer.parseInt(path.split("/")[2]);
           response.setStatus(hops % 2 == 0 ? 302 : 301);
-          response.getHeaders().put(HttpHeader.LOCATION, hops > 1 ? "/moved/" + (hops - 1) : "/page/after-redirects");
+          response
+              .getHeaders()
+              .put(
+                  HttpHeader.LOCATION, hops > 1 ? "/moved/" + (hops - 1) : "/page/after-redirects");
           response.write(true, null, recording.get());
         }
         case "loop" -> {
           response.setStatus(302);
-          response.getHeaders().put(HttpHeader.LOCATION, path.endsWith("/a") ? "/loop/b" : "/loop/a");
+          response
+              .getHeaders()
+              .put(HttpHeader.LOCATION, path.endsWith("/a") ? "/loop/b" : "/loop/a");
           response.write(true, null, recording.get());
         }
         case "bomb" -> {
@@ -263,7 +278,13 @@ public final class TestOrigins implements AutoCloseable {
         case "gzipped" -> {
           response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
           response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
-          response.write(true, ByteBuffer.wrap(gzip(("<html><body>gzipped " + path + "</body></html>").getBytes(StandardCharsets.UTF_8))), recording.get());
+          response.write(
+              true,
+              ByteBuffer.wrap(
+                  gzip(
+                      ("<html><body>gzipped " + path + "</body></html>")
+                          .getBytes(StandardCharsets.UTF_8))),
+              recording.get());
         }
         case "file.pdf" -> {
           response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/pdf");
@@ -271,8 +292,12 @@ public final class TestOrigins implements AutoCloseable {
         }
         default -> {
           response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
-          String html = "<html><head><title>" + path + "</title></head><body><a href=\"/page/next\">next</a></body></html>";
-          response.write(true, ByteBuffer.wrap(html.getBytes(StandardCharsets.UTF_8)), recording.get());
+          String html =
+              "<html><head><title>"
+                  + path
+                  + "</title></head><body><a href=\"/page/next\">next</a></body></html>";
+          response.write(
+              true, ByteBuffer.wrap(html.getBytes(StandardCharsets.UTF_8)), recording.get());
         }
       }
       return true;

@@ -4,8 +4,8 @@ import dev.crawler.common.RunningService;
 import dev.crawler.common.Seeds;
 import dev.crawler.common.ServiceLauncher;
 import dev.crawler.common.ops.HealthCheck;
-import dev.crawler.common.url.UrlNormalizer;
 import dev.crawler.common.streams.StreamsService;
+import dev.crawler.common.url.UrlNormalizer;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.streams.FrontierTopology;
@@ -38,15 +38,18 @@ public final class FrontierApp implements RunningService {
   }
 
   /**
-   * Starts the frontier; returns at once. The seeds of the crawl configuration's sites and of {@code
-   * frontier.seeds} are sent to crawl.discovered (in the background), so a deployment's crawl.yaml is
-   * all it takes to crawl its sites; a seed the frontier knows already changes nothing, so each start
-   * sending them again is harmless.
+   * Starts the frontier; returns at once. The seeds of the crawl configuration's sites and of
+   * {@code frontier.seeds} are sent to crawl.discovered (in the background), so a deployment's
+   * crawl.yaml is all it takes to crawl its sites; a seed the frontier knows already changes
+   * nothing, so each start sending them again is harmless.
    */
   public static FrontierApp start(FrontierConfig config) {
     ReleaseBudget budget = ReleaseBudget.of(config.settings().maxPages());
     var topology = FrontierTopology.build(config.topics(), config.settings(), budget);
-    FrontierApp app = new FrontierApp(StreamsService.start(config.serviceName(), topology, config.streamsProperties()), budget);
+    FrontierApp app =
+        new FrontierApp(
+            StreamsService.start(config.serviceName(), topology, config.streamsProperties()),
+            budget);
     List<String> seeds = new ArrayList<>(config.settings().seeds());
     seeds.addAll(config.settings().crawl().seeds());
     if (!seeds.isEmpty()) {
@@ -68,12 +71,17 @@ public final class FrontierApp implements RunningService {
     }
     try {
       Seeds.send(config.kafkaProperties(), config.topics(), seeds, Instant.now());
-      LOG.info("{} seeds of the configuration sent to {}", seeds.size(), config.topics().discovered().name());
+      LOG.info(
+          "{} seeds of the configuration sent to {}",
+          seeds.size(),
+          config.topics().discovered().name());
     } catch (RuntimeException e) {
-      LOG.error("cannot send the configuration's seeds to {}: {}", config.topics().discovered().name(), e.toString());
+      LOG.error(
+          "cannot send the configuration's seeds to {}: {}",
+          config.topics().discovered().name(),
+          e.toString());
     }
   }
-
 
   /**
    * Runs the frontier until the process is stopped.
@@ -84,7 +92,6 @@ public final class FrontierApp implements RunningService {
     ServiceLauncher.launch("frontier", args, FrontierConfig::new, FrontierApp::start);
   }
 
-
   /**
    * The crawl's progress from this instance's stores (its own partitions only).
    *
@@ -93,7 +100,11 @@ public final class FrontierApp implements RunningService {
   public Optional<FrontierProgress> progress() {
     try {
       ReadOnlyKeyValueStore<String, OriginState> origins =
-          service.streams().store(StoreQueryParameters.fromNameAndType(FrontierTopology.ORIGINS_STORE, QueryableStoreTypes.keyValueStore()));
+          service
+              .streams()
+              .store(
+                  StoreQueryParameters.fromNameAndType(
+                      FrontierTopology.ORIGINS_STORE, QueryableStoreTypes.keyValueStore()));
       long count = 0;
       long queued = 0;
       long paused = 0;
@@ -110,7 +121,9 @@ public final class FrontierApp implements RunningService {
           inFlight += entry.value.getInFlight();
         }
       }
-      return Optional.of(new FrontierProgress(count, queued, paused, inFlight, budget.released(), budget.isSpent()));
+      return Optional.of(
+          new FrontierProgress(
+              count, queued, paused, inFlight, budget.released(), budget.isSpent()));
     } catch (InvalidStateStoreException e) {
       return Optional.empty();
     }

@@ -20,10 +20,12 @@ import org.apache.kafka.common.config.ConfigException;
 public final class FrontierConfig extends StreamsServiceConfig {
 
   public static final String MAX_DEPTH_CONFIG = "frontier.max.depth";
-  private static final String MAX_DEPTH_DOC = "The deepest link depth crawled (seeds are 0); -1 for no limit. Deeper URLs are logged TOO_DEEP.";
+  private static final String MAX_DEPTH_DOC =
+      "The deepest link depth crawled (seeds are 0); -1 for no limit. Deeper URLs are logged TOO_DEEP.";
 
   public static final String MAX_PAGES_CONFIG = "frontier.max.pages";
-  private static final String MAX_PAGES_DOC = "Fetch requests this instance releases at most; 0 for no limit. Queued URLs stay queued.";
+  private static final String MAX_PAGES_DOC =
+      "Fetch requests this instance releases at most; 0 for no limit. Queued URLs stay queued.";
 
   public static final String DELAY_MS_CONFIG = "frontier.delay.ms";
   private static final String DELAY_MS_DOC =
@@ -34,26 +36,53 @@ public final class FrontierConfig extends StreamsServiceConfig {
       "Fetch requests in flight per origin at most; 0 derives it from the delay (2 at one second, up to 64 at no delay).";
 
   public static final String LEASE_TIMEOUT_MS_CONFIG = "frontier.lease.timeout.ms";
-  private static final String LEASE_TIMEOUT_MS_DOC = "How long a released request waits for its outcome before its URL is released again, in milliseconds. Keep it above the fetchers' fetcher.max.hold.ms plus fetcher.request.timeout.ms, or a request a fetcher still holds is released twice.";
+  private static final String LEASE_TIMEOUT_MS_DOC =
+      "How long a released request waits for its outcome before its URL is released again, in milliseconds. Keep it above the fetchers' fetcher.max.hold.ms plus fetcher.request.timeout.ms, or a request a fetcher still holds is released twice.";
 
   public static final String CRAWL_CONFIG_CONFIG = "frontier.crawl.config";
   private static final String CRAWL_CONFIG_DOC =
       "The crawl configuration file (crawl.yaml: options, sites, rules, policies; see docs/crawl-config.md); empty for the defaults. frontier.max.depth and frontier.delay.ms, when set, are global options on top of it.";
 
   public static final String SEEDS_CONFIG = "frontier.seeds";
-  private static final String SEEDS_DOC = "Seeds of the crawl besides the crawl configuration's sites' (for the host, domain and directory scopes).";
+  private static final String SEEDS_DOC =
+      "Seeds of the crawl besides the crawl configuration's sites' (for the host, domain and directory scopes).";
 
   public static final String MAX_ATTEMPTS_CONFIG = "frontier.max.attempts";
-  private static final String MAX_ATTEMPTS_DOC = "Fetch attempts per URL when fetches fail transiently (NETWORK_ERROR, RATE_LIMITED).";
+  private static final String MAX_ATTEMPTS_DOC =
+      "Fetch attempts per URL when fetches fail transiently (NETWORK_ERROR, RATE_LIMITED).";
 
   public static final ConfigDef DEFINITION =
       streamsDefinition("crawler-frontier")
           .define(MAX_DEPTH_CONFIG, Type.INT, -1, Range.atLeast(-1), Importance.HIGH, MAX_DEPTH_DOC)
           .define(MAX_PAGES_CONFIG, Type.LONG, 0L, Range.atLeast(0), Importance.HIGH, MAX_PAGES_DOC)
-          .define(DELAY_MS_CONFIG, Type.LONG, 1000L, Range.between(0, 3_600_000), Importance.HIGH, DELAY_MS_DOC)
-          .define(WINDOW_PER_ORIGIN_CONFIG, Type.INT, 0, Range.between(0, 1024), Importance.MEDIUM, WINDOW_PER_ORIGIN_DOC)
-          .define(LEASE_TIMEOUT_MS_CONFIG, Type.LONG, 600_000L, Range.between(1_000, 86_400_000), Importance.MEDIUM, LEASE_TIMEOUT_MS_DOC)
-          .define(MAX_ATTEMPTS_CONFIG, Type.INT, 3, Range.between(1, 100), Importance.MEDIUM, MAX_ATTEMPTS_DOC)
+          .define(
+              DELAY_MS_CONFIG,
+              Type.LONG,
+              1000L,
+              Range.between(0, 3_600_000),
+              Importance.HIGH,
+              DELAY_MS_DOC)
+          .define(
+              WINDOW_PER_ORIGIN_CONFIG,
+              Type.INT,
+              0,
+              Range.between(0, 1024),
+              Importance.MEDIUM,
+              WINDOW_PER_ORIGIN_DOC)
+          .define(
+              LEASE_TIMEOUT_MS_CONFIG,
+              Type.LONG,
+              600_000L,
+              Range.between(1_000, 86_400_000),
+              Importance.MEDIUM,
+              LEASE_TIMEOUT_MS_DOC)
+          .define(
+              MAX_ATTEMPTS_CONFIG,
+              Type.INT,
+              3,
+              Range.between(1, 100),
+              Importance.MEDIUM,
+              MAX_ATTEMPTS_DOC)
           .define(CRAWL_CONFIG_CONFIG, Type.STRING, "", Importance.HIGH, CRAWL_CONFIG_DOC)
           .define(SEEDS_CONFIG, Type.LIST, "", Importance.LOW, SEEDS_DOC);
 
@@ -83,15 +112,18 @@ public final class FrontierConfig extends StreamsServiceConfig {
   }
 
   /**
-   * The Streams properties, with task idling off: the frontier's inputs (discovered URLs, outcomes, control
-   * commands) are decided one by one and need no alignment by timestamp across topics, and Kafka Streams'
-   * idling check formatted messages for every record of a task with an empty input (a sixth of the frontier
-   * thread's time in {@code FrontierScaleBenchmark}). A {@code kafka.max.task.idle.ms} setting still wins.
+   * The Streams properties, with task idling off: the frontier's inputs (discovered URLs, outcomes,
+   * control commands) are decided one by one and need no alignment by timestamp across topics, and
+   * Kafka Streams' idling check formatted messages for every record of a task with an empty input
+   * (a sixth of the frontier thread's time in {@code FrontierScaleBenchmark}). A {@code
+   * kafka.max.task.idle.ms} setting still wins.
    */
   @Override
   public java.util.Properties streamsProperties() {
     java.util.Properties properties = super.streamsProperties();
-    properties.putIfAbsent(org.apache.kafka.streams.StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, org.apache.kafka.streams.StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
+    properties.putIfAbsent(
+        org.apache.kafka.streams.StreamsConfig.MAX_TASK_IDLE_MS_CONFIG,
+        org.apache.kafka.streams.StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     return properties;
   }
 

@@ -8,13 +8,15 @@ package dev.crawler.frontier;
  * @param paused URLs waiting in the queues of origins the fetcher asked to leave alone for now
  * @param inFlight requests released whose outcome has not come
  * @param released requests released by this instance since it started
- * @param isBudgetSpent whether {@code frontier.max.pages} requests were released, so no more will be
+ * @param isBudgetSpent whether {@code frontier.max.pages} requests were released, so no more will
+ *     be
  */
-public record FrontierProgress(long origins, long queued, long paused, long inFlight, long released, boolean isBudgetSpent) {
+public record FrontierProgress(
+    long origins, long queued, long paused, long inFlight, long released, boolean isBudgetSpent) {
 
   /**
-   * Whether nothing is in flight and nothing more will be released soon: URLs of paused origins stay
-   * queued for a later run (seed 003: an origin out of patience is finished for this run).
+   * Whether nothing is in flight and nothing more will be released soon: URLs of paused origins
+   * stay queued for a later run (seed 003: an origin out of patience is finished for this run).
    */
   public boolean isIdle() {
     return inFlight == 0 && (queued == paused || isBudgetSpent);

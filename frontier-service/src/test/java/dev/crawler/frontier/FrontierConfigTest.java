@@ -10,7 +10,10 @@ class FrontierConfigTest {
 
   @Test
   void theFrontierDoesNotIdleForEmptyInputsUnlessAKafkaSettingSaysSo() {
-    assertThat(new FrontierConfig(Map.of()).streamsProperties()).containsEntry(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
-    assertThat(new FrontierConfig(Map.of("kafka.max.task.idle.ms", "0")).streamsProperties()).containsEntry(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0");
+    assertThat(new FrontierConfig(Map.of()).streamsProperties())
+        .containsEntry(
+            StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
+    assertThat(new FrontierConfig(Map.of("kafka.max.task.idle.ms", "0")).streamsProperties())
+        .containsEntry(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0");
   }
 }

@@ -12,7 +12,10 @@ public final class ParserApp {
 
   /** Starts the parser; returns at once (the instance joins its group in the background). */
   public static RunningService start(ParserConfig config) {
-    return StreamsService.start(config.serviceName(), ParserTopology.build(config.topics(), config.settings()), config.streamsProperties());
+    return StreamsService.start(
+        config.serviceName(),
+        ParserTopology.build(config.topics(), config.settings()),
+        config.streamsProperties());
   }
 
   /**

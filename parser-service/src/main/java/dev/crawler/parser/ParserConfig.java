@@ -13,16 +13,18 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * The parser's settings: those of every Streams service ({@link StreamsServiceConfig}) and its own. A
- * bad value stops start-up with a {@link ConfigException} naming the setting.
+ * The parser's settings: those of every Streams service ({@link StreamsServiceConfig}) and its own.
+ * A bad value stops start-up with a {@link ConfigException} naming the setting.
  */
 public final class ParserConfig extends StreamsServiceConfig {
 
   public static final String MAX_TEXT_CHARS_CONFIG = "parser.max.text.chars";
-  private static final String MAX_TEXT_CHARS_DOC = "Characters of text kept per document; the checksum covers the whole text.";
+  private static final String MAX_TEXT_CHARS_DOC =
+      "Characters of text kept per document; the checksum covers the whole text.";
 
   public static final String IMPORTED_CONTENT_TYPES_CONFIG = "parser.imported.content.types";
-  private static final String IMPORTED_CONTENT_TYPES_DOC = "Media types imported; responses of other types are IMPORT_REJECTED.";
+  private static final String IMPORTED_CONTENT_TYPES_DOC =
+      "Media types imported; responses of other types are IMPORT_REJECTED.";
 
   public static final String RECENT_LINKS_CONFIG = "parser.recent.links";
   private static final String RECENT_LINKS_DOC =
@@ -35,18 +37,39 @@ public final class ParserConfig extends StreamsServiceConfig {
 
   public static final ConfigDef DEFINITION =
       streamsDefinition("crawler-parser", STATELESS_TRANSACTION_TIMEOUT_MS)
-          .define(MAX_TEXT_CHARS_CONFIG, Type.INT, ParserSettings.DEFAULT_MAX_TEXT_CHARS, Range.atLeast(0), Importance.MEDIUM, MAX_TEXT_CHARS_DOC)
-          .define(ROBOTS_AGENT_CONFIG, Type.STRING, ParserSettings.DEFAULT_ROBOTS_AGENT, new ConfigDef.NonEmptyString(), Importance.LOW, ROBOTS_AGENT_DOC)
-          .define(RECENT_LINKS_CONFIG, Type.INT, ParserSettings.DEFAULT_RECENT_LINKS, Range.between(0, 10_000_000), Importance.LOW, RECENT_LINKS_DOC)
+          .define(
+              MAX_TEXT_CHARS_CONFIG,
+              Type.INT,
+              ParserSettings.DEFAULT_MAX_TEXT_CHARS,
+              Range.atLeast(0),
+              Importance.MEDIUM,
+              MAX_TEXT_CHARS_DOC)
+          .define(
+              ROBOTS_AGENT_CONFIG,
+              Type.STRING,
+              ParserSettings.DEFAULT_ROBOTS_AGENT,
+              new ConfigDef.NonEmptyString(),
+              Importance.LOW,
+              ROBOTS_AGENT_DOC)
+          .define(
+              RECENT_LINKS_CONFIG,
+              Type.INT,
+              ParserSettings.DEFAULT_RECENT_LINKS,
+              Range.between(0, 10_000_000),
+              Importance.LOW,
+              RECENT_LINKS_DOC)
           .define(
               IMPORTED_CONTENT_TYPES_CONFIG,
               Type.LIST,
               String.join(",", ParserSettings.DEFAULT_IMPORTED_CONTENT_TYPES),
-              ConfigDef.LambdaValidator.with(ParserConfig::validateMediaTypes, () -> "media types, type/subtype"),
+              ConfigDef.LambdaValidator.with(
+                  ParserConfig::validateMediaTypes, () -> "media types, type/subtype"),
               Importance.MEDIUM,
               IMPORTED_CONTENT_TYPES_DOC);
 
-  /** @throws ConfigException naming the setting whose value is bad */
+  /**
+   * @throws ConfigException naming the setting whose value is bad
+   */
   public ParserConfig(Map<String, String> settings) {
     super(DEFINITION, settings);
   }
@@ -58,7 +81,11 @@ public final class ParserConfig extends StreamsServiceConfig {
 
   /** The parser's own settings. */
   public ParserSettings settings() {
-    return new ParserSettings(new HashSet<>(getList(IMPORTED_CONTENT_TYPES_CONFIG)), getInt(MAX_TEXT_CHARS_CONFIG), getInt(RECENT_LINKS_CONFIG), getString(ROBOTS_AGENT_CONFIG));
+    return new ParserSettings(
+        new HashSet<>(getList(IMPORTED_CONTENT_TYPES_CONFIG)),
+        getInt(MAX_TEXT_CHARS_CONFIG),
+        getInt(RECENT_LINKS_CONFIG),
+        getString(ROBOTS_AGENT_CONFIG));
   }
 
   private static void validateMediaTypes(String name, Object value) {
@@ -67,7 +94,8 @@ public final class ParserConfig extends StreamsServiceConfig {
     }
     for (Object type : types) {
       if (!ParserSettings.isMediaType(String.valueOf(type).strip().toLowerCase(Locale.ROOT))) {
-        throw new ConfigException(name, value, "'" + type + "' is not a media type (type/subtype, without parameters)");
+        throw new ConfigException(
+            name, value, "'" + type + "' is not a media type (type/subtype, without parameters)");
       }
     }
   }

@@ -44,14 +44,25 @@ class ParserConfigTest {
     assertThat(new ParserConfig(Map.of()).streamsProperties())
         .containsEntry(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedStateMemory.class)
         .containsEntry(BoundedStateMemory.MEMORY_BYTES_CONFIG, 128L * 1024 * 1024);
-    assertThat(new ParserConfig(Map.of("state.memory.mb", "512")).streamsProperties()).containsEntry(BoundedStateMemory.MEMORY_BYTES_CONFIG, 512L * 1024 * 1024);
+    assertThat(new ParserConfig(Map.of("state.memory.mb", "512")).streamsProperties())
+        .containsEntry(BoundedStateMemory.MEMORY_BYTES_CONFIG, 512L * 1024 * 1024);
   }
 
   @Test
   void letsAKafkaSettingOverrideTheBatchingDefaults() {
-    Properties properties = new ParserConfig(Map.of("kafka.linger.ms", "50", "kafka.producer.batch.size", "65536", "commit.interval.ms", "100")).streamsProperties();
+    Properties properties =
+        new ParserConfig(
+                Map.of(
+                    "kafka.linger.ms",
+                    "50",
+                    "kafka.producer.batch.size",
+                    "65536",
+                    "commit.interval.ms",
+                    "100"))
+            .streamsProperties();
 
-    // Kafka Streams prefers producer.linger.ms to linger.ms: a default under the prefix would hide the setting
+    // Kafka Streams prefers producer.linger.ms to linger.ms: a default under the prefix would hide
+    // the setting
     assertThat(properties)
         .containsEntry(ProducerConfig.LINGER_MS_CONFIG, "50")
         .doesNotContainKey(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG))
@@ -62,9 +73,17 @@ class ParserConfigTest {
   @Test
   void readsItsOwnSettings() {
     ParserConfig config =
-        new ParserConfig(Map.of("parser.max.text.chars", "5000", "parser.recent.links", "0", "parser.imported.content.types", "text/html, Text/Plain"));
+        new ParserConfig(
+            Map.of(
+                "parser.max.text.chars",
+                "5000",
+                "parser.recent.links",
+                "0",
+                "parser.imported.content.types",
+                "text/html, Text/Plain"));
 
-    assertThat(config.settings()).isEqualTo(new ParserSettings(Set.of("text/html", "text/plain"), 5000, 0));
+    assertThat(config.settings())
+        .isEqualTo(new ParserSettings(Set.of("text/html", "text/plain"), 5000, 0));
   }
 
   @ParameterizedTest(name = "{0}={1}")
@@ -79,6 +98,8 @@ class ParserConfigTest {
           parser.imported.content.types | 'text/html;charset=utf-8'
           """)
   void refusesABadValueNamingTheSetting(String key, String value) {
-    assertThatThrownBy(() -> new ParserConfig(Map.of(key, value))).isInstanceOf(ConfigException.class).hasMessageContaining(key);
+    assertThatThrownBy(() -> new ParserConfig(Map.of(key, value)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(key);
   }
 }

@@ -1,6 +1,8 @@
 package dev.crawler.schemas;
 
-/** A URL that cannot be crawled as written: no scheme, no host, a bad port, an impossible host name. */
+/**
+ * A URL that cannot be crawled as written: no scheme, no host, a bad port, an impossible host name.
+ */
 public final class InvalidUrlException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 

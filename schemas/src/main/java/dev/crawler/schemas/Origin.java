@@ -9,9 +9,9 @@ import org.jspecify.annotations.Nullable;
  * partition key of every origin-keyed topic.
  *
  * <p>{@link #of(String)} is the one function that computes it: scheme and host lower-cased ({@link
- * Locale#ROOT}), internationalized host names converted to their ASCII (punycode) form, a trailing dot
- * on the host removed, user info dropped, and the port elided when it is the scheme's default. It never
- * resolves host names (no DNS) and is safe to call from any thread.
+ * Locale#ROOT}), internationalized host names converted to their ASCII (punycode) form, a trailing
+ * dot on the host removed, user info dropped, and the port elided when it is the scheme's default.
+ * It never resolves host names (no DNS) and is safe to call from any thread.
  *
  * @param scheme lower-case scheme, e.g. {@code https}
  * @param host lower-case ASCII host; IPv6 literals keep their brackets, e.g. {@code [::1]}
@@ -125,23 +125,27 @@ public record Origin(String scheme, String host, int port) {
     }
     String ascii;
     if (isPlainAscii(host)) {
-      // nothing for IDNA to convert (the common case, and IDN.toASCII's cost was a tenth of the frontier's thread)
+      // nothing for IDNA to convert (the common case, and IDN.toASCII's cost was a tenth of the
+      // frontier's thread)
       ascii = host.toLowerCase(Locale.ROOT);
       checkLabelLengths(url, host);
     } else {
       try {
         ascii = IDN.toASCII(host, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
       } catch (IllegalArgumentException e) {
-        throw new InvalidUrlException(url, "host '" + host + "' is not a valid domain name: " + e.getMessage());
+        throw new InvalidUrlException(
+            url, "host '" + host + "' is not a valid domain name: " + e.getMessage());
       }
     }
     if (ascii.isEmpty() || ascii.length() > MAX_HOST_LENGTH) {
-      throw new InvalidUrlException(url, "host '" + host + "' is empty or longer than " + MAX_HOST_LENGTH);
+      throw new InvalidUrlException(
+          url, "host '" + host + "' is empty or longer than " + MAX_HOST_LENGTH);
     }
     for (int i = 0; i < ascii.length(); i++) {
       char c = ascii.charAt(i);
       // underscores are not valid in host names but are common in real ones; browsers accept them
-      boolean allowed = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+      boolean allowed =
+          (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
       if (!allowed) {
         throw new InvalidUrlException(url, "host '" + host + "' contains '" + c + "'");
       }
@@ -149,11 +153,19 @@ public record Origin(String scheme, String host, int port) {
     return ascii;
   }
 
-  /** Whether a host has only the characters of an ASCII host name, which IDNA leaves as they are. */
+  /**
+   * Whether a host has only the characters of an ASCII host name, which IDNA leaves as they are.
+   */
   private static boolean isPlainAscii(String host) {
     for (int i = 0; i < host.length(); i++) {
       char c = host.charAt(i);
-      boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+      boolean plain =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '-'
+              || c == '.'
+              || c == '_';
       if (!plain) {
         return false;
       }
@@ -161,7 +173,10 @@ public record Origin(String scheme, String host, int port) {
     return true;
   }
 
-  /** A DNS label is at most 63 characters (RFC 1035), as IDN.toASCII checks for the hosts it converts. */
+  /**
+   * A DNS label is at most 63 characters (RFC 1035), as IDN.toASCII checks for the hosts it
+   * converts.
+   */
   private static void checkLabelLengths(String url, String host) {
     int start = 0;
     while (start <= host.length()) {
@@ -170,7 +185,9 @@ public record Origin(String scheme, String host, int port) {
         end = host.length();
       }
       if (end - start > 63) {
-        throw new InvalidUrlException(url, "host '" + host + "' is not a valid domain name: a label is longer than 63 characters");
+        throw new InvalidUrlException(
+            url,
+            "host '" + host + "' is not a valid domain name: a label is longer than 63 characters");
       }
       start = end + 1;
     }

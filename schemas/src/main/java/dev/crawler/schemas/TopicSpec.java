@@ -14,12 +14,12 @@ import org.apache.kafka.common.serialization.Serde;
  * @param keySerde serde of the record keys
  * @param valueSerde serde of the record values
  * @param cleanupPolicy delete or compact
- * @param retention how long records are kept, when the topic is time-bounded; empty for the broker's
- *     default
- * @param coPartitionedByOrigin whether the topic is keyed by origin and must have the same partition
- *     count as the other origin-keyed topics (so one origin's records meet in one task)
- * @param fixedPartitions the partition count the topic must have whatever the configured count (1 for
- *     a topic one task reads whole); 0 when the configured count applies
+ * @param retention how long records are kept, when the topic is time-bounded; empty for the
+ *     broker's default
+ * @param coPartitionedByOrigin whether the topic is keyed by origin and must have the same
+ *     partition count as the other origin-keyed topics (so one origin's records meet in one task)
+ * @param fixedPartitions the partition count the topic must have whatever the configured count (1
+ *     for a topic one task reads whole); 0 when the configured count applies
  * @param <K> the key type
  * @param <V> the value type
  */
@@ -34,12 +34,19 @@ public record TopicSpec<K, V>(
 
   public TopicSpec {
     if (fixedPartitions < 0 || (fixedPartitions > 0 && coPartitionedByOrigin)) {
-      throw new IllegalArgumentException("a fixed partition count is positive and not for a co-partitioned topic: " + name);
+      throw new IllegalArgumentException(
+          "a fixed partition count is positive and not for a co-partitioned topic: " + name);
     }
   }
 
   /** A topic with the configured partition count. */
-  public TopicSpec(String name, Serde<K> keySerde, Serde<V> valueSerde, CleanupPolicy cleanupPolicy, Optional<Duration> retention, boolean coPartitionedByOrigin) {
+  public TopicSpec(
+      String name,
+      Serde<K> keySerde,
+      Serde<V> valueSerde,
+      CleanupPolicy cleanupPolicy,
+      Optional<Duration> retention,
+      boolean coPartitionedByOrigin) {
     this(name, keySerde, valueSerde, cleanupPolicy, retention, coPartitionedByOrigin, 0);
   }
 
@@ -49,8 +56,8 @@ public record TopicSpec<K, V>(
   }
 
   /**
-   * The largest record batch a topic accepts, in bytes: room for a fetched body at the fetcher's size
-   * limit, or a document's text. Producers must allow requests this large too.
+   * The largest record batch a topic accepts, in bytes: room for a fetched body at the fetcher's
+   * size limit, or a document's text. Producers must allow requests this large too.
    */
   public static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 

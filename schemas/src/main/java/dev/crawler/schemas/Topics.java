@@ -1,7 +1,7 @@
 package dev.crawler.schemas;
 
-import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.ControlCommand;
+import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DeadLetter;
 import dev.crawler.events.DiscoveredUrl;
@@ -22,13 +22,13 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * The topic catalogue: every topic the crawler reads or writes (DESIGN.md section 3), with its serdes
- * and how it is kept. The only place topic names are spelled.
+ * The topic catalogue: every topic the crawler reads or writes (DESIGN.md section 3), with its
+ * serdes and how it is kept. The only place topic names are spelled.
  *
  * <p>Names are a prefix plus a fixed suffix: {@code crawl.discovered} with the default prefix. A
  * different prefix lets several crawls, or several tests, share one cluster without sharing topics.
- * Keys are UTF-8 strings (an origin, or a document URL for {@link #documents()}); values are Avro in
- * the Confluent wire format. Immutable and thread-safe.
+ * Keys are UTF-8 strings (an origin, or a document URL for {@link #documents()}); values are Avro
+ * in the Confluent wire format. Immutable and thread-safe.
  */
 public final class Topics {
 
@@ -55,7 +55,8 @@ public final class Topics {
 
   private Topics(String prefix, SchemaRegistryClient registry) {
     if (!prefix.matches("[a-zA-Z0-9._-]*")) {
-      throw new IllegalArgumentException("topic prefix '" + prefix + "' may only contain letters, digits, '.', '_' and '-'");
+      throw new IllegalArgumentException(
+          "topic prefix '" + prefix + "' may only contain letters, digits, '.', '_' and '-'");
     }
     this.prefix = prefix;
     this.discovered = byOrigin("discovered", registry, DiscoveredUrl.class);
@@ -65,26 +66,77 @@ public final class Topics {
     this.outcomes = byOrigin("outcomes", registry, CrawlOutcome.class);
     this.documents =
         new TopicSpec<>(
-            prefix + "documents", Serdes.String(), avro(registry, DocumentEvent.class), CleanupPolicy.COMPACT, Optional.empty(), false);
+            prefix + "documents",
+            Serdes.String(),
+            avro(registry, DocumentEvent.class),
+            CleanupPolicy.COMPACT,
+            Optional.empty(),
+            false);
     this.log =
         new TopicSpec<>(
-            prefix + "log", Serdes.String(), avro(registry, CrawlLogEntry.class), CleanupPolicy.DELETE, Optional.of(LOG_RETENTION), true);
-    // partitioned like the origin-keyed topics, so the frontier reads it beside them; written to every partition
+            prefix + "log",
+            Serdes.String(),
+            avro(registry, CrawlLogEntry.class),
+            CleanupPolicy.DELETE,
+            Optional.of(LOG_RETENTION),
+            true);
+    // partitioned like the origin-keyed topics, so the frontier reads it beside them; written to
+    // every partition
     this.control =
-        new TopicSpec<>(prefix + "control", Serdes.String(), avro(registry, ControlCommand.class), CleanupPolicy.DELETE, Optional.empty(), true);
-    // keyed by origin and partitioned like fetch-requests: a fetcher reads the partitions it is assigned
+        new TopicSpec<>(
+            prefix + "control",
+            Serdes.String(),
+            avro(registry, ControlCommand.class),
+            CleanupPolicy.DELETE,
+            Optional.empty(),
+            true);
+    // keyed by origin and partitioned like fetch-requests: a fetcher reads the partitions it is
+    // assigned
     this.politeness =
-        new TopicSpec<>(prefix + "politeness", Serdes.String(), avro(registry, PolitenessState.class), CleanupPolicy.COMPACT, Optional.empty(), true);
+        new TopicSpec<>(
+            prefix + "politeness",
+            Serdes.String(),
+            avro(registry, PolitenessState.class),
+            CleanupPolicy.COMPACT,
+            Optional.empty(),
+            true);
     // keyed by content checksum, so not by origin: every committer task reads all of it
-    this.checksums = new TopicSpec<>(prefix + "checksums", Serdes.String(), Serdes.String(), CleanupPolicy.COMPACT, Optional.empty(), false);
-    // one partition: the event-driven recrawl schedule is global across sites, so one task reads it all
+    this.checksums =
+        new TopicSpec<>(
+            prefix + "checksums",
+            Serdes.String(),
+            Serdes.String(),
+            CleanupPolicy.COMPACT,
+            Optional.empty(),
+            false);
+    // one partition: the event-driven recrawl schedule is global across sites, so one task reads it
+    // all
     this.recrawlFeed =
-        new TopicSpec<>(prefix + "recrawl-feed", Serdes.String(), avro(registry, RecrawlDocument.class), CleanupPolicy.COMPACT, Optional.empty(), false, 1);
+        new TopicSpec<>(
+            prefix + "recrawl-feed",
+            Serdes.String(),
+            avro(registry, RecrawlDocument.class),
+            CleanupPolicy.COMPACT,
+            Optional.empty(),
+            false,
+            1);
     // keyed by origin, the latest figures of each: operators read it whole (crawler status)
-    this.stats = new TopicSpec<>(prefix + "stats", Serdes.String(), avro(registry, OriginStats.class), CleanupPolicy.COMPACT, Optional.empty(), true);
+    this.stats =
+        new TopicSpec<>(
+            prefix + "stats",
+            Serdes.String(),
+            avro(registry, OriginStats.class),
+            CleanupPolicy.COMPACT,
+            Optional.empty(),
+            true);
     this.deadLetters =
         new TopicSpec<>(
-            prefix + "dead-letters", Serdes.String(), avro(registry, DeadLetter.class), CleanupPolicy.DELETE, Optional.empty(), false);
+            prefix + "dead-letters",
+            Serdes.String(),
+            avro(registry, DeadLetter.class),
+            CleanupPolicy.DELETE,
+            Optional.empty(),
+            false);
   }
 
   /** The catalogue with the default prefix. */
@@ -95,7 +147,8 @@ public final class Topics {
   /**
    * The catalogue with another prefix.
    *
-   * @throws IllegalArgumentException when the prefix has characters Kafka does not allow in topic names
+   * @throws IllegalArgumentException when the prefix has characters Kafka does not allow in topic
+   *     names
    */
   public static Topics create(String prefix, SchemaRegistryClient registry) {
     return new Topics(prefix, registry);
@@ -151,8 +204,8 @@ public final class Topics {
   }
 
   /**
-   * Each origin's politeness state (next request time, back-off, patience, pause), compacted; written by
-   * the fetcher that owns the origin and read by its next owner after a rebalance.
+   * Each origin's politeness state (next request time, back-off, patience, pause), compacted;
+   * written by the fetcher that owns the origin and read by its next owner after a rebalance.
    */
   public TopicSpec<String, PolitenessState> politeness() {
     return politeness;
@@ -169,8 +222,8 @@ public final class Topics {
 
   /**
    * The published documents of configured sites with their pages and publish date (tombstones for
-   * deleted ones), compacted, one partition; the frontier turns crawl.documents into it and its recrawl
-   * scheduler reads it (seed 000).
+   * deleted ones), compacted, one partition; the frontier turns crawl.documents into it and its
+   * recrawl scheduler reads it (seed 000).
    */
   public TopicSpec<String, RecrawlDocument> recrawlFeed() {
     return recrawlFeed;
@@ -187,14 +240,35 @@ public final class Topics {
 
   /** Every topic, in flow order. */
   public List<TopicSpec<String, ?>> all() {
-    return List.of(discovered, fetchRequests, fetchResults, parsed, outcomes, documents, log, deadLetters, control, politeness, checksums, recrawlFeed, stats);
+    return List.of(
+        discovered,
+        fetchRequests,
+        fetchResults,
+        parsed,
+        outcomes,
+        documents,
+        log,
+        deadLetters,
+        control,
+        politeness,
+        checksums,
+        recrawlFeed,
+        stats);
   }
 
-  private <V extends SpecificRecord> TopicSpec<String, V> byOrigin(String suffix, SchemaRegistryClient registry, Class<V> type) {
-    return new TopicSpec<>(prefix + suffix, Serdes.String(), avro(registry, type), CleanupPolicy.DELETE, Optional.empty(), true);
+  private <V extends SpecificRecord> TopicSpec<String, V> byOrigin(
+      String suffix, SchemaRegistryClient registry, Class<V> type) {
+    return new TopicSpec<>(
+        prefix + suffix,
+        Serdes.String(),
+        avro(registry, type),
+        CleanupPolicy.DELETE,
+        Optional.empty(),
+        true);
   }
 
-  private static <V extends SpecificRecord> Serde<V> avro(SchemaRegistryClient registry, Class<V> type) {
+  private static <V extends SpecificRecord> Serde<V> avro(
+      SchemaRegistryClient registry, Class<V> type) {
     return AvroSerde.forValues(registry, type);
   }
 }

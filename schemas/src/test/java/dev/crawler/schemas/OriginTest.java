@@ -70,7 +70,12 @@ class OriginTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"http://example.org/, 80", "https://example.org/, 443", "http://example.org:8080/, 8080", "foo://example.org/, -1"})
+  @CsvSource({
+    "http://example.org/, 80",
+    "https://example.org/, 443",
+    "http://example.org:8080/, 8080",
+    "foo://example.org/, -1"
+  })
   void knowsTheEffectivePort(String url, int port) {
     assertThat(Origin.of(url).effectivePort()).isEqualTo(port);
   }

@@ -21,7 +21,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 
-/** One fully populated record of every event type, every optional field set, for round-trip tests. */
+/**
+ * One fully populated record of every event type, every optional field set, for round-trip tests.
+ */
 public final class SampleEvents {
 
   public static final Instant T = Instant.parse("2026-11-23T10:15:30.123Z");
@@ -187,7 +189,8 @@ public final class SampleEvents {
         .setKey(ByteBuffer.wrap("https://example.org".getBytes(StandardCharsets.UTF_8)))
         .setValue(ByteBuffer.wrap(new byte[] {1, 2, 3}))
         .setHeaders(Map.of("trace", "abc"))
-        .setError("undecodable record on topic crawl.parsed partition 3 offset 1234: magic byte is 0x01")
+        .setError(
+            "undecodable record on topic crawl.parsed partition 3 offset 1234: magic byte is 0x01")
         .setErrorClass("dev.crawler.schemas.serde.UndecodableRecordException")
         .setService("committer")
         .setTime(T)
@@ -204,6 +207,16 @@ public final class SampleEvents {
 
   /** Every sample, one per event type (two for DocumentEvent: upsert and delete). */
   public static List<SpecificRecord> all() {
-    return List.of(discovered(), fetchRequest(), fetchResult(), parsed(), outcome(), upsert(), delete(), logEntry(), deadLetter(), control());
+    return List.of(
+        discovered(),
+        fetchRequest(),
+        fetchResult(),
+        parsed(),
+        outcome(),
+        upsert(),
+        delete(),
+        logEntry(),
+        deadLetter(),
+        control());
   }
 }

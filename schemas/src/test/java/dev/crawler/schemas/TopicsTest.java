@@ -39,7 +39,13 @@ class TopicsTest {
     assertThat(topics.recrawlFeed().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.stats().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.all())
-        .filteredOn(t -> t != topics.documents() && t != topics.politeness() && t != topics.checksums() && t != topics.recrawlFeed() && t != topics.stats())
+        .filteredOn(
+            t ->
+                t != topics.documents()
+                    && t != topics.politeness()
+                    && t != topics.checksums()
+                    && t != topics.recrawlFeed()
+                    && t != topics.stats())
         .allMatch(t -> t.cleanupPolicy() == CleanupPolicy.DELETE);
   }
 
@@ -47,12 +53,15 @@ class TopicsTest {
   void givesTheRecrawlFeedOnePartitionSoOneTaskSchedulesAllSites() {
     assertThat(topics.recrawlFeed().partitions(12)).isEqualTo(1);
     assertThat(topics.discovered().partitions(12)).isEqualTo(12);
-    assertThat(topics.all()).filteredOn(t -> t.fixedPartitions() > 0).containsExactly(topics.recrawlFeed());
+    assertThat(topics.all())
+        .filteredOn(t -> t.fixedPartitions() > 0)
+        .containsExactly(topics.recrawlFeed());
   }
 
   @Test
   void boundsTheCrawlLogInTime() {
-    assertThat(topics.log().topicConfigs()).containsEntry("retention.ms", Long.toString(Topics.LOG_RETENTION.toMillis()));
+    assertThat(topics.log().topicConfigs())
+        .containsEntry("retention.ms", Long.toString(Topics.LOG_RETENTION.toMillis()));
   }
 
   @Test
@@ -61,7 +70,15 @@ class TopicsTest {
         .filteredOn(TopicSpec::coPartitionedByOrigin)
         .extracting(TopicSpec::name)
         .containsExactly(
-            "crawl.discovered", "crawl.fetch-requests", "crawl.fetch-results", "crawl.parsed", "crawl.outcomes", "crawl.log", "crawl.control", "crawl.politeness", "crawl.stats");
+            "crawl.discovered",
+            "crawl.fetch-requests",
+            "crawl.fetch-results",
+            "crawl.parsed",
+            "crawl.outcomes",
+            "crawl.log",
+            "crawl.control",
+            "crawl.politeness",
+            "crawl.stats");
   }
 
   @Test

@@ -17,19 +17,22 @@ import org.jspecify.annotations.Nullable;
 /**
  * Multi-page documents (seed 000's multi-page posts, option {@code pagination}): the pages of one
  * document, each fetched and parsed on its own, are published as one document whose content is the
- * pages' texts in page order. The first page names the second, the second the third, and so on; a pass
- * starts when the first page is reported (parsed, or answered 304) and is complete when every page of
- * the chain was reported since and the last names no next page. A complete pass gives the assembled
- * document, which {@link CommitPolicy} decides like any parsed page (an unchanged assembly is {@code
- * UNMODIFIED}). A page reported outside a pass (refreshed on its own) gives the assembly again only when
- * its content changed.
+ * pages' texts in page order. The first page names the second, the second the third, and so on; a
+ * pass starts when the first page is reported (parsed, or answered 304) and is complete when every
+ * page of the chain was reported since and the last names no next page. A complete pass gives the
+ * assembled document, which {@link CommitPolicy} decides like any parsed page (an unchanged
+ * assembly is {@code UNMODIFIED}). A page reported outside a pass (refreshed on its own) gives the
+ * assembly again only when its content changed.
  *
- * <p>Pure: the caller passes the document's previous state and stores {@link Step#state()}, and keeps
- * the page-to-document index with {@link Step#joined()} and {@link Step#left()}. Thread-safe.
+ * <p>Pure: the caller passes the document's previous state and stores {@link Step#state()}, and
+ * keeps the page-to-document index with {@link Step#joined()} and {@link Step#left()}. Thread-safe.
  */
 public final class PageAssembly {
 
-  /** The most pages one document has; a longer chain is cut there (a calendar's "next month" never ends). */
+  /**
+   * The most pages one document has; a longer chain is cut there (a calendar's "next month" never
+   * ends).
+   */
   public static final int MAX_PAGES = 100;
 
   /** The separator of the pages' texts in the assembled document. */
@@ -44,7 +47,12 @@ public final class PageAssembly {
    * @param assembled the document to decide, when this report completed it
    * @param index the reported page's place in the document, from 0
    */
-  public record Step(DocumentPages state, List<String> joined, List<String> left, Optional<ParsedDocument> assembled, int index) {
+  public record Step(
+      DocumentPages state,
+      List<String> joined,
+      List<String> left,
+      Optional<ParsedDocument> assembled,
+      int index) {
 
     /** How many pages the chain has so far. */
     public int pageCount() {
@@ -80,12 +88,18 @@ public final class PageAssembly {
     List<DocumentPage> pages = copy(state.getPages());
     boolean isChanged = !parsed.getContentChecksum().equals(pages.get(index).getContentChecksum());
     pages.set(index, page(parsed.getUrl(), parsed, now));
-    return Optional.of(chained(new DocumentPages(state.getFirst(), pages, state.getPassStartedAt()), index, parsed.getNextPage(), now, isChanged));
+    return Optional.of(
+        chained(
+            new DocumentPages(state.getFirst(), pages, state.getPassStartedAt()),
+            index,
+            parsed.getNextPage(),
+            now,
+            isChanged));
   }
 
   /**
-   * A page of the document answered 304 (unchanged since its last fetch): it counts as reported with
-   * the text it had; the first page starts a pass.
+   * A page of the document answered 304 (unchanged since its last fetch): it counts as reported
+   * with the text it had; the first page starts a pass.
    *
    * @return empty when the URL is not a page of the document
    */
@@ -102,11 +116,15 @@ public final class PageAssembly {
   }
 
   /** Takes the page's next page into the chain, cutting what followed when the chain changed. */
-  private static Step chained(DocumentPages state, int index, @Nullable String next, Instant now, boolean isChanged) {
+  private static Step chained(
+      DocumentPages state, int index, @Nullable String next, Instant now, boolean isChanged) {
     List<DocumentPage> pages = state.getPages();
     List<String> left = new ArrayList<>();
     List<String> joined = new ArrayList<>();
-    boolean isSameChain = next == null ? pages.size() == index + 1 : pages.size() > index + 1 && pages.get(index + 1).getUrl().equals(next);
+    boolean isSameChain =
+        next == null
+            ? pages.size() == index + 1
+            : pages.size() > index + 1 && pages.get(index + 1).getUrl().equals(next);
     if (!isSameChain) {
       while (pages.size() > index + 1) {
         left.add(pages.remove(pages.size() - 1).getUrl());
@@ -122,16 +140,24 @@ public final class PageAssembly {
   }
 
   /**
-   * The assembled document when the pass is complete, or when a page reported outside a pass changed a
-   * document whose pages all have text.
+   * The assembled document when the pass is complete, or when a page reported outside a pass
+   * changed a document whose pages all have text.
    */
-  private static Step completed(DocumentPages state, List<String> joined, List<String> left, int index, boolean isChangedOutsidePass, Instant now) {
+  private static Step completed(
+      DocumentPages state,
+      List<String> joined,
+      List<String> left,
+      int index,
+      boolean isChangedOutsidePass,
+      Instant now) {
     List<DocumentPage> pages = state.getPages();
-    boolean isChainEnd = pages.get(pages.size() - 1).getNextPage() == null || pages.size() == MAX_PAGES;
+    boolean isChainEnd =
+        pages.get(pages.size() - 1).getNextPage() == null || pages.size() == MAX_PAGES;
     boolean hasAllTexts = pages.stream().allMatch(p -> p.getText() != null);
     long passStart = state.getPassStartedAt().toEpochMilli();
     boolean isPassOpen = passStart > 0;
-    boolean isPassComplete = isPassOpen && pages.stream().allMatch(p -> p.getReportedAt().toEpochMilli() >= passStart);
+    boolean isPassComplete =
+        isPassOpen && pages.stream().allMatch(p -> p.getReportedAt().toEpochMilli() >= passStart);
     if (isChainEnd && hasAllTexts && (isPassComplete || (!isPassOpen && isChangedOutsidePass))) {
       DocumentPages closed = new DocumentPages(state.getFirst(), pages, Instant.EPOCH);
       return new Step(closed, joined, left, Optional.of(assembled(closed, now)), index);
@@ -139,7 +165,10 @@ public final class PageAssembly {
     return new Step(state, joined, left, Optional.empty(), index);
   }
 
-  /** The document the pages make: the first page's facts, the texts in page order, one checksum over the pages'. */
+  /**
+   * The document the pages make: the first page's facts, the texts in page order, one checksum over
+   * the pages'.
+   */
   static ParsedDocument assembled(DocumentPages state, Instant now) {
     List<DocumentPage> pages = state.getPages();
     List<String> texts = new ArrayList<>(pages.size());
@@ -150,7 +179,8 @@ public final class PageAssembly {
     }
     return ParsedDocument.newBuilder(state.getFirst())
         .setText(String.join(PAGE_BREAK, texts))
-        .setContentChecksum(pages.size() == 1 ? pages.get(0).getContentChecksum() : sha256(checksums.toString()))
+        .setContentChecksum(
+            pages.size() == 1 ? pages.get(0).getContentChecksum() : sha256(checksums.toString()))
         .setPageCount(pages.size())
         .setPages(pages.stream().map(DocumentPage::getUrl).toList())
         .setNextPage(null)
@@ -158,7 +188,13 @@ public final class PageAssembly {
   }
 
   private static DocumentPage page(String url, ParsedDocument parsed, Instant now) {
-    return DocumentPage.newBuilder().setUrl(url).setText(parsed.getText()).setContentChecksum(parsed.getContentChecksum()).setNextPage(parsed.getNextPage()).setReportedAt(now).build();
+    return DocumentPage.newBuilder()
+        .setUrl(url)
+        .setText(parsed.getText())
+        .setContentChecksum(parsed.getContentChecksum())
+        .setNextPage(parsed.getNextPage())
+        .setReportedAt(now)
+        .build();
   }
 
   private static int indexOf(DocumentPages state, String url) {
@@ -179,7 +215,9 @@ public final class PageAssembly {
 
   private static String sha256(String text) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
     }

@@ -7,7 +7,10 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.jspecify.annotations.Nullable;
 
-/** Keeps the global checksum index ({@value CommitterTopology#GLOBAL_CHECKSUMS_STORE}) as crawl.checksums says. */
+/**
+ * Keeps the global checksum index ({@value CommitterTopology#GLOBAL_CHECKSUMS_STORE}) as
+ * crawl.checksums says.
+ */
 final class ChecksumIndexUpdater implements Processor<String, String, Void, Void> {
 
   private @Nullable KeyValueStore<String, String> store;

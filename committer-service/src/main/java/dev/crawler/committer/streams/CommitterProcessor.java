@@ -23,15 +23,19 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Applies {@link CommitPolicy} to each parsed document and outcome, keeps each URL's {@link
- * DocumentState} in the store {@value CommitterTopology#DOCUMENTS_STORE}, and writes what it decided.
- * Decisions are timed by the task's wall clock ({@link ProcessorContext#currentSystemTimeMs()}), so
- * tests run in virtual time. One instance per task; not thread-safe (Streams does not need it to be).
+ * DocumentState} in the store {@value CommitterTopology#DOCUMENTS_STORE}, and writes what it
+ * decided. Decisions are timed by the task's wall clock ({@link
+ * ProcessorContext#currentSystemTimeMs()}), so tests run in virtual time. One instance per task;
+ * not thread-safe (Streams does not need it to be).
  */
-final class CommitterProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
+final class CommitterProcessor
+    implements Processor<String, SpecificRecord, String, SpecificRecord> {
 
   static final String SERVICE = CommitPolicy.SERVICE;
 
-  /** The crawl option that turns multi-page documents on for a URL (its fetch request carries it). */
+  /**
+   * The crawl option that turns multi-page documents on for a URL (its fetch request carries it).
+   */
   static final String PAGINATION_OPTION = "pagination";
 
   private final CommitterSettings settings;
@@ -66,7 +70,10 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
         onPage(record.key(), parsed, paged, now);
         return;
       }
-      Optional<String> duplicateOf = settings.detectsDuplicates() ? publisherOf(parsed.getContentChecksum()) : Optional.empty();
+      Optional<String> duplicateOf =
+          settings.detectsDuplicates()
+              ? publisherOf(parsed.getContentChecksum())
+              : Optional.empty();
       DocumentState previous = store().get(parsed.getUrl());
       Commit commit = CommitPolicy.decide(previous, parsed, duplicateOf, now);
       apply(parsed.getUrl(), previous, commit, now);
@@ -85,13 +92,24 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
           .ifPresent(
               commit -> {
                 apply(outcome.getUrl(), previous, commit, now);
-                Decision decision = decision(outcome.getUrl(), commit).withDepth(outcome.getDepth());
-                forward(CommitterTopology.LOG_SINK, record.key(), (outcome.getStatus() == null ? decision : decision.withStatus(outcome.getStatus())).toLogEntry(SERVICE, now), now);
+                Decision decision =
+                    decision(outcome.getUrl(), commit).withDepth(outcome.getDepth());
+                forward(
+                    CommitterTopology.LOG_SINK,
+                    record.key(),
+                    (outcome.getStatus() == null
+                            ? decision
+                            : decision.withStatus(outcome.getStatus()))
+                        .toLogEntry(SERVICE, now),
+                    now);
               });
     }
   }
 
-  /** A multi-page document: its URL (its first page's) and its pages so far (null when they are gone). */
+  /**
+   * A multi-page document: its URL (its first page's) and its pages so far (null when they are
+   * gone).
+   */
   private record Paged(String url, @Nullable DocumentPages state) {}
 
   /** Whether the option that turns multi-page documents on is set for the page's URL. */
@@ -100,7 +118,10 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
     return pagination != null && !pagination.isBlank(); // off: no store lookups on the common path
   }
 
-  /** The multi-page document a URL is a later page of, or the one it is the first page of; empty when neither. */
+  /**
+   * The multi-page document a URL is a later page of, or the one it is the first page of; empty
+   * when neither.
+   */
   private Optional<Paged> pagedOf(String url) {
     String documentUrl = pageOf().get(url);
     if (documentUrl != null) {
@@ -111,11 +132,12 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
   }
 
   /**
-   * A page of a multi-page document: its text joins the document's pages; when the pass is complete the
-   * assembled document is decided. The page's request gets the document's decision then, else {@code
-   * PAGE}.
+   * A page of a multi-page document: its text joins the document's pages; when the pass is complete
+   * the assembled document is decided. The page's request gets the document's decision then, else
+   * {@code PAGE}.
    */
-  private void onPage(@Nullable String key, ParsedDocument parsed, Optional<Paged> paged, Instant now) {
+  private void onPage(
+      @Nullable String key, ParsedDocument parsed, Optional<Paged> paged, Instant now) {
     boolean isLaterPage = paged.isPresent() && !paged.get().url().equals(parsed.getUrl());
     String documentUrl = isLaterPage ? paged.get().url() : parsed.getUrl();
     DocumentPages state = paged.map(Paged::state).orElse(null);
@@ -131,41 +153,66 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
       pageOf().delete(parsed.getUrl());
       decision = Decision.of(parsed.getUrl(), Outcome.PAGE, "no longer a page of " + documentUrl);
     } else {
-      // the request was for this page: its outcome names the page, and says what became of the document
+      // the request was for this page: its outcome names the page, and says what became of the
+      // document
       String prefix = isLaterPage ? documentUrl + ": " : "";
       decision =
           stepped(key, documentUrl, step.get(), now)
-              .map(made -> Decision.of(parsed.getUrl(), made.outcome(), prefix + made.detail().orElse("")))
-              .orElse(Decision.of(parsed.getUrl(), Outcome.PAGE, pageDetail(documentUrl, step.get())));
+              .map(
+                  made ->
+                      Decision.of(
+                          parsed.getUrl(), made.outcome(), prefix + made.detail().orElse("")))
+              .orElse(
+                  Decision.of(parsed.getUrl(), Outcome.PAGE, pageDetail(documentUrl, step.get())));
     }
     report(key, parsed, decision, now);
   }
 
   /** Writes the outcome of the parsed page's request and its log entry. */
   private void report(@Nullable String key, ParsedDocument parsed, Decision decision, Instant now) {
-    Decision made = decision.withRequest(parsed.getRequestId(), parsed.getDepth(), parsed.getAttempt()).withStatus(parsed.getStatus());
-    CrawlOutcome outcome = made.toOutcome(SERVICE, now).setContentChecksum(parsed.getContentChecksum()).setEtag(parsed.getEtag()).setLastModified(parsed.getLastModified()).build();
+    Decision made =
+        decision
+            .withRequest(parsed.getRequestId(), parsed.getDepth(), parsed.getAttempt())
+            .withStatus(parsed.getStatus());
+    CrawlOutcome outcome =
+        made.toOutcome(SERVICE, now)
+            .setContentChecksum(parsed.getContentChecksum())
+            .setEtag(parsed.getEtag())
+            .setLastModified(parsed.getLastModified())
+            .build();
     forward(CommitterTopology.OUTCOMES_SINK, key, outcome, now);
     forward(CommitterTopology.LOG_SINK, key, made.toLogEntry(SERVICE, now), now);
   }
 
-  /** A page answered 304: it counts for the pass with the text it had; the fetch already ended its request. */
-  private void onUnmodifiedPage(@Nullable String key, CrawlOutcome outcome, Paged paged, Instant now) {
+  /**
+   * A page answered 304: it counts for the pass with the text it had; the fetch already ended its
+   * request.
+   */
+  private void onUnmodifiedPage(
+      @Nullable String key, CrawlOutcome outcome, Paged paged, Instant now) {
     if (paged.state() == null) {
       return;
     }
     PageAssembly.unmodified(paged.state(), outcome.getUrl(), now)
         .flatMap(step -> stepped(key, paged.url(), step, now))
-        .ifPresent(decision -> forward(CommitterTopology.LOG_SINK, key, decision.withDepth(outcome.getDepth()).toLogEntry(SERVICE, now), now));
+        .ifPresent(
+            decision ->
+                forward(
+                    CommitterTopology.LOG_SINK,
+                    key,
+                    decision.withDepth(outcome.getDepth()).toLogEntry(SERVICE, now),
+                    now));
   }
 
   /**
-   * Stores a step of a multi-page document, indexes its pages (a page that joins it and was published on
-   * its own is withdrawn), and decides the assembled document when the step completed it.
+   * Stores a step of a multi-page document, indexes its pages (a page that joins it and was
+   * published on its own is withdrawn), and decides the assembled document when the step completed
+   * it.
    *
    * @return the document's decision, when it was made
    */
-  private Optional<Decision> stepped(@Nullable String key, String documentUrl, PageAssembly.Step step, Instant now) {
+  private Optional<Decision> stepped(
+      @Nullable String key, String documentUrl, PageAssembly.Step step, Instant now) {
     pages().put(documentUrl, step.state());
     step.left().forEach(pageOf()::delete);
     for (String joined : step.joined()) {
@@ -175,60 +222,94 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
           .ifPresent(
               commit -> {
                 apply(joined, standalone, commit, now);
-                forward(CommitterTopology.LOG_SINK, key, decision(joined, commit).toLogEntry(SERVICE, now), now);
+                forward(
+                    CommitterTopology.LOG_SINK,
+                    key,
+                    decision(joined, commit).toLogEntry(SERVICE, now),
+                    now);
               });
     }
     if (step.assembled().isEmpty()) {
       return Optional.empty();
     }
     ParsedDocument assembled = step.assembled().get();
-    Optional<String> duplicateOf = settings.detectsDuplicates() ? publisherOf(assembled.getContentChecksum()) : Optional.empty();
+    Optional<String> duplicateOf =
+        settings.detectsDuplicates()
+            ? publisherOf(assembled.getContentChecksum())
+            : Optional.empty();
     DocumentState previous = store().get(documentUrl);
     Commit commit = CommitPolicy.decide(previous, assembled, duplicateOf, now);
     apply(documentUrl, previous, commit, now);
-    return Optional.of(Decision.of(documentUrl, commit.outcome(), commit.detail().orElse("") + " (" + step.pageCount() + " pages)"));
+    return Optional.of(
+        Decision.of(
+            documentUrl,
+            commit.outcome(),
+            commit.detail().orElse("") + " (" + step.pageCount() + " pages)"));
   }
 
   private static String pageDetail(String documentUrl, PageAssembly.Step step) {
-    return "page " + (step.index() + 1) + " of " + documentUrl + " (" + step.pageCount() + " pages so far)";
+    return "page "
+        + (step.index() + 1)
+        + " of "
+        + documentUrl
+        + " ("
+        + step.pageCount()
+        + " pages so far)";
   }
 
   private void apply(String url, @Nullable DocumentState previous, Commit commit, Instant now) {
     store().put(url, commit.state());
     indexChecksum(url, previous, commit.state());
-    commit.event()
+    commit
+        .event()
         .ifPresent(
             event -> {
               forward(CommitterTopology.DOCUMENTS_SINK, url, event, now);
               CrawlMetrics.document(event);
             });
     if (commit.isTombstoneFollowing()) {
-      context().forward(new Record<String, SpecificRecord>(url, null, now.toEpochMilli()), CommitterTopology.DOCUMENTS_SINK);
+      context()
+          .forward(
+              new Record<String, SpecificRecord>(url, null, now.toEpochMilli()),
+              CommitterTopology.DOCUMENTS_SINK);
     }
   }
 
   /**
-   * The URL that publishes this content, if any: this partition's index first (up to date), then the
-   * global one (every partition's, updated a moment later through crawl.checksums; two copies
-   * committed in that moment on two partitions are both published until the next recrawl finds one a
-   * duplicate).
+   * The URL that publishes this content, if any: this partition's index first (up to date), then
+   * the global one (every partition's, updated a moment later through crawl.checksums; two copies
+   * committed in that moment on two partitions are both published until the next recrawl finds one
+   * a duplicate).
    */
   private Optional<String> publisherOf(String checksum) {
     String local = checksums().get(checksum);
-    return local != null ? Optional.of(local) : Optional.ofNullable(globalChecksums().get(checksum));
+    return local != null
+        ? Optional.of(local)
+        : Optional.ofNullable(globalChecksums().get(checksum));
   }
 
-  /** Keeps the checksum index: a published document owns its checksum unless another URL owned it first. */
+  /**
+   * Keeps the checksum index: a published document owns its checksum unless another URL owned it
+   * first.
+   */
   private void indexChecksum(String url, @Nullable DocumentState previous, DocumentState state) {
     Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
     if (previous != null && previous.getPublished() && !previous.getContentChecksum().isEmpty()) {
-      boolean isGoneOrChanged = !state.getPublished() || !state.getContentChecksum().equals(previous.getContentChecksum());
+      boolean isGoneOrChanged =
+          !state.getPublished()
+              || !state.getContentChecksum().equals(previous.getContentChecksum());
       if (isGoneOrChanged && url.equals(checksums().get(previous.getContentChecksum()))) {
         checksums().delete(previous.getContentChecksum());
-        context().forward(new Record<String, SpecificRecord>(previous.getContentChecksum(), null, now.toEpochMilli()), CommitterTopology.CHECKSUMS_SINK);
+        context()
+            .forward(
+                new Record<String, SpecificRecord>(
+                    previous.getContentChecksum(), null, now.toEpochMilli()),
+                CommitterTopology.CHECKSUMS_SINK);
       }
     }
-    if (state.getPublished() && !state.getContentChecksum().isEmpty() && checksums().get(state.getContentChecksum()) == null) {
+    if (state.getPublished()
+        && !state.getContentChecksum().isEmpty()
+        && checksums().get(state.getContentChecksum()) == null) {
       checksums().put(state.getContentChecksum(), url);
       forwardChecksum(state.getContentChecksum(), url, now);
     }
@@ -237,7 +318,8 @@ final class CommitterProcessor implements Processor<String, SpecificRecord, Stri
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void forwardChecksum(String checksum, String url, Instant now) {
     // the sink's serde is a string's: the record is not an Avro one
-    ((ProcessorContext) context()).forward(new Record<>(checksum, url, now.toEpochMilli()), CommitterTopology.CHECKSUMS_SINK);
+    ((ProcessorContext) context())
+        .forward(new Record<>(checksum, url, now.toEpochMilli()), CommitterTopology.CHECKSUMS_SINK);
   }
 
   private static Decision decision(String url, Commit commit) {

@@ -25,7 +25,10 @@ public final class CommitterTopology {
   /** Content checksum to the URL that publishes it, in this task's partition (seen at once). */
   public static final String CHECKSUMS_STORE = "committer-checksums";
 
-  /** Content checksum to the URL that publishes it, over all partitions (a global store of crawl.checksums). */
+  /**
+   * Content checksum to the URL that publishes it, over all partitions (a global store of
+   * crawl.checksums).
+   */
   public static final String GLOBAL_CHECKSUMS_STORE = "committer-global-checksums";
 
   /** Multi-page documents: document (first page) URL to its {@link DocumentPages}. */
@@ -52,17 +55,24 @@ public final class CommitterTopology {
     Topology topology = new Topology();
     Sources.add(topology, PARSED_SOURCE, topics.parsed());
     Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
-    topology.addProcessor(PROCESSOR, () -> new CommitterProcessor(settings), PARSED_SOURCE, OUTCOMES_SOURCE);
-    StateStores.add(topology, DOCUMENTS_STORE, Serdes.String(), StateSerde.of(DocumentState.class), PROCESSOR);
+    topology.addProcessor(
+        PROCESSOR, () -> new CommitterProcessor(settings), PARSED_SOURCE, OUTCOMES_SOURCE);
+    StateStores.add(
+        topology, DOCUMENTS_STORE, Serdes.String(), StateSerde.of(DocumentState.class), PROCESSOR);
     StateStores.add(topology, CHECKSUMS_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
-    StateStores.add(topology, PAGES_STORE, Serdes.String(), StateSerde.of(DocumentPages.class), PROCESSOR);
+    StateStores.add(
+        topology, PAGES_STORE, Serdes.String(), StateSerde.of(DocumentPages.class), PROCESSOR);
     StateStores.add(topology, PAGE_OF_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
     Sinks.add(topology, DOCUMENTS_SINK, topics.documents(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
     Sinks.add(topology, CHECKSUMS_SINK, topics.checksums(), PROCESSOR);
     topology.addGlobalStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GLOBAL_CHECKSUMS_STORE), Serdes.String(), Serdes.String()).withLoggingDisabled(),
+        Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(GLOBAL_CHECKSUMS_STORE),
+                Serdes.String(),
+                Serdes.String())
+            .withLoggingDisabled(),
         "checksums",
         Serdes.String().deserializer(),
         Serdes.String().deserializer(),
@@ -71,5 +81,4 @@ public final class CommitterTopology {
         ChecksumIndexUpdater::new);
     return topology;
   }
-
 }

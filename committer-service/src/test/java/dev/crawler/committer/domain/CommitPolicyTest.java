@@ -25,11 +25,14 @@ class CommitPolicyTest {
   private static final String URL = "http://a.example/post";
   private static final String OTHER = "http://a.example/other";
 
-  @ParameterizedTest(name = "{0}, checksum {1}, noindex {2}, canonical {3} -> {4} {5}, tombstone {6}, published {7}")
+  @ParameterizedTest(
+      name =
+          "{0}, checksum {1}, noindex {2}, canonical {3} -> {4} {5}, tombstone {6}, published {7}")
   @CsvSource(
       nullValues = "-",
       value = {
-        // previous state, checksum, noindex, canonical, outcome,     event,  tombstone, published after
+        // previous state, checksum, noindex, canonical, outcome,     event,  tombstone, published
+        // after
         "none,             c1, false, -,     COMMITTED,    UPSERT, false, true",
         "none,             c1, false, " + URL + ", COMMITTED, UPSERT, false, true",
         "published c1,     c1, false, -,     UNMODIFIED,   -,      false, true",
@@ -80,9 +83,7 @@ class CommitPolicyTest {
     Commit commit = CommitPolicy.decide(state("published c1"), parsed("c1", false, OTHER), T2);
 
     assertThat(commit.detail()).contains(OTHER);
-    assertThat(commit.event())
-        .contains(
-            deleteAtT2(DeleteReason.NONCANONICAL, OTHER));
+    assertThat(commit.event()).contains(deleteAtT2(DeleteReason.NONCANONICAL, OTHER));
   }
 
   @Test
@@ -175,7 +176,9 @@ class CommitPolicyTest {
   @Test
   void aDocumentPublishedAgainAfterADeletionKeepsCountingVersions() {
     Commit first = CommitPolicy.decide(null, parsed("c1", false, null), T1);
-    Commit gone = CommitPolicy.onFetchOutcome(first.state(), fetchOutcome(Outcome.GONE, "fetcher"), T1).orElseThrow();
+    Commit gone =
+        CommitPolicy.onFetchOutcome(first.state(), fetchOutcome(Outcome.GONE, "fetcher"), T1)
+            .orElseThrow();
 
     Commit back = CommitPolicy.decide(gone.state(), parsed("c1", false, null), T2);
 
@@ -198,7 +201,11 @@ class CommitPolicyTest {
   void keepsThePublishDateOnceSetElseTakesThePagesElseTheFirstSight(
       String before, @Nullable Instant pageSays, Instant expected) {
     DocumentState previous =
-        before.equals("none") ? null : DocumentState.newBuilder(state("published c1")).setPublishedAt(Instant.parse(before)).build();
+        before.equals("none")
+            ? null
+            : DocumentState.newBuilder(state("published c1"))
+                .setPublishedAt(Instant.parse(before))
+                .build();
     ParsedDocument parsed = parsed("c2", false, null);
     parsed.setPublishedAt(pageSays);
 
@@ -245,7 +252,8 @@ class CommitPolicyTest {
       })
   void deletesAPublishedDocumentWhoseUrlAnotherServiceFoundGone(
       Outcome fetched, String service, String previous, @Nullable DeleteReason reason) {
-    Optional<Commit> commit = CommitPolicy.onFetchOutcome(state(previous + " c1"), fetchOutcome(fetched, service), T2);
+    Optional<Commit> commit =
+        CommitPolicy.onFetchOutcome(state(previous + " c1"), fetchOutcome(fetched, service), T2);
 
     if (reason == null) {
       assertThat(commit).isEmpty();
@@ -254,18 +262,26 @@ class CommitPolicyTest {
     assertThat(commit.orElseThrow().outcome()).isEqualTo(fetched);
     assertThat(commit.get().detail()).contains("document deleted: status 410 from " + service);
     assertThat(commit.get().event())
-        .contains(
-            deleteAtT2(reason, "document deleted: status 410 from " + service));
+        .contains(deleteAtT2(reason, "document deleted: status 410 from " + service));
     assertThat(commit.get().isTombstoneFollowing()).isTrue();
     assertThat(commit.get().state())
         .isEqualTo(
-            DocumentState.newBuilder(state("published c1")).setPublished(false).setLastOutcome(fetched.name()).setFailures(1).setDecidedAt(T2).build());
+            DocumentState.newBuilder(state("published c1"))
+                .setPublished(false)
+                .setLastOutcome(fetched.name())
+                .setFailures(1)
+                .setDecidedAt(T2)
+                .build());
   }
 
-  /** Seed 002's deletion grace: a failing URL keeps its document for a number of failed crawls in a row. */
+  /**
+   * Seed 002's deletion grace: a failing URL keeps its document for a number of failed crawls in a
+   * row.
+   */
   @ParameterizedTest(name = "404 grace {0}, error grace {1}: {2} -> deleted {3} after failure {4}")
   @CsvSource({
-    // not-found grace, error grace, outcomes by service (one per crawl), deleted at, failures counted
+    // not-found grace, error grace, outcomes by service (one per crawl), deleted at, failures
+    // counted
     "0, 1, NOT_FOUND@fetcher,                                   1, 1",
     "2, 1, NOT_FOUND@fetcher NOT_FOUND@fetcher,                 0, 2",
     "2, 1, NOT_FOUND@fetcher NOT_FOUND@fetcher NOT_FOUND@fetcher, 3, 3",
@@ -279,14 +295,17 @@ class CommitPolicyTest {
     "5, 5, GONE@fetcher,                                        1, 1",
     "0, 1, BAD_STATUS@fetcher NOT_FOUND@fetcher,                2, 2",
   })
-  void deletesAFailingDocumentAfterItsGrace(int notFoundGrace, int errorGrace, String outcomes, int deletedAt, int failures) {
+  void deletesAFailingDocumentAfterItsGrace(
+      int notFoundGrace, int errorGrace, String outcomes, int deletedAt, int failures) {
     CommitterSettings settings = new CommitterSettings(notFoundGrace, errorGrace, true);
     DocumentState state = java.util.Objects.requireNonNull(state("published c1"));
     int crawl = 0;
     int deleted = 0;
     for (String outcome : outcomes.strip().split(" ")) {
       String[] parts = outcome.split("@");
-      Optional<Commit> commit = CommitPolicy.onFetchOutcome(state, fetchOutcome(Outcome.valueOf(parts[0]), parts[1]), settings, T2);
+      Optional<Commit> commit =
+          CommitPolicy.onFetchOutcome(
+              state, fetchOutcome(Outcome.valueOf(parts[0]), parts[1]), settings, T2);
       if (commit.isEmpty()) {
         continue; // a failure the frontier still retries: not a crawl's answer
       }
@@ -296,7 +315,8 @@ class CommitPolicyTest {
         assertThat(commit.get().isTombstoneFollowing()).isTrue();
         deleted = crawl;
       } else {
-        assertThat(commit.get().detail().orElseThrow()).contains("kept, failed crawl " + crawl + " of a grace of");
+        assertThat(commit.get().detail().orElseThrow())
+            .contains("kept, failed crawl " + crawl + " of a grace of");
       }
     }
 
@@ -317,17 +337,23 @@ class CommitPolicyTest {
 
   @Test
   void aDocumentWithTheContentOfAnotherPublishedUrlIsADuplicate() {
-    Commit fresh = CommitPolicy.decide(null, parsed("c1"), Optional.of("http://a.example/original"), T2);
-    Commit wasPublished = CommitPolicy.decide(state("published c0"), parsed("c1"), Optional.of("http://a.example/original"), T2);
+    Commit fresh =
+        CommitPolicy.decide(null, parsed("c1"), Optional.of("http://a.example/original"), T2);
+    Commit wasPublished =
+        CommitPolicy.decide(
+            state("published c0"), parsed("c1"), Optional.of("http://a.example/original"), T2);
     Commit itself = CommitPolicy.decide(state("published c1"), parsed("c1"), Optional.of(URL), T2);
 
     assertThat(fresh.outcome()).isEqualTo(Outcome.DUPLICATE);
     assertThat(fresh.detail()).contains("same content as http://a.example/original");
     assertThat(fresh.event()).isEmpty();
     assertThat(wasPublished.outcome()).isEqualTo(Outcome.DUPLICATE);
-    assertThat(wasPublished.event().orElseThrow().getDeleteReason()).isEqualTo(DeleteReason.DUPLICATE);
+    assertThat(wasPublished.event().orElseThrow().getDeleteReason())
+        .isEqualTo(DeleteReason.DUPLICATE);
     assertThat(wasPublished.isTombstoneFollowing()).isTrue();
-    assertThat(itself.outcome()).as("a URL is no duplicate of itself").isEqualTo(Outcome.UNMODIFIED);
+    assertThat(itself.outcome())
+        .as("a URL is no duplicate of itself")
+        .isEqualTo(Outcome.UNMODIFIED);
   }
 
   private static CrawlOutcome fetchOutcome(Outcome outcome, String service) {
@@ -360,14 +386,22 @@ class CommitPolicyTest {
 
   /** The delete event of {@link #URL} decided at T2. */
   private static DocumentEvent deleteAtT2(DeleteReason reason, String detail) {
-    return DocumentEvent.newBuilder().setType(DocumentEventType.DELETE).setUrl(URL).setTime(T2).setDocument(null).setDeleteReason(reason).setDeleteDetail(detail).build();
+    return DocumentEvent.newBuilder()
+        .setType(DocumentEventType.DELETE)
+        .setUrl(URL)
+        .setTime(T2)
+        .setDocument(null)
+        .setDeleteReason(reason)
+        .setDeleteDetail(detail)
+        .build();
   }
 
   private static ParsedDocument parsed(String checksum) {
     return parsed(checksum, false, null);
   }
 
-  private static ParsedDocument parsed(String checksum, boolean noindex, @Nullable String canonical) {
+  private static ParsedDocument parsed(
+      String checksum, boolean noindex, @Nullable String canonical) {
     return ParsedDocument.newBuilder()
         .setUrl(URL)
         .setRequestId("req-" + checksum)

@@ -104,7 +104,15 @@ class CommitterTopologyTest {
             .build();
     assertThat(documents.readRecordsToList())
         .containsExactly(
-            new TestRecord<>(URL, DocumentEvent.newBuilder().setType(DocumentEventType.UPSERT).setUrl(URL).setTime(START).setDocument(document).build(), START));
+            new TestRecord<>(
+                URL,
+                DocumentEvent.newBuilder()
+                    .setType(DocumentEventType.UPSERT)
+                    .setUrl(URL)
+                    .setTime(START)
+                    .setDocument(document)
+                    .build(),
+                START));
     assertThat(outcomes.readKeyValuesToList())
         .containsExactly(
             KeyValue.pair(
@@ -145,7 +153,11 @@ class CommitterTopologyTest {
     driver.advanceWallClockTime(Duration.ofDays(1));
     parsed.pipeInput(ORIGIN, page("c1", "req-2"), DAY_2);
     driver.advanceWallClockTime(Duration.ofDays(1));
-    ParsedDocument changed = ParsedDocument.newBuilder(page("c2", "req-3")).setFetchedAt(DAY_3).setPublishedAt(DAY_3).build();
+    ParsedDocument changed =
+        ParsedDocument.newBuilder(page("c2", "req-3"))
+            .setFetchedAt(DAY_3)
+            .setPublishedAt(DAY_3)
+            .build();
     parsed.pipeInput(ORIGIN, changed, DAY_3);
 
     assertThat(documents.readKeyValuesToList())
@@ -153,11 +165,18 @@ class CommitterTopologyTest {
             KeyValue.pair(URL, upsert(page("c1", "req-1"), 1, START, START, START)),
             KeyValue.pair(URL, upsert(changed, 2, START, START, DAY_3)));
     assertThat(outcomes.readValuesToList())
-        .extracting(CrawlOutcome::getRequestId, CrawlOutcome::getOutcome, CrawlOutcome::getDetail, CrawlOutcome::getTime)
+        .extracting(
+            CrawlOutcome::getRequestId,
+            CrawlOutcome::getOutcome,
+            CrawlOutcome::getDetail,
+            CrawlOutcome::getTime)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("req-1", Outcome.COMMITTED, "new document, version 1", START),
-            org.assertj.core.groups.Tuple.tuple("req-2", Outcome.UNMODIFIED, "content checksum unchanged", DAY_2),
-            org.assertj.core.groups.Tuple.tuple("req-3", Outcome.COMMITTED, "content changed, version 2", DAY_3));
+            org.assertj.core.groups.Tuple.tuple(
+                "req-1", Outcome.COMMITTED, "new document, version 1", START),
+            org.assertj.core.groups.Tuple.tuple(
+                "req-2", Outcome.UNMODIFIED, "content checksum unchanged", DAY_2),
+            org.assertj.core.groups.Tuple.tuple(
+                "req-3", Outcome.COMMITTED, "content changed, version 2", DAY_3));
     assertThat(log.readValuesToList())
         .extracting(CrawlLogEntry::getOutcome)
         .containsExactly(Outcome.COMMITTED, Outcome.UNMODIFIED, Outcome.COMMITTED);
@@ -169,16 +188,20 @@ class CommitterTopologyTest {
     drainOutputs();
     driver.advanceWallClockTime(Duration.ofDays(1));
 
-    parsed.pipeInput(ORIGIN, ParsedDocument.newBuilder(page("c1", "req-2")).setNoindex(true).build(), DAY_2);
+    parsed.pipeInput(
+        ORIGIN, ParsedDocument.newBuilder(page("c1", "req-2")).setNoindex(true).build(), DAY_2);
 
     assertThat(documents.readRecordsToList())
         .containsExactly(
-            new TestRecord<>(URL, delete(DeleteReason.NOINDEX, "robots meta noindex", DAY_2), DAY_2),
+            new TestRecord<>(
+                URL, delete(DeleteReason.NOINDEX, "robots meta noindex", DAY_2), DAY_2),
             new TestRecord<String, DocumentEvent>(URL, null, DAY_2));
     assertThat(outcomes.readKeyValuesToList())
-        .containsExactly(KeyValue.pair(ORIGIN, outcome("req-2", Outcome.NOINDEX, "robots meta noindex", DAY_2)));
+        .containsExactly(
+            KeyValue.pair(ORIGIN, outcome("req-2", Outcome.NOINDEX, "robots meta noindex", DAY_2)));
     assertThat(log.readKeyValuesToList())
-        .containsExactly(KeyValue.pair(ORIGIN, logEntry(Outcome.NOINDEX, "robots meta noindex", DAY_2)));
+        .containsExactly(
+            KeyValue.pair(ORIGIN, logEntry(Outcome.NOINDEX, "robots meta noindex", DAY_2)));
   }
 
   @Test
@@ -186,19 +209,30 @@ class CommitterTopologyTest {
     parsed.pipeInput(ORIGIN, page("c1", "req-1"), START);
     drainOutputs();
 
-    parsed.pipeInput(ORIGIN, ParsedDocument.newBuilder(page("c1", "req-2")).setCanonicalUrl(CANONICAL).build(), START);
+    parsed.pipeInput(
+        ORIGIN,
+        ParsedDocument.newBuilder(page("c1", "req-2")).setCanonicalUrl(CANONICAL).build(),
+        START);
 
     assertThat(documents.readKeyValuesToList())
-        .containsExactly(KeyValue.pair(URL, delete(DeleteReason.NONCANONICAL, CANONICAL, START)), KeyValue.pair(URL, null));
+        .containsExactly(
+            KeyValue.pair(URL, delete(DeleteReason.NONCANONICAL, CANONICAL, START)),
+            KeyValue.pair(URL, null));
     assertThat(outcomes.readKeyValuesToList())
-        .containsExactly(KeyValue.pair(ORIGIN, outcome("req-2", Outcome.NONCANONICAL, CANONICAL, START)));
-    assertThat(log.readKeyValuesToList()).containsExactly(KeyValue.pair(ORIGIN, logEntry(Outcome.NONCANONICAL, CANONICAL, START)));
+        .containsExactly(
+            KeyValue.pair(ORIGIN, outcome("req-2", Outcome.NONCANONICAL, CANONICAL, START)));
+    assertThat(log.readKeyValuesToList())
+        .containsExactly(KeyValue.pair(ORIGIN, logEntry(Outcome.NONCANONICAL, CANONICAL, START)));
   }
 
   @Test
   void keepsNoindexAndNoncanonicalPagesThatWereNeverPublishedUnpublished() {
-    parsed.pipeInput(ORIGIN, ParsedDocument.newBuilder(page("c1", "req-1")).setNoindex(true).build(), START);
-    parsed.pipeInput(ORIGIN, ParsedDocument.newBuilder(page("c1", "req-2")).setCanonicalUrl(CANONICAL).build(), START);
+    parsed.pipeInput(
+        ORIGIN, ParsedDocument.newBuilder(page("c1", "req-1")).setNoindex(true).build(), START);
+    parsed.pipeInput(
+        ORIGIN,
+        ParsedDocument.newBuilder(page("c1", "req-2")).setCanonicalUrl(CANONICAL).build(),
+        START);
 
     assertThat(documents.isEmpty()).isTrue();
     assertThat(outcomes.readKeyValuesToList())
@@ -221,7 +255,8 @@ class CommitterTopologyTest {
 
     assertThat(documents.readRecordsToList())
         .containsExactly(
-            new TestRecord<>(URL, delete(DeleteReason.GONE, "document deleted: status 410", DAY_2), DAY_2),
+            new TestRecord<>(
+                URL, delete(DeleteReason.GONE, "document deleted: status 410", DAY_2), DAY_2),
             new TestRecord<String, DocumentEvent>(URL, null, DAY_2));
     // the fetcher's outcome ended the request: the committer writes no outcome of its own
     assertThat(outcomes.isEmpty()).isTrue();
@@ -249,8 +284,13 @@ class CommitterTopologyTest {
     outcomesIn.pipeInput(ORIGIN, fetcherOutcome(Outcome.NOT_FOUND, 404), START);
 
     assertThat(documents.readKeyValuesToList())
-        .containsExactly(KeyValue.pair(URL, delete(DeleteReason.NOT_FOUND, "document deleted: status 404", START)), KeyValue.pair(URL, null));
-    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getOutcome).containsExactly(Outcome.NOT_FOUND);
+        .containsExactly(
+            KeyValue.pair(
+                URL, delete(DeleteReason.NOT_FOUND, "document deleted: status 404", START)),
+            KeyValue.pair(URL, null));
+    assertThat(log.readValuesToList())
+        .extracting(CrawlLogEntry::getOutcome)
+        .containsExactly(Outcome.NOT_FOUND);
   }
 
   @Test
@@ -259,15 +299,22 @@ class CommitterTopologyTest {
     parsed.pipeInput(ORIGIN, page("c1", "req-1"), START);
     drainOutputs();
 
-    outcomesIn.pipeInput(ORIGIN, CrawlOutcome.newBuilder(fetcherOutcome(Outcome.GONE, 410)).setService("committer").build(), START);
+    outcomesIn.pipeInput(
+        ORIGIN,
+        CrawlOutcome.newBuilder(fetcherOutcome(Outcome.GONE, 410)).setService("committer").build(),
+        START);
     outcomesIn.pipeInput(ORIGIN, fetcherOutcome(Outcome.BAD_STATUS, 500), START);
     outcomesIn.pipeInput(ORIGIN, fetcherOutcome(Outcome.NETWORK_ERROR, 0), START);
 
     assertThat(documents.isEmpty()).isTrue();
     assertThat(outcomes.isEmpty()).isTrue();
-    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getOutcome, CrawlLogEntry::getDetail)
-        .as("a bad status is logged and kept within the grace; the network error the frontier still retries is not a crawl's answer")
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(Outcome.BAD_STATUS, "status 500: kept, failed crawl 1 of a grace of 1"));
+    assertThat(log.readValuesToList())
+        .extracting(CrawlLogEntry::getOutcome, CrawlLogEntry::getDetail)
+        .as(
+            "a bad status is logged and kept within the grace; the network error the frontier still retries is not a crawl's answer")
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                Outcome.BAD_STATUS, "status 500: kept, failed crawl 1 of a grace of 1"));
     assertThat(store().get(URL).getPublished()).isTrue();
     assertThat(store().get(URL).getFailures()).isEqualTo(1);
   }
@@ -275,23 +322,36 @@ class CommitterTopologyTest {
   @Test
   void publishesTheFirstOfTwoUrlsWithTheSameContentAndCallsTheOtherADuplicate() {
     parsed.pipeInput(ORIGIN, page("c1", "req-1"), START);
-    ParsedDocument copy = ParsedDocument.newBuilder(page("c1", "req-2")).setUrl(ORIGIN + "/copy").build();
+    ParsedDocument copy =
+        ParsedDocument.newBuilder(page("c1", "req-2")).setUrl(ORIGIN + "/copy").build();
     parsed.pipeInput(ORIGIN, copy, START);
 
     assertThat(documents.readKeyValuesToList()).extracting(kv -> kv.key).containsExactly(URL);
-    assertThat(outcomes.readValuesToList()).extracting(CrawlOutcome::getOutcome).containsExactly(Outcome.COMMITTED, Outcome.DUPLICATE);
+    assertThat(outcomes.readValuesToList())
+        .extracting(CrawlOutcome::getOutcome)
+        .containsExactly(Outcome.COMMITTED, Outcome.DUPLICATE);
 
-    // the original changes: the copy is published when it is next crawled, the original keeps its URL
+    // the original changes: the copy is published when it is next crawled, the original keeps its
+    // URL
     parsed.pipeInput(ORIGIN, page("c2", "req-3"), START.plusSeconds(60));
-    parsed.pipeInput(ORIGIN, ParsedDocument.newBuilder(copy).setRequestId("req-4").build(), START.plusSeconds(60));
+    parsed.pipeInput(
+        ORIGIN,
+        ParsedDocument.newBuilder(copy).setRequestId("req-4").build(),
+        START.plusSeconds(60));
 
-    assertThat(documents.readKeyValuesToList()).extracting(kv -> kv.key).containsExactly(URL, ORIGIN + "/copy");
-    assertThat(outcomes.readValuesToList()).extracting(CrawlOutcome::getOutcome).containsExactly(Outcome.COMMITTED, Outcome.COMMITTED);
+    assertThat(documents.readKeyValuesToList())
+        .extracting(kv -> kv.key)
+        .containsExactly(URL, ORIGIN + "/copy");
+    assertThat(outcomes.readValuesToList())
+        .extracting(CrawlOutcome::getOutcome)
+        .containsExactly(Outcome.COMMITTED, Outcome.COMMITTED);
   }
 
   @Test
   void sendsAnUndecodableRecordToTheDeadLettersAndProcessesTheNextOne() {
-    TestInputTopic<byte[], byte[]> raw = driver.createInputTopic(topics.parsed().name(), new ByteArraySerializer(), new ByteArraySerializer());
+    TestInputTopic<byte[], byte[]> raw =
+        driver.createInputTopic(
+            topics.parsed().name(), new ByteArraySerializer(), new ByteArraySerializer());
     byte[] key = ORIGIN.getBytes(StandardCharsets.UTF_8);
     byte[] garbage = "not an avro record".getBytes(StandardCharsets.UTF_8);
 
@@ -307,25 +367,34 @@ class CommitterTopologyTest {
     assertThat(letter.getValue()).isEqualTo(ByteBuffer.wrap(garbage));
     assertThat(letter.getService()).isEqualTo("committer");
     assertThat(letter.getError()).contains(topics.parsed().name());
-    assertThat(documents.readKeyValuesToList()).containsExactly(KeyValue.pair(URL, upsert(page("c1", "req-1"), 1, START, START, START)));
-    assertThat(outcomes.readValuesToList()).extracting(CrawlOutcome::getOutcome).containsExactly(Outcome.COMMITTED);
+    assertThat(documents.readKeyValuesToList())
+        .containsExactly(KeyValue.pair(URL, upsert(page("c1", "req-1"), 1, START, START, START)));
+    assertThat(outcomes.readValuesToList())
+        .extracting(CrawlOutcome::getOutcome)
+        .containsExactly(Outcome.COMMITTED);
   }
 
   @Test
   void sendsAnUndecodableOutcomeToTheDeadLettersAndGoesOn() {
-    TestInputTopic<byte[], byte[]> raw = driver.createInputTopic(topics.outcomes().name(), new ByteArraySerializer(), new ByteArraySerializer());
+    TestInputTopic<byte[], byte[]> raw =
+        driver.createInputTopic(
+            topics.outcomes().name(), new ByteArraySerializer(), new ByteArraySerializer());
 
     raw.pipeInput(ORIGIN.getBytes(StandardCharsets.UTF_8), new byte[] {0, 0, 0, 0, 99, 1, 2});
     parsed.pipeInput(ORIGIN, page("c1", "req-1"), START);
 
-    assertThat(deadLetters.readValuesToList()).extracting(DeadLetter::getTopic).containsExactly(topics.outcomes().name());
+    assertThat(deadLetters.readValuesToList())
+        .extracting(DeadLetter::getTopic)
+        .containsExactly(topics.outcomes().name());
     assertThat(documents.readValuesToList()).hasSize(1);
   }
 
   @Test
   void recognisesADuplicateOfAUrlAnotherPartitionPublishes() {
-    TestInputTopic<String, String> checksumsIn = TopologyTestSupport.input(driver, topics.checksums());
-    TestOutputTopic<String, String> checksumsOut = TopologyTestSupport.output(driver, topics.checksums());
+    TestInputTopic<String, String> checksumsIn =
+        TopologyTestSupport.input(driver, topics.checksums());
+    TestOutputTopic<String, String> checksumsOut =
+        TopologyTestSupport.output(driver, topics.checksums());
     checksumsIn.pipeInput("c1", "http://b.example/original", START);
     checksumsOut.readKeyValuesToList();
 
@@ -335,7 +404,9 @@ class CommitterTopologyTest {
 
     parsed.pipeInput(ORIGIN, page("c2", "req-2"), START);
     assertThat(outcomes.readValue().getOutcome()).isEqualTo(Outcome.COMMITTED);
-    assertThat(checksumsOut.readKeyValuesToList()).as("published: every partition learns who has c2").containsExactly(KeyValue.pair("c2", URL));
+    assertThat(checksumsOut.readKeyValuesToList())
+        .as("published: every partition learns who has c2")
+        .containsExactly(KeyValue.pair("c2", URL));
   }
 
   @Test
@@ -349,24 +420,34 @@ class CommitterTopologyTest {
     assertThat(documents.isEmpty()).as("first 404: within the grace").isTrue();
     parsed.pipeInput(ORIGIN, page("c1", "req-2"), DAY_2);
     outcomesIn.pipeInput(ORIGIN, fetcherOutcome(Outcome.NOT_FOUND, 404), DAY_2);
-    assertThat(documents.isEmpty()).as("the page came back in between: the count starts again").isTrue();
+    assertThat(documents.isEmpty())
+        .as("the page came back in between: the count starts again")
+        .isTrue();
     outcomesIn.pipeInput(ORIGIN, fetcherOutcome(Outcome.NOT_FOUND, 404), DAY_2);
 
     List<KeyValue<String, DocumentEvent>> events = documents.readKeyValuesToList();
     assertThat(events).hasSize(2);
     assertThat(events.get(0).value.getDeleteReason()).isEqualTo(DeleteReason.NOT_FOUND);
     assertThat(events.get(1).value).as("tombstone").isNull();
-    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getDetail)
-        .contains("status 404: kept, failed crawl 1 of a grace of 1", "document deleted: status 404");
+    assertThat(log.readValuesToList())
+        .extracting(CrawlLogEntry::getDetail)
+        .contains(
+            "status 404: kept, failed crawl 1 of a grace of 1", "document deleted: status 404");
   }
 
   @Test
   void keepsVersionPermalinkAndFirstSightAcrossARestartThroughTheChangelog() {
     parsed.pipeInput(ORIGIN, page("c1", "req-1"), START);
     String changelog =
-        driver.producedTopicNames().stream().filter(name -> name.endsWith(CommitterTopology.DOCUMENTS_STORE + "-changelog")).findFirst().orElseThrow();
+        driver.producedTopicNames().stream()
+            .filter(name -> name.endsWith(CommitterTopology.DOCUMENTS_STORE + "-changelog"))
+            .findFirst()
+            .orElseThrow();
     List<KeyValue<String, DocumentState>> logged =
-        driver.createOutputTopic(changelog, new StringDeserializer(), StateSerde.of(DocumentState.class)).readKeyValuesToList();
+        driver
+            .createOutputTopic(
+                changelog, new StringDeserializer(), StateSerde.of(DocumentState.class))
+            .readKeyValuesToList();
     assertThat(logged).extracting(entry -> entry.key).containsExactly(URL);
 
     // a restarted (or rescheduled) instance starts with an empty state directory and restores the
@@ -376,11 +457,15 @@ class CommitterTopologyTest {
     open(DAY_2);
     logged.forEach(entry -> store().put(entry.key, entry.value));
     parsed.pipeInput(ORIGIN, page("c1", "req-2"), DAY_2);
-    ParsedDocument changed = ParsedDocument.newBuilder(page("c2", "req-3")).setFetchedAt(DAY_2).build();
+    ParsedDocument changed =
+        ParsedDocument.newBuilder(page("c2", "req-3")).setFetchedAt(DAY_2).build();
     parsed.pipeInput(ORIGIN, changed, DAY_2);
 
-    assertThat(outcomes.readValuesToList()).extracting(CrawlOutcome::getOutcome).containsExactly(Outcome.UNMODIFIED, Outcome.COMMITTED);
-    assertThat(documents.readKeyValuesToList()).containsExactly(KeyValue.pair(URL, upsert(changed, 2, START, START, DAY_2)));
+    assertThat(outcomes.readValuesToList())
+        .extracting(CrawlOutcome::getOutcome)
+        .containsExactly(Outcome.UNMODIFIED, Outcome.COMMITTED);
+    assertThat(documents.readKeyValuesToList())
+        .containsExactly(KeyValue.pair(URL, upsert(changed, 2, START, START, DAY_2)));
   }
 
   private static final String ARTICLE = ORIGIN + "/article";
@@ -403,9 +488,16 @@ class CommitterTopologyTest {
     assertThat(document.getPages()).containsExactly(ARTICLE, PAGE_2, PAGE_3);
     assertThat(document.getTitle()).isEqualTo("Article " + ARTICLE);
     assertThat(document.getPermalink()).isEqualTo(ARTICLE);
-    assertThat(outcomes.readValuesToList()).extracting(CrawlOutcome::getUrl, CrawlOutcome::getOutcome, CrawlOutcome::getRequestId)
-        .containsExactly(tuple(ARTICLE, Outcome.PAGE, "r1"), tuple(PAGE_2, Outcome.PAGE, "r2"), tuple(PAGE_3, Outcome.COMMITTED, "r3"));
-    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getDetail).last().isEqualTo(ARTICLE + ": new document, version 1 (3 pages)");
+    assertThat(outcomes.readValuesToList())
+        .extracting(CrawlOutcome::getUrl, CrawlOutcome::getOutcome, CrawlOutcome::getRequestId)
+        .containsExactly(
+            tuple(ARTICLE, Outcome.PAGE, "r1"),
+            tuple(PAGE_2, Outcome.PAGE, "r2"),
+            tuple(PAGE_3, Outcome.COMMITTED, "r3"));
+    assertThat(log.readValuesToList())
+        .extracting(CrawlLogEntry::getDetail)
+        .last()
+        .isEqualTo(ARTICLE + ": new document, version 1 (3 pages)");
   }
 
   @Test
@@ -423,7 +515,8 @@ class CommitterTopologyTest {
 
     List<DocumentEvent> published = documents.readValuesToList();
     assertThat(published).hasSize(1);
-    assertThat(published.get(0).getDocument().getText()).isEqualTo("page one\n\npage two, corrected\n\npage three");
+    assertThat(published.get(0).getDocument().getText())
+        .isEqualTo("page one\n\npage two, corrected\n\npage three");
     assertThat(published.get(0).getDocument().getVersion()).isEqualTo(2);
     assertThat(published.get(0).getDocument().getPublishedAt()).isEqualTo(START);
   }
@@ -438,13 +531,17 @@ class CommitterTopologyTest {
     }
 
     assertThat(documents.readValuesToList()).hasSize(1);
-    assertThat(outcomes.readValuesToList()).extracting(CrawlOutcome::getOutcome).endsWith(Outcome.PAGE, Outcome.PAGE, Outcome.UNMODIFIED);
+    assertThat(outcomes.readValuesToList())
+        .extracting(CrawlOutcome::getOutcome)
+        .endsWith(Outcome.PAGE, Outcome.PAGE, Outcome.UNMODIFIED);
   }
 
   @Test
   void aPagePublishedOnItsOwnIsWithdrawnWhenItTurnsOutToBeAPageOfAnArticle() {
     parsed.pipeInput(ORIGIN, articlePage(PAGE_2, "two", null, "r0"), START);
-    assertThat(documents.readValuesToList()).extracting(DocumentEvent::getUrl).containsExactly(PAGE_2);
+    assertThat(documents.readValuesToList())
+        .extracting(DocumentEvent::getUrl)
+        .containsExactly(PAGE_2);
 
     driver.advanceWallClockTime(Duration.ofDays(1));
     parsed.pipeInput(ORIGIN, articlePage(ARTICLE, "one", PAGE_2, "r1"), DAY_2);
@@ -456,7 +553,8 @@ class CommitterTopologyTest {
     assertThat(events.get(0).getDeleteDetail()).isEqualTo("a page of " + ARTICLE);
   }
 
-  private static ParsedDocument articlePage(String url, String text, @Nullable String next, String requestId) {
+  private static ParsedDocument articlePage(
+      String url, String text, @Nullable String next, String requestId) {
     return ParsedDocument.newBuilder()
         .setUrl(url)
         .setRequestId(requestId)
@@ -472,7 +570,14 @@ class CommitterTopologyTest {
   }
 
   private static CrawlOutcome pageNotModified(String url) {
-    return CrawlOutcome.newBuilder().setUrl(url).setRequestId("r-304").setOutcome(Outcome.UNMODIFIED).setDetail("304").setStatus(304).setService("fetcher").build();
+    return CrawlOutcome.newBuilder()
+        .setUrl(url)
+        .setRequestId("r-304")
+        .setOutcome(Outcome.UNMODIFIED)
+        .setDetail("304")
+        .setStatus(304)
+        .setService("fetcher")
+        .build();
   }
 
   private void open(Instant wallClock) {
@@ -480,7 +585,13 @@ class CommitterTopologyTest {
   }
 
   private void open(Instant wallClock, CommitterSettings settings) {
-    driver = TopologyTestSupport.driver(CommitterTopology.build(topics, settings), topics.deadLetters(), "committer", stateDir, wallClock);
+    driver =
+        TopologyTestSupport.driver(
+            CommitterTopology.build(topics, settings),
+            topics.deadLetters(),
+            "committer",
+            stateDir,
+            wallClock);
     parsed = TopologyTestSupport.input(driver, topics.parsed());
     outcomesIn = TopologyTestSupport.input(driver, topics.outcomes());
     documents = TopologyTestSupport.output(driver, topics.documents());
@@ -524,7 +635,8 @@ class CommitterTopologyTest {
         .build();
   }
 
-  private static DocumentEvent upsert(ParsedDocument page, long version, Instant firstSeenAt, Instant publishedAt, Instant time) {
+  private static DocumentEvent upsert(
+      ParsedDocument page, long version, Instant firstSeenAt, Instant publishedAt, Instant time) {
     Document document =
         Document.newBuilder()
             .setUrl(page.getUrl())
@@ -541,7 +653,12 @@ class CommitterTopologyTest {
             .setContentChecksum(page.getContentChecksum())
             .setDepth(page.getDepth())
             .build();
-    return DocumentEvent.newBuilder().setType(DocumentEventType.UPSERT).setUrl(URL).setTime(time).setDocument(document).build();
+    return DocumentEvent.newBuilder()
+        .setType(DocumentEventType.UPSERT)
+        .setUrl(URL)
+        .setTime(time)
+        .setDocument(document)
+        .build();
   }
 
   private static DocumentEvent delete(DeleteReason reason, String detail, Instant time) {
@@ -555,7 +672,8 @@ class CommitterTopologyTest {
         .build();
   }
 
-  private static CrawlOutcome outcome(String requestId, Outcome outcome, @Nullable String detail, Instant time) {
+  private static CrawlOutcome outcome(
+      String requestId, Outcome outcome, @Nullable String detail, Instant time) {
     return CrawlOutcome.newBuilder()
         .setUrl(URL)
         .setRequestId(requestId)

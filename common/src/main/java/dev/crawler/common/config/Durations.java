@@ -7,7 +7,10 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Durations as operators write them: a whole number and a unit, {@code 30s}, {@code 5m}, {@code 2h}, {@code 1d}. */
+/**
+ * Durations as operators write them: a whole number and a unit, {@code 30s}, {@code 5m}, {@code
+ * 2h}, {@code 1d}.
+ */
 public final class Durations {
 
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})\\s*([smhd]?)");
@@ -24,7 +27,8 @@ public final class Durations {
     Matcher matcher = DURATION.matcher(text.strip().toLowerCase(Locale.ROOT));
     if (!matcher.matches() || (matcher.group(2).isEmpty() && bareUnit.isEmpty())) {
       String bare = bareUnit.map(unit -> unit.name().toLowerCase(Locale.ROOT) + ", or ").orElse("");
-      throw new IllegalArgumentException("'" + text + "' is not a duration (" + bare + "30s, 5m, 2h, 1d)");
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a duration (" + bare + "30s, 5m, 2h, 1d)");
     }
     long amount = Long.parseLong(matcher.group(1));
     Duration duration =

@@ -5,10 +5,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * How every service's producer batches records unless a {@code kafka.*} setting says otherwise. The
- * crawler's records are large (a fetched page is ~15 KB, more than Kafka's default 16 KB batch holds
- * with another) and come steadily, so records wait up to {@value #LINGER_MS} ms to travel together: fewer
- * produce requests for the broker to handle, and lz4 compresses a batch of pages of one site far better
- * than one page alone. The wait is well below the commit interval, so it adds no latency to a hop.
+ * crawler's records are large (a fetched page is ~15 KB, more than Kafka's default 16 KB batch
+ * holds with another) and come steadily, so records wait up to {@value #LINGER_MS} ms to travel
+ * together: fewer produce requests for the broker to handle, and lz4 compresses a batch of pages of
+ * one site far better than one page alone. The wait is well below the commit interval, so it adds
+ * no latency to a hop.
  */
 public final class ProducerBatching {
 

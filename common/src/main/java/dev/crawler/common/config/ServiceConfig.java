@@ -15,8 +15,8 @@ import org.apache.kafka.common.config.ConfigException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The settings every service has: where Kafka and the schema registry are, and the topic prefix. Any
- * setting starting {@code kafka.} is handed to the Kafka clients without the prefix ({@code
+ * The settings every service has: where Kafka and the schema registry are, and the topic prefix.
+ * Any setting starting {@code kafka.} is handed to the Kafka clients without the prefix ({@code
  * kafka.security.protocol=SASL_SSL}), so security and tuning settings need no code. Subclasses add
  * their own settings to {@link #baseDefinition()}.
  */
@@ -26,14 +26,16 @@ public abstract class ServiceConfig extends AbstractConfig {
   public static final String KAFKA_PREFIX = "kafka.";
 
   public static final String BOOTSTRAP_SERVERS_CONFIG = "kafka.bootstrap.servers";
-  private static final String BOOTSTRAP_SERVERS_DOC = "The Kafka brokers to connect to first, host:port[,host:port...].";
+  private static final String BOOTSTRAP_SERVERS_DOC =
+      "The Kafka brokers to connect to first, host:port[,host:port...].";
 
   public static final String SCHEMA_REGISTRY_URL_CONFIG = "schema.registry.url";
   private static final String SCHEMA_REGISTRY_URL_DOC =
       "The base URL of a registry speaking the Confluent REST API (Confluent Schema Registry, Apicurio's ccompat API, Karapace).";
 
   public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
-  private static final String TOPIC_PREFIX_DOC = "The prefix of every topic name; several crawls can share a cluster under different prefixes.";
+  private static final String TOPIC_PREFIX_DOC =
+      "The prefix of every topic name; several crawls can share a cluster under different prefixes.";
 
   public static final String SESSION_TIMEOUT_MS_CONFIG = "session.timeout.ms";
   private static final String SESSION_TIMEOUT_MS_DOC =
@@ -50,10 +52,12 @@ public abstract class ServiceConfig extends AbstractConfig {
       "The HTTP port of the management endpoints: /health/live, /health/ready and the Prometheus /metrics. 0 takes a free port (logged at start).";
 
   public static final String LOG_FORMAT_CONFIG = "log.format";
-  private static final String LOG_FORMAT_DOC = "How the service logs to standard output: text (one line per event) or json (one JSON object per line).";
+  private static final String LOG_FORMAT_DOC =
+      "How the service logs to standard output: text (one line per event) or json (one JSON object per line).";
 
   public static final String LOG_LEVEL_CONFIG = "log.level";
-  private static final String LOG_LEVEL_DOC = "The lowest level logged: TRACE, DEBUG, INFO, WARN or ERROR (Kafka's and Jetty's own messages only from WARN).";
+  private static final String LOG_LEVEL_DOC =
+      "The lowest level logged: TRACE, DEBUG, INFO, WARN or ERROR (Kafka's and Jetty's own messages only from WARN).";
 
   private volatile @Nullable Topics topics;
 
@@ -62,23 +66,58 @@ public abstract class ServiceConfig extends AbstractConfig {
     for (String key : settings.keySet()) {
       if (!key.startsWith(KAFKA_PREFIX) && !definition.names().contains(key)) {
         // a misspelt setting would otherwise be ignored without a word
-        throw new ConfigException(key, settings.get(key), "unknown setting (environment variable " + SettingsSource.variableOf(key) + "); see docs/settings.md");
+        throw new ConfigException(
+            key,
+            settings.get(key),
+            "unknown setting (environment variable "
+                + SettingsSource.variableOf(key)
+                + "); see docs/settings.md");
       }
     }
     String url = getString(SCHEMA_REGISTRY_URL_CONFIG);
     if (!url.startsWith("http://") && !url.startsWith("https://")) {
-      throw new ConfigException(SCHEMA_REGISTRY_URL_CONFIG, url, "must be an http:// or https:// URL");
+      throw new ConfigException(
+          SCHEMA_REGISTRY_URL_CONFIG, url, "must be an http:// or https:// URL");
     }
   }
 
   /** The settings every service declares; add the service's own to the result. */
   public static ConfigDef baseDefinition() {
     return new ConfigDef()
-        .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092", new ConfigDef.NonEmptyString(), Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
-        .define(SCHEMA_REGISTRY_URL_CONFIG, Type.STRING, "http://localhost:8081", new ConfigDef.NonEmptyString(), Importance.HIGH, SCHEMA_REGISTRY_URL_DOC)
-        .define(TOPIC_PREFIX_CONFIG, Type.STRING, Topics.DEFAULT_PREFIX, Importance.MEDIUM, TOPIC_PREFIX_DOC)
-        .define(SESSION_TIMEOUT_MS_CONFIG, Type.INT, DEFAULT_SESSION_TIMEOUT_MS, ConfigDef.Range.between(1_000, 1_800_000), Importance.MEDIUM, SESSION_TIMEOUT_MS_DOC)
-        .define(MANAGEMENT_PORT_CONFIG, Type.INT, 8080, ConfigDef.Range.between(0, 65535), Importance.MEDIUM, MANAGEMENT_PORT_DOC)
+        .define(
+            BOOTSTRAP_SERVERS_CONFIG,
+            Type.STRING,
+            "localhost:9092",
+            new ConfigDef.NonEmptyString(),
+            Importance.HIGH,
+            BOOTSTRAP_SERVERS_DOC)
+        .define(
+            SCHEMA_REGISTRY_URL_CONFIG,
+            Type.STRING,
+            "http://localhost:8081",
+            new ConfigDef.NonEmptyString(),
+            Importance.HIGH,
+            SCHEMA_REGISTRY_URL_DOC)
+        .define(
+            TOPIC_PREFIX_CONFIG,
+            Type.STRING,
+            Topics.DEFAULT_PREFIX,
+            Importance.MEDIUM,
+            TOPIC_PREFIX_DOC)
+        .define(
+            SESSION_TIMEOUT_MS_CONFIG,
+            Type.INT,
+            DEFAULT_SESSION_TIMEOUT_MS,
+            ConfigDef.Range.between(1_000, 1_800_000),
+            Importance.MEDIUM,
+            SESSION_TIMEOUT_MS_DOC)
+        .define(
+            MANAGEMENT_PORT_CONFIG,
+            Type.INT,
+            8080,
+            ConfigDef.Range.between(0, 65535),
+            Importance.MEDIUM,
+            MANAGEMENT_PORT_DOC)
         .define(
             LOG_FORMAT_CONFIG,
             Type.STRING,
@@ -97,7 +136,8 @@ public abstract class ServiceConfig extends AbstractConfig {
 
   /** The format of the service's log. */
   public ServiceLogging.Format logFormat() {
-    return ServiceLogging.Format.valueOf(getString(LOG_FORMAT_CONFIG).toUpperCase(java.util.Locale.ROOT));
+    return ServiceLogging.Format.valueOf(
+        getString(LOG_FORMAT_CONFIG).toUpperCase(java.util.Locale.ROOT));
   }
 
   /**
@@ -106,19 +146,22 @@ public abstract class ServiceConfig extends AbstractConfig {
    */
   public Map<String, Object> kafkaProperties() {
     Map<String, Object> properties = new HashMap<>(originalsWithPrefix(KAFKA_PREFIX, true));
-    properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, getString(BOOTSTRAP_SERVERS_CONFIG));
+    properties.put(
+        CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, getString(BOOTSTRAP_SERVERS_CONFIG));
     return properties;
   }
 
   /**
-   * The group consumer's liveness settings: the session timeout and a heartbeat a third of it (at most
-   * Kafka's 3 s), unless {@code kafka.*} settings give them.
+   * The group consumer's liveness settings: the session timeout and a heartbeat a third of it (at
+   * most Kafka's 3 s), unless {@code kafka.*} settings give them.
    */
   public Map<String, Object> groupLiveness() {
     int session = getInt(SESSION_TIMEOUT_MS_CONFIG);
     return Map.of(
-        org.apache.kafka.clients.consumer.ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, session,
-        org.apache.kafka.clients.consumer.ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Math.min(3_000, session / 3));
+        org.apache.kafka.clients.consumer.ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
+        session,
+        org.apache.kafka.clients.consumer.ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
+        Math.min(3_000, session / 3));
   }
 
   /** The topic catalogue, with a registry client for the configured URL; made once. */

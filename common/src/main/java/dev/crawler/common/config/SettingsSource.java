@@ -13,10 +13,11 @@ import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Where a service's settings come from: a properties file, then {@code CRAWLER_*} environment
- * variables, which win, because Kubernetes passes settings as variables. This is the one place where a
- * variable name maps to a setting key: {@code CRAWLER_} is dropped, the rest is lower-cased and every
- * {@code _} becomes a {@code .}, so {@code CRAWLER_FETCHER_MAX_CONNECTIONS} sets {@code
- * fetcher.max.connections} and {@code CRAWLER_KAFKA_SASL_JAAS_CONFIG} sets {@code kafka.sasl.jaas.config}.
+ * variables, which win, because Kubernetes passes settings as variables. This is the one place
+ * where a variable name maps to a setting key: {@code CRAWLER_} is dropped, the rest is lower-cased
+ * and every {@code _} becomes a {@code .}, so {@code CRAWLER_FETCHER_MAX_CONNECTIONS} sets {@code
+ * fetcher.max.connections} and {@code CRAWLER_KAFKA_SASL_JAAS_CONFIG} sets {@code
+ * kafka.sasl.jaas.config}.
  */
 public final class SettingsSource {
 
@@ -67,7 +68,9 @@ public final class SettingsSource {
       throw new ConfigException("cannot read settings file " + path + ": " + e.getMessage());
     }
     Map<String, String> settings = new LinkedHashMap<>();
-    properties.stringPropertyNames().stream().sorted().forEach(key -> settings.put(key, properties.getProperty(key).trim()));
+    properties.stringPropertyNames().stream()
+        .sorted()
+        .forEach(key -> settings.put(key, properties.getProperty(key).trim()));
     return settings;
   }
 }

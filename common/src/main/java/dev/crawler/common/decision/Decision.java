@@ -9,9 +9,9 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One decision a service made about a URL (DESIGN.md section 5a): the outcome, why, and the facts that
- * go with it. The same decision becomes the {@link CrawlOutcome} the frontier reads and the {@link
- * CrawlLogEntry} operators read, so the two never disagree.
+ * One decision a service made about a URL (DESIGN.md section 5a): the outcome, why, and the facts
+ * that go with it. The same decision becomes the {@link CrawlOutcome} the frontier reads and the
+ * {@link CrawlLogEntry} operators read, so the two never disagree.
  *
  * @param url the URL decided about
  * @param outcome what happened
@@ -38,34 +38,89 @@ public record Decision(
 
   /** A decision with only a detail; add facts with the {@code with*} methods. */
   public static Decision of(String url, Outcome outcome, @Nullable String detail) {
-    return new Decision(url, outcome, Optional.ofNullable(detail), Optional.empty(), "", 0, 1, Optional.empty(), Optional.empty(), Optional.empty());
+    return new Decision(
+        url,
+        outcome,
+        Optional.ofNullable(detail),
+        Optional.empty(),
+        "",
+        0,
+        1,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   public Decision withRequest(String requestId, int depth, int attempt) {
-    return new Decision(url, outcome, detail, rule, requestId, depth, attempt, status, sourceUrl, durationMillis);
+    return new Decision(
+        url, outcome, detail, rule, requestId, depth, attempt, status, sourceUrl, durationMillis);
   }
 
   public Decision withDepth(int depth) {
-    return new Decision(url, outcome, detail, rule, requestId, depth, attempt, status, sourceUrl, durationMillis);
+    return new Decision(
+        url, outcome, detail, rule, requestId, depth, attempt, status, sourceUrl, durationMillis);
   }
 
   public Decision withRule(String rule) {
-    return new Decision(url, outcome, detail, Optional.of(rule), requestId, depth, attempt, status, sourceUrl, durationMillis);
+    return new Decision(
+        url,
+        outcome,
+        detail,
+        Optional.of(rule),
+        requestId,
+        depth,
+        attempt,
+        status,
+        sourceUrl,
+        durationMillis);
   }
 
   public Decision withStatus(int status) {
-    return new Decision(url, outcome, detail, rule, requestId, depth, attempt, Optional.of(status), sourceUrl, durationMillis);
+    return new Decision(
+        url,
+        outcome,
+        detail,
+        rule,
+        requestId,
+        depth,
+        attempt,
+        Optional.of(status),
+        sourceUrl,
+        durationMillis);
   }
 
   public Decision withSource(String sourceUrl) {
-    return new Decision(url, outcome, detail, rule, requestId, depth, attempt, status, Optional.of(sourceUrl), durationMillis);
+    return new Decision(
+        url,
+        outcome,
+        detail,
+        rule,
+        requestId,
+        depth,
+        attempt,
+        status,
+        Optional.of(sourceUrl),
+        durationMillis);
   }
 
   public Decision withDuration(long millis) {
-    return new Decision(url, outcome, detail, rule, requestId, depth, attempt, status, sourceUrl, Optional.of(millis));
+    return new Decision(
+        url,
+        outcome,
+        detail,
+        rule,
+        requestId,
+        depth,
+        attempt,
+        status,
+        sourceUrl,
+        Optional.of(millis));
   }
 
-  /** The outcome record for {@code crawl.outcomes}; checksums and validators are added by the caller. */
+  /**
+   * The outcome record for {@code crawl.outcomes}; checksums and validators are added by the
+   * caller.
+   */
   public CrawlOutcome.Builder toOutcome(String service, Instant time) {
     return CrawlOutcome.newBuilder()
         .setUrl(url)

@@ -7,10 +7,13 @@ import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Optional;
 
-/** HTTP dates (RFC 9110 section 5.6.7, the IMF-fixdate form: {@code Mon, 23 Nov 2026 09:00:00 GMT}). */
+/**
+ * HTTP dates (RFC 9110 section 5.6.7, the IMF-fixdate form: {@code Mon, 23 Nov 2026 09:00:00 GMT}).
+ */
 public final class HttpDate {
 
-  private static final DateTimeFormatter FORMAT = DateTimeFormatter.RFC_1123_DATE_TIME.withLocale(Locale.ROOT);
+  private static final DateTimeFormatter FORMAT =
+      DateTimeFormatter.RFC_1123_DATE_TIME.withLocale(Locale.ROOT);
 
   private HttpDate() {}
 

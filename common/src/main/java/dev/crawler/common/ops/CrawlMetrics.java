@@ -12,15 +12,24 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 /**
  * The meters every service shares, registered in Micrometer's global registry ({@link
  * Metrics#globalRegistry}), to which a service's main adds its Prometheus registry: decisions by
- * outcome ({@code crawler_outcomes_total{service, outcome}}), document events, and dead letters ({@code
- * crawler_dead_letters_total{service}}). Without a registry added they count nothing. Thread-safe.
+ * outcome ({@code crawler_outcomes_total{service, outcome}}), document events, and dead letters
+ * ({@code crawler_dead_letters_total{service}}). Without a registry added they count nothing.
+ * Thread-safe.
  */
 public final class CrawlMetrics {
 
-  /** Per service, its counters by outcome ordinal: found without allocating, as every decision counts. */
-  private static final Map<String, AtomicReferenceArray<Counter>> OUTCOMES = new ConcurrentHashMap<>();
-  /** Upserts under their type, deletions under their reason (two enums: no key is made per event). */
+  /**
+   * Per service, its counters by outcome ordinal: found without allocating, as every decision
+   * counts.
+   */
+  private static final Map<String, AtomicReferenceArray<Counter>> OUTCOMES =
+      new ConcurrentHashMap<>();
+
+  /**
+   * Upserts under their type, deletions under their reason (two enums: no key is made per event).
+   */
   private static final Map<Object, Counter> DOCUMENTS = new ConcurrentHashMap<>();
+
   private static final Map<String, Counter> DEAD_LETTERS = new ConcurrentHashMap<>();
 
   private CrawlMetrics() {}
@@ -32,19 +41,25 @@ public final class CrawlMetrics {
 
   /** Counts one decision a service made about a URL (one crawl-log entry). */
   public static void outcome(String service, Outcome outcome) {
-    AtomicReferenceArray<Counter> counters = OUTCOMES.computeIfAbsent(service, s -> new AtomicReferenceArray<>(Outcome.values().length));
+    AtomicReferenceArray<Counter> counters =
+        OUTCOMES.computeIfAbsent(service, s -> new AtomicReferenceArray<>(Outcome.values().length));
     Counter counter = counters.get(outcome.ordinal());
     if (counter == null) {
       // two threads may both register it: the registry answers both with the same counter
-      counter = Counter.builder("crawler.outcomes").description("Decisions about URLs, by outcome (one per crawl-log entry)").tag("service", service).tag("outcome", outcome.name()).register(registry());
+      counter =
+          Counter.builder("crawler.outcomes")
+              .description("Decisions about URLs, by outcome (one per crawl-log entry)")
+              .tag("service", service)
+              .tag("outcome", outcome.name())
+              .register(registry());
       counters.set(outcome.ordinal(), counter);
     }
     counter.increment();
   }
 
   /**
-   * Counts one document event the committer published ({@code crawler_documents_total{type, reason}}):
-   * an upsert, or a deletion with its reason.
+   * Counts one document event the committer published ({@code crawler_documents_total{type,
+   * reason}}): an upsert, or a deletion with its reason.
    */
   public static void document(DocumentEvent event) {
     Object key = event.getDeleteReason() == null ? event.getType() : event.getDeleteReason();
@@ -53,7 +68,11 @@ public final class CrawlMetrics {
             key,
             k -> {
               String reason = event.getDeleteReason() == null ? "" : event.getDeleteReason().name();
-              return Counter.builder("crawler.documents").description("Document events published: upserts, and deletions by reason").tag("type", event.getType().name()).tag("reason", reason).register(registry());
+              return Counter.builder("crawler.documents")
+                  .description("Document events published: upserts, and deletions by reason")
+                  .tag("type", event.getType().name())
+                  .tag("reason", reason)
+                  .register(registry());
             })
         .increment();
   }
@@ -61,7 +80,13 @@ public final class CrawlMetrics {
   /** Counts one record a service sent to the dead-letter topic. */
   public static void deadLetter(String service) {
     DEAD_LETTERS
-        .computeIfAbsent(service, s -> Counter.builder("crawler.dead.letters").description("Records sent to the dead-letter topic").tag("service", s).register(registry()))
+        .computeIfAbsent(
+            service,
+            s ->
+                Counter.builder("crawler.dead.letters")
+                    .description("Records sent to the dead-letter topic")
+                    .tag("service", s)
+                    .register(registry()))
         .increment();
   }
 }

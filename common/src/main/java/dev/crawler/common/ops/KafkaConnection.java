@@ -20,14 +20,20 @@ public final class KafkaConnection {
    * @param metrics the clients' metrics ({@code consumer::metrics}, {@code KafkaStreams::metrics})
    */
   public static HealthCheck check(Supplier<Map<MetricName, ? extends Metric>> metrics) {
-    return new HealthCheck("kafka", () -> connections(metrics.get()) > 0 ? Optional.empty() : Optional.of("no connection to any Kafka broker"));
+    return new HealthCheck(
+        "kafka",
+        () ->
+            connections(metrics.get()) > 0
+                ? Optional.empty()
+                : Optional.of("no connection to any Kafka broker"));
   }
 
   /** The open connections to brokers that these metrics report. */
   static double connections(Map<MetricName, ? extends Metric> metrics) {
     double count = 0;
     for (Map.Entry<MetricName, ? extends Metric> entry : metrics.entrySet()) {
-      if (entry.getKey().name().equals("connection-count") && entry.getValue().metricValue() instanceof Double value) {
+      if (entry.getKey().name().equals("connection-count")
+          && entry.getValue().metricValue() instanceof Double value) {
         count += value;
       }
     }

@@ -10,14 +10,15 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.Marker;
 
 /**
- * Kafka's ERROR and stack-trace WARN events for situations that Kafka recovers from by itself, replaced by
- * one line that says what happened, so an operator's search for ERROR finds real errors:
+ * Kafka's ERROR and stack-trace WARN events for situations that Kafka recovers from by itself,
+ * replaced by one line that says what happened, so an operator's search for ERROR finds real
+ * errors:
  *
  * <ul>
- *   <li>Kafka Streams' "Get exceptions for the following tasks" (ERROR) and "Encounter corrupted task"
- *       (WARN, ~50 stack frames) after an exactly-once service stopped without closing its state
- *       (killed): the tasks' stores are wiped and restored from their changelogs, as exactly-once
- *       requires.
+ *   <li>Kafka Streams' "Get exceptions for the following tasks" (ERROR) and "Encounter corrupted
+ *       task" (WARN, ~50 stack frames) after an exactly-once service stopped without closing its
+ *       state (killed): the tasks' stores are wiped and restored from their changelogs, as
+ *       exactly-once requires.
  *   <li>The embedded broker's ReplicaManager ERROR for an out-of-order sequence of a transactional
  *       producer whose first batch of a transaction was refused with CONCURRENT_TRANSACTIONS: the
  *       producer retries the batches in order and they are appended.
@@ -36,20 +37,29 @@ public final class KnownKafkaNoise extends TurboFilter {
   static final String TASK_CORRUPTED = "org.apache.kafka.streams.errors.TaskCorruptedException";
 
   @Override
-  public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
+  public FilterReply decide(
+      Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
     if (format == null || level == null || !level.isGreaterOrEqual(Level.WARN)) {
       return FilterReply.NEUTRAL;
     }
     String name = logger.getName();
-    if (name.equals(TASK_MANAGER) && format.startsWith("stream-thread [{}] Get exceptions for the following tasks") && onlyCorruptedTasks(params)) {
-      LOG.warn("state of tasks {} was not closed cleanly (the process was killed): wiped and restored from the changelog", taskIds(params));
+    if (name.equals(TASK_MANAGER)
+        && format.startsWith("stream-thread [{}] Get exceptions for the following tasks")
+        && onlyCorruptedTasks(params)) {
+      LOG.warn(
+          "state of tasks {} was not closed cleanly (the process was killed): wiped and restored from the changelog",
+          taskIds(params));
       return FilterReply.DENY;
     }
-    if (name.equals(TASK_MANAGER) && format.contains("Encounter corrupted task") && isTaskCorrupted(throwable(params, t))) {
+    if (name.equals(TASK_MANAGER)
+        && format.contains("Encounter corrupted task")
+        && isTaskCorrupted(throwable(params, t))) {
       return FilterReply.DENY; // said once above
     }
-    if (name.equals(REPLICA_MANAGER) && throwable(params, t) instanceof OutOfOrderSequenceException) {
-      LOG.debug("broker: out-of-order sequence refused, the transactional producer retries it in order");
+    if (name.equals(REPLICA_MANAGER)
+        && throwable(params, t) instanceof OutOfOrderSequenceException) {
+      LOG.debug(
+          "broker: out-of-order sequence refused, the transactional producer retries it in order");
       return FilterReply.DENY;
     }
     return FilterReply.NEUTRAL;
@@ -60,7 +70,11 @@ public final class KnownKafkaNoise extends TurboFilter {
     if (t != null) {
       return t;
     }
-    return params != null && params.length > 0 && params[params.length - 1] instanceof Throwable last ? last : null;
+    return params != null
+            && params.length > 0
+            && params[params.length - 1] instanceof Throwable last
+        ? last
+        : null;
   }
 
   private static boolean isTaskCorrupted(Object thrown) {
@@ -69,7 +83,9 @@ public final class KnownKafkaNoise extends TurboFilter {
 
   private static boolean onlyCorruptedTasks(Object[] params) {
     Map<?, ?> exceptions = exceptions(params);
-    return exceptions != null && !exceptions.isEmpty() && exceptions.values().stream().allMatch(KnownKafkaNoise::isTaskCorrupted);
+    return exceptions != null
+        && !exceptions.isEmpty()
+        && exceptions.values().stream().allMatch(KnownKafkaNoise::isTaskCorrupted);
   }
 
   private static Object taskIds(Object[] params) {

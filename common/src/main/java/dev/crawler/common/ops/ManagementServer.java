@@ -23,11 +23,11 @@ import org.slf4j.LoggerFactory;
  * A service's management endpoints over HTTP, for Kubernetes probes and Prometheus:
  *
  * <ul>
- *   <li>{@code GET /health/live}: 200 while the service's threads work, 503 when it has failed for good
- *       (the pod should be restarted);
- *   <li>{@code GET /health/ready}: 200 when every readiness check holds, else 503; also 503 from the
- *       moment the service is asked to stop. The body is JSON: {@code {"status":"UP","checks":{"kafka":"UP",…}}},
- *       a failing check with what is wrong;
+ *   <li>{@code GET /health/live}: 200 while the service's threads work, 503 when it has failed for
+ *       good (the pod should be restarted);
+ *   <li>{@code GET /health/ready}: 200 when every readiness check holds, else 503; also 503 from
+ *       the moment the service is asked to stop. The body is JSON: {@code
+ *       {"status":"UP","checks":{"kafka":"UP",…}}}, a failing check with what is wrong;
  *   <li>{@code GET /metrics}: the Prometheus text format of the service's registry.
  * </ul>
  *
@@ -49,7 +49,11 @@ public final class ManagementServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private volatile boolean isStopping;
 
-  private ManagementServer(HttpServer server, BooleanSupplier isAlive, List<HealthCheck> readiness, PrometheusMeterRegistry registry) {
+  private ManagementServer(
+      HttpServer server,
+      BooleanSupplier isAlive,
+      List<HealthCheck> readiness,
+      PrometheusMeterRegistry registry) {
     this.server = server;
     this.isAlive = isAlive;
     this.readiness = List.copyOf(readiness);
@@ -62,12 +66,17 @@ public final class ManagementServer implements AutoCloseable {
    * @param port the port, on every interface; 0 takes a free one ({@link #port()} tells which)
    * @throws UncheckedIOException when the port cannot be bound
    */
-  public static ManagementServer start(int port, BooleanSupplier isAlive, List<HealthCheck> readiness, PrometheusMeterRegistry registry) {
+  public static ManagementServer start(
+      int port,
+      BooleanSupplier isAlive,
+      List<HealthCheck> readiness,
+      PrometheusMeterRegistry registry) {
     HttpServer server;
     try {
       server = HttpServer.create(new InetSocketAddress(port), 16);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot listen on management port " + port + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot listen on management port " + port + ": " + e.getMessage(), e);
     }
     ManagementServer management = new ManagementServer(server, isAlive, readiness, registry);
     server.createContext(LIVE_PATH, exchange -> management.answer(exchange, management.live()));
@@ -82,7 +91,12 @@ public final class ManagementServer implements AutoCloseable {
               return thread;
             }));
     server.start();
-    LOG.info("management endpoints on port {}: {}, {}, {}", management.port(), LIVE_PATH, READY_PATH, METRICS_PATH);
+    LOG.info(
+        "management endpoints on port {}: {}, {}, {}",
+        management.port(),
+        LIVE_PATH,
+        READY_PATH,
+        METRICS_PATH);
     return management;
   }
 
@@ -135,7 +149,8 @@ public final class ManagementServer implements AutoCloseable {
     send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
   }
 
-  private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+  private static void send(HttpExchange exchange, int status, String contentType, String body)
+      throws IOException {
     try (exchange) {
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().set("Content-Type", contentType);

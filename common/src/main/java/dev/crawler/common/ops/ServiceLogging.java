@@ -9,9 +9,9 @@ import java.util.Objects;
 import org.slf4j.LoggerFactory;
 
 /**
- * How a service process logs: to standard output, as text or as JSON objects one per line (logback's
- * {@code JsonEncoder}: timestamp, level, thread, logger, formatted message, throwable), at a root level;
- * Kafka's, Jetty's and Micrometer's routine messages are left out below WARN.
+ * How a service process logs: to standard output, as text or as JSON objects one per line
+ * (logback's {@code JsonEncoder}: timestamp, level, thread, logger, formatted message, throwable),
+ * at a root level; Kafka's, Jetty's and Micrometer's routine messages are left out below WARN.
  */
 public final class ServiceLogging {
 
@@ -32,7 +32,10 @@ public final class ServiceLogging {
     if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
       return; // another SLF4J backend is bound: it is configured its own way
     }
-    URL configuration = Objects.requireNonNull(ServiceLogging.class.getResource("logback-" + format.name().toLowerCase(Locale.ROOT) + ".xml"));
+    URL configuration =
+        Objects.requireNonNull(
+            ServiceLogging.class.getResource(
+                "logback-" + format.name().toLowerCase(Locale.ROOT) + ".xml"));
     context.reset();
     context.putProperty("crawler.log.level", level.toUpperCase(Locale.ROOT));
     JoranConfigurator configurator = new JoranConfigurator();

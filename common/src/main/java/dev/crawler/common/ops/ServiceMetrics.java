@@ -10,7 +10,10 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
-/** The Prometheus registry of a service process: JVM and process meters, every meter tagged with the service. */
+/**
+ * The Prometheus registry of a service process: JVM and process meters, every meter tagged with the
+ * service.
+ */
 public final class ServiceMetrics {
 
   private ServiceMetrics() {}

@@ -11,15 +11,15 @@ import org.rocksdb.WriteBufferManager;
 
 /**
  * One bound on the native memory of every RocksDB state store of this process: the stores share one
- * block cache, and their memtables are charged to it ({@code WriteBufferManager}), as Kafka Streams'
- * memory-management guide describes. Without it each store takes a 50 MB block cache and up to three
- * 16 MB memtables of its own, so a frontier of 6 stores on 4 partitions may reach 2.5 GB, and more
- * with each partition it takes over; with it, memory stays at the bound however many URLs the stores
- * hold (they are on disk) and however many partitions the instance owns.
+ * block cache, and their memtables are charged to it ({@code WriteBufferManager}), as Kafka
+ * Streams' memory-management guide describes. Without it each store takes a 50 MB block cache and
+ * up to three 16 MB memtables of its own, so a frontier of 6 stores on 4 partitions may reach 2.5
+ * GB, and more with each partition it takes over; with it, memory stays at the bound however many
+ * URLs the stores hold (they are on disk) and however many partitions the instance owns.
  *
- * <p>The bound is read from the Streams configuration's {@value #MEMORY_BYTES_CONFIG} the first time a
- * store opens; the cache is the process's, shared by every Streams application in it (the {@code
- * crawler crawl} command runs the frontier and the committer in one JVM). Thread-safe.
+ * <p>The bound is read from the Streams configuration's {@value #MEMORY_BYTES_CONFIG} the first
+ * time a store opens; the cache is the process's, shared by every Streams application in it (the
+ * {@code crawler crawl} command runs the frontier and the committer in one JVM). Thread-safe.
  */
 public final class BoundedStateMemory implements RocksDBConfigSetter {
 
@@ -51,7 +51,8 @@ public final class BoundedStateMemory implements RocksDBConfigSetter {
 
   @Override
   public void close(String storeName, Options options) {
-    // the cache and the write-buffer manager are shared by every store: they live as long as the process
+    // the cache and the write-buffer manager are shared by every store: they live as long as the
+    // process
   }
 
   private static synchronized Shared shared(long bytes) {

@@ -24,14 +24,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends a record a Kafka Streams service cannot decode or process to {@code crawl.dead-letters} (as a
- * {@link DeadLetter} keeping its original bytes and the error) and lets the service go on. The dead
- * letter is written by Streams in the same transaction as the task's other output (KIP-1034), so under
- * exactly-once it is neither lost nor written twice.
+ * Sends a record a Kafka Streams service cannot decode or process to {@code crawl.dead-letters} (as
+ * a {@link DeadLetter} keeping its original bytes and the error) and lets the service go on. The
+ * dead letter is written by Streams in the same transaction as the task's other output (KIP-1034),
+ * so under exactly-once it is neither lost nor written twice.
  *
  * <p>Install it with {@link #install(Properties, TopicSpec, String)}.
  */
-public final class DeadLetterHandler implements DeserializationExceptionHandler, ProcessingExceptionHandler {
+public final class DeadLetterHandler
+    implements DeserializationExceptionHandler, ProcessingExceptionHandler {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetterHandler.class);
 
@@ -44,9 +45,12 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler,
   private String service = "";
 
   /** Makes the Streams application configured by {@code properties} use this handler. */
-  public static void install(Properties properties, TopicSpec<String, DeadLetter> deadLetters, String service) {
-    properties.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
-    properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
+  public static void install(
+      Properties properties, TopicSpec<String, DeadLetter> deadLetters, String service) {
+    properties.put(
+        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
+    properties.put(
+        StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
     properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
     properties.put(TOPIC_CONFIG, deadLetters.name());
     properties.put(SERIALIZER_CONFIG, deadLetters.valueSerde().serializer());
@@ -60,7 +64,10 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler,
     this.serializer = (Serializer<DeadLetter>) configs.get(SERIALIZER_CONFIG);
     this.service = String.valueOf(configs.get(SERVICE_CONFIG));
     if (serializer == null) {
-      throw new IllegalStateException("DeadLetterHandler needs " + SERIALIZER_CONFIG + "; install it with DeadLetterHandler.install");
+      throw new IllegalStateException(
+          "DeadLetterHandler needs "
+              + SERIALIZER_CONFIG
+              + "; install it with DeadLetterHandler.install");
     }
   }
 
@@ -68,7 +75,11 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler,
   public DeserializationExceptionHandler.Response handleError(
       ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
     if (isTransient(exception)) {
-      LOG.warn("transient failure decoding {} offset {}, the record will be read again: {}", context.topic(), context.offset(), exception.toString());
+      LOG.warn(
+          "transient failure decoding {} offset {}, the record will be read again: {}",
+          context.topic(),
+          context.offset(),
+          exception.toString());
       return DeserializationExceptionHandler.Response.fail();
     }
     LOG.warn("dead letter: {}", exception.getMessage());
@@ -77,23 +88,39 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler,
   }
 
   @Override
-  public ProcessingExceptionHandler.Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
+  public ProcessingExceptionHandler.Response handleError(
+      ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
     if (isTransient(exception)) {
-      // the record is fine, the moment is not (the registry or the cluster is unreachable): fail, so the
-      // stream thread is replaced and the record processed again, rather than lose it to the dead letters
-      LOG.warn("transient failure on {} offset {}, the record will be processed again: {}", context.topic(), context.offset(), exception.toString());
+      // the record is fine, the moment is not (the registry or the cluster is unreachable): fail,
+      // so the
+      // stream thread is replaced and the record processed again, rather than lose it to the dead
+      // letters
+      LOG.warn(
+          "transient failure on {} offset {}, the record will be processed again: {}",
+          context.topic(),
+          context.offset(),
+          exception.toString());
       return ProcessingExceptionHandler.Response.fail();
     }
-    LOG.warn("dead letter after a processing failure on {} offset {}", context.topic(), context.offset(), exception);
+    LOG.warn(
+        "dead letter after a processing failure on {} offset {}",
+        context.topic(),
+        context.offset(),
+        exception);
     CrawlMetrics.deadLetter(service);
     return ProcessingExceptionHandler.Response.resume(List.of(deadLetter(context, exception)));
   }
 
-  /** Whether a failure comes from the moment (registry or cluster unreachable) rather than the record. */
+  /**
+   * Whether a failure comes from the moment (registry or cluster unreachable) rather than the
+   * record.
+   */
   static boolean isTransient(Throwable exception) {
     for (Throwable cause = exception; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SchemaRegistryException registry && (registry.status() <= 0 || registry.status() >= 500)) {
-        return true; // no answer, or the registry's own failure; a 4xx is about the schema, and stays one
+      if (cause instanceof SchemaRegistryException registry
+          && (registry.status() <= 0 || registry.status() >= 500)) {
+        return true; // no answer, or the registry's own failure; a 4xx is about the schema, and
+        // stays one
       }
       if (cause instanceof RetriableException || cause instanceof java.io.IOException) {
         return true;
@@ -102,7 +129,8 @@ public final class DeadLetterHandler implements DeserializationExceptionHandler,
     return false;
   }
 
-  private ProducerRecord<byte[], byte[]> deadLetter(ErrorHandlerContext context, Exception exception) {
+  private ProducerRecord<byte[], byte[]> deadLetter(
+      ErrorHandlerContext context, Exception exception) {
     DeadLetter letter =
         DeadLetters.of(
             context.topic(),

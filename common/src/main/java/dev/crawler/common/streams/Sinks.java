@@ -10,11 +10,18 @@ public final class Sinks {
   private Sinks() {}
 
   /**
-   * Adds a sink writing to {@code topic} with its serdes. Processors forward records of several value
-   * types through their sinks, so the value serializer is applied to whatever the named sink receives.
+   * Adds a sink writing to {@code topic} with its serdes. Processors forward records of several
+   * value types through their sinks, so the value serializer is applied to whatever the named sink
+   * receives.
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  public static void add(Topology topology, String name, TopicSpec<String, ?> topic, String parent) {
-    topology.addSink(name, topic.name(), topic.keySerde().serializer(), (Serializer) topic.valueSerde().serializer(), parent);
+  public static void add(
+      Topology topology, String name, TopicSpec<String, ?> topic, String parent) {
+    topology.addSink(
+        name,
+        topic.name(),
+        topic.keySerde().serializer(),
+        (Serializer) topic.valueSerde().serializer(),
+        parent);
   }
 }

@@ -10,6 +10,7 @@ public final class Sources {
 
   /** Adds a source reading {@code topic} with its serdes. */
   public static void add(Topology topology, String name, TopicSpec<String, ?> topic) {
-    topology.addSource(name, topic.keySerde().deserializer(), topic.valueSerde().deserializer(), topic.name());
+    topology.addSource(
+        name, topic.keySerde().deserializer(), topic.valueSerde().deserializer(), topic.name());
   }
 }

@@ -17,9 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Kafka Streams service running: one {@link KafkaStreams} instance over a topology. A stream thread
- * that dies of an unexpected error is replaced, so one bad moment does not stop the service (records
- * that fail are already sent to the dead-letter topic by {@link DeadLetterHandler}).
+ * A Kafka Streams service running: one {@link KafkaStreams} instance over a topology. A stream
+ * thread that dies of an unexpected error is replaced, so one bad moment does not stop the service
+ * (records that fail are already sent to the dead-letter topic by {@link DeadLetterHandler}).
  */
 public final class StreamsService implements RunningService {
 
@@ -45,7 +45,8 @@ public final class StreamsService implements RunningService {
           return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
     streams.start();
-    LOG.info("{} started: {}", name, topology.describe().subtopologies().size() + " sub-topologies");
+    LOG.info(
+        "{} started: {}", name, topology.describe().subtopologies().size() + " sub-topologies");
     return new StreamsService(name, streams);
   }
 
@@ -68,18 +69,31 @@ public final class StreamsService implements RunningService {
   @Override
   public boolean isAlive() {
     KafkaStreams.State state = streams.state();
-    return state != KafkaStreams.State.ERROR && state != KafkaStreams.State.PENDING_ERROR && state != KafkaStreams.State.NOT_RUNNING;
+    return state != KafkaStreams.State.ERROR
+        && state != KafkaStreams.State.PENDING_ERROR
+        && state != KafkaStreams.State.NOT_RUNNING;
   }
 
-  /** Ready when Kafka Streams is RUNNING (not starting, restoring or rebalancing) and connected to Kafka. */
+  /**
+   * Ready when Kafka Streams is RUNNING (not starting, restoring or rebalancing) and connected to
+   * Kafka.
+   */
   @Override
   public List<HealthCheck> readinessChecks() {
     return List.of(
-        new HealthCheck("streams", () -> streams.state() == KafkaStreams.State.RUNNING ? Optional.empty() : Optional.of("Kafka Streams is " + streams.state())),
+        new HealthCheck(
+            "streams",
+            () ->
+                streams.state() == KafkaStreams.State.RUNNING
+                    ? Optional.empty()
+                    : Optional.of("Kafka Streams is " + streams.state())),
         KafkaConnection.check(streams::metrics));
   }
 
-  /** Every metric of Kafka Streams and its clients: consumer lag ({@code kafka_consumer_fetch_manager_records_lag_max}), process rates, commit latency. */
+  /**
+   * Every metric of Kafka Streams and its clients: consumer lag ({@code
+   * kafka_consumer_fetch_manager_records_lag_max}), process rates, commit latency.
+   */
   @Override
   @SuppressWarnings("resource") // bound for the life of the instance
   public void bindMetrics(MeterRegistry registry) {
@@ -88,9 +102,12 @@ public final class StreamsService implements RunningService {
 
   @Override
   public void close() {
-    // leave the group now: the partitions go to the other instances, or to the next start of this one,
+    // leave the group now: the partitions go to the other instances, or to the next start of this
+    // one,
     // without waiting for the session timeout (45 s) to notice this member is gone
-    streams.close(CloseOptions.timeout(CLOSE_TIMEOUT).withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+    streams.close(
+        CloseOptions.timeout(CLOSE_TIMEOUT)
+            .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
     LOG.info("{} stopped", name);
   }
 }

@@ -14,8 +14,8 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
- * The settings of a Kafka Streams service: those of {@link ServiceConfig} plus the application id, the
- * state directory and the number of stream threads. Processing is always exactly-once ({@code
+ * The settings of a Kafka Streams service: those of {@link ServiceConfig} plus the application id,
+ * the state directory and the number of stream threads. Processing is always exactly-once ({@code
  * exactly_once_v2}): a URL's state and the records it causes are committed together.
  */
 public abstract class StreamsServiceConfig extends ServiceConfig {
@@ -25,17 +25,22 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
       "The Kafka Streams application id: the consumer group, and the prefix of the internal topics. Instances with one id share the work.";
 
   public static final String STATE_DIR_CONFIG = "state.dir";
-  private static final String STATE_DIR_DOC = "Where the state stores live on local disk (a persistent volume on Kubernetes).";
+  private static final String STATE_DIR_DOC =
+      "Where the state stores live on local disk (a persistent volume on Kubernetes).";
 
   public static final String STREAM_THREADS_CONFIG = "stream.threads";
-  private static final String STREAM_THREADS_DOC = "Stream threads in this instance; each processes some of the partitions.";
+  private static final String STREAM_THREADS_DOC =
+      "Stream threads in this instance; each processes some of the partitions.";
 
   public static final String COMMIT_INTERVAL_MS_CONFIG = "commit.interval.ms";
   private static final String COMMIT_INTERVAL_MS_DOC =
       "How often a transaction is committed, in milliseconds: the latency each hop through this service adds. Each commit costs the broker"
           + " a transaction (markers on every partition written); at 100 ms the broker spent three times the CPU it does at 500.";
 
-  /** The default commit interval: half a second per hop, a fifth of the transactions of Kafka Streams' exactly-once default. */
+  /**
+   * The default commit interval: half a second per hop, a fifth of the transactions of Kafka
+   * Streams' exactly-once default.
+   */
   public static final long DEFAULT_COMMIT_INTERVAL_MS = 500;
 
   public static final String STATE_MEMORY_MB_CONFIG = "state.memory.mb";
@@ -61,10 +66,16 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
           + " the broker's transaction.abort.timed.out.transaction.cleanup.interval.ms (10000 in Kafka; 1000 in the embedded broker). Every"
           + " transaction (one commit interval of processing, or one operator command such as a recrawl of every URL) must end within it.";
 
-  /** The transaction timeout of a service without state stores: short, because no restart fences its transactions. */
+  /**
+   * The transaction timeout of a service without state stores: short, because no restart fences its
+   * transactions.
+   */
   public static final int STATELESS_TRANSACTION_TIMEOUT_MS = 5_000;
 
-  /** The transaction timeout of a service with state stores (Kafka Streams' own default under exactly-once). */
+  /**
+   * The transaction timeout of a service with state stores (Kafka Streams' own default under
+   * exactly-once).
+   */
   public static final int STATEFUL_TRANSACTION_TIMEOUT_MS = 10_000;
 
   public static final String STANDBY_REPLICAS_CONFIG = "standby.replicas";
@@ -75,28 +86,80 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     super(definition, settings);
   }
 
-  /** The base settings plus the Streams ones, with the service's default application id, for a service with state stores. */
+  /**
+   * The base settings plus the Streams ones, with the service's default application id, for a
+   * service with state stores.
+   */
   public static ConfigDef streamsDefinition(String defaultApplicationId) {
     return streamsDefinition(defaultApplicationId, STATEFUL_TRANSACTION_TIMEOUT_MS);
   }
 
-  /** The base settings plus the Streams ones, with the service's default application id and transaction timeout. */
-  public static ConfigDef streamsDefinition(String defaultApplicationId, int defaultTransactionTimeoutMs) {
+  /**
+   * The base settings plus the Streams ones, with the service's default application id and
+   * transaction timeout.
+   */
+  public static ConfigDef streamsDefinition(
+      String defaultApplicationId, int defaultTransactionTimeoutMs) {
     return baseDefinition()
-        .define(APPLICATION_ID_CONFIG, Type.STRING, defaultApplicationId, new ConfigDef.NonEmptyString(), Importance.HIGH, APPLICATION_ID_DOC)
-        .define(STATE_DIR_CONFIG, Type.STRING, "./state", new ConfigDef.NonEmptyString(), Importance.HIGH, STATE_DIR_DOC)
-        .define(STREAM_THREADS_CONFIG, Type.INT, 1, Range.between(1, 64), Importance.MEDIUM, STREAM_THREADS_DOC)
-        .define(COMMIT_INTERVAL_MS_CONFIG, Type.LONG, DEFAULT_COMMIT_INTERVAL_MS, Range.between(10, 60_000), Importance.LOW, COMMIT_INTERVAL_MS_DOC)
+        .define(
+            APPLICATION_ID_CONFIG,
+            Type.STRING,
+            defaultApplicationId,
+            new ConfigDef.NonEmptyString(),
+            Importance.HIGH,
+            APPLICATION_ID_DOC)
+        .define(
+            STATE_DIR_CONFIG,
+            Type.STRING,
+            "./state",
+            new ConfigDef.NonEmptyString(),
+            Importance.HIGH,
+            STATE_DIR_DOC)
+        .define(
+            STREAM_THREADS_CONFIG,
+            Type.INT,
+            1,
+            Range.between(1, 64),
+            Importance.MEDIUM,
+            STREAM_THREADS_DOC)
+        .define(
+            COMMIT_INTERVAL_MS_CONFIG,
+            Type.LONG,
+            DEFAULT_COMMIT_INTERVAL_MS,
+            Range.between(10, 60_000),
+            Importance.LOW,
+            COMMIT_INTERVAL_MS_DOC)
         .define(INSTANCE_ID_CONFIG, Type.STRING, "", Importance.MEDIUM, INSTANCE_ID_DOC)
-        .define(TRANSACTION_TIMEOUT_MS_CONFIG, Type.INT, defaultTransactionTimeoutMs, Range.between(1_000, 900_000), Importance.LOW, TRANSACTION_TIMEOUT_MS_DOC)
-        .define(STANDBY_REPLICAS_CONFIG, Type.INT, 0, Range.between(0, 10), Importance.MEDIUM, STANDBY_REPLICAS_DOC)
-        .define(STATE_MEMORY_MB_CONFIG, Type.LONG, DEFAULT_STATE_MEMORY_MB, Range.between(16, 1024 * 1024), Importance.MEDIUM, STATE_MEMORY_MB_DOC);
+        .define(
+            TRANSACTION_TIMEOUT_MS_CONFIG,
+            Type.INT,
+            defaultTransactionTimeoutMs,
+            Range.between(1_000, 900_000),
+            Importance.LOW,
+            TRANSACTION_TIMEOUT_MS_DOC)
+        .define(
+            STANDBY_REPLICAS_CONFIG,
+            Type.INT,
+            0,
+            Range.between(0, 10),
+            Importance.MEDIUM,
+            STANDBY_REPLICAS_DOC)
+        .define(
+            STATE_MEMORY_MB_CONFIG,
+            Type.LONG,
+            DEFAULT_STATE_MEMORY_MB,
+            Range.between(16, 1024 * 1024),
+            Importance.MEDIUM,
+            STATE_MEMORY_MB_DOC);
   }
 
   /** The service's name in crawl-log entries and dead letters. */
   public abstract String serviceName();
 
-  /** The {@code KafkaStreams} properties: exactly-once, the dead-letter handler, and every {@code kafka.*} setting. */
+  /**
+   * The {@code KafkaStreams} properties: exactly-once, the dead-letter handler, and every {@code
+   * kafka.*} setting.
+   */
   public Properties streamsProperties() {
     Properties properties = new Properties();
     properties.putAll(kafkaProperties());
@@ -107,26 +170,40 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, getLong(COMMIT_INTERVAL_MS_CONFIG));
     properties.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, getInt(STANDBY_REPLICAS_CONFIG));
     properties.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedStateMemory.class);
-    properties.put(BoundedStateMemory.MEMORY_BYTES_CONFIG, getLong(STATE_MEMORY_MB_CONFIG) * 1024 * 1024);
-    ProducerBatching.defaults().forEach((key, value) -> {
-      if (!properties.containsKey(key) && !properties.containsKey(StreamsConfig.producerPrefix(key))) {
-        properties.put(StreamsConfig.producerPrefix(key), value);
-      }
-    });
-    properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), TopicSpec.MAX_MESSAGE_BYTES);
+    properties.put(
+        BoundedStateMemory.MEMORY_BYTES_CONFIG, getLong(STATE_MEMORY_MB_CONFIG) * 1024 * 1024);
+    ProducerBatching.defaults()
+        .forEach(
+            (key, value) -> {
+              if (!properties.containsKey(key)
+                  && !properties.containsKey(StreamsConfig.producerPrefix(key))) {
+                properties.put(StreamsConfig.producerPrefix(key), value);
+              }
+            });
+    properties.putIfAbsent(
+        StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+        TopicSpec.MAX_MESSAGE_BYTES);
     if (!properties.containsKey(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)) {
-      properties.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), getInt(TRANSACTION_TIMEOUT_MS_CONFIG));
+      properties.putIfAbsent(
+          StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
+          getInt(TRANSACTION_TIMEOUT_MS_CONFIG));
     }
-    properties.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-    groupLiveness().forEach((key, value) -> {
-      if (!properties.containsKey(key) && !properties.containsKey(StreamsConfig.consumerPrefix(key)) && !properties.containsKey(StreamsConfig.mainConsumerPrefix(key))) {
-        properties.put(StreamsConfig.mainConsumerPrefix(key), value);
-      }
-    });
+    properties.putIfAbsent(
+        StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    groupLiveness()
+        .forEach(
+            (key, value) -> {
+              if (!properties.containsKey(key)
+                  && !properties.containsKey(StreamsConfig.consumerPrefix(key))
+                  && !properties.containsKey(StreamsConfig.mainConsumerPrefix(key))) {
+                properties.put(StreamsConfig.mainConsumerPrefix(key), value);
+              }
+            });
     String instanceId = getString(INSTANCE_ID_CONFIG).strip();
     if (!instanceId.isEmpty()) {
       // Kafka Streams names each stream thread's member after it (instance-1, instance-2, …)
-      properties.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
+      properties.put(
+          StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
     }
     DeadLetterHandler.install(properties, topics().deadLetters(), serviceName());
     return properties;

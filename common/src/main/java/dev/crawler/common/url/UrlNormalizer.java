@@ -12,8 +12,8 @@ import java.util.Optional;
  * Puts URLs in the one form the crawler stores and compares them in (RFC 3986 normalization as
  * crawler-commons' {@link BasicURLNormalizer} does it): scheme and host lower-cased, default port
  * dropped, dot segments resolved, percent-encoding made canonical, IDN hosts in ASCII, the fragment
- * removed, an empty path made {@code /}. Two URLs that name the same resource this way compare equal
- * as strings. Thread-safe.
+ * removed, an empty path made {@code /}. Two URLs that name the same resource this way compare
+ * equal as strings. Thread-safe.
  */
 public final class UrlNormalizer {
 
@@ -35,13 +35,15 @@ public final class UrlNormalizer {
     try {
       normalized = NORMALIZER.filter(trimmed);
     } catch (RuntimeException e) {
-      // crawler-commons 1.x reads past the end of some queries (http://a.example/x??): a bad URL, not a failure
+      // crawler-commons 1.x reads past the end of some queries (http://a.example/x??): a bad URL,
+      // not a failure
       throw new InvalidUrlException(url, "not a valid URL (" + e + ")");
     }
     if (normalized == null) {
       throw new InvalidUrlException(url, "not a valid URL");
     }
-    // the origin function is the final judge of host and port (and agrees with the normalizer on them)
+    // the origin function is the final judge of host and port (and agrees with the normalizer on
+    // them)
     Origin.of(normalized);
     return normalized;
   }
@@ -70,7 +72,10 @@ public final class UrlNormalizer {
 
   /** Whether the URL's scheme is http or https (case-insensitive). */
   public static boolean isHttp(String url) {
-    String lower = url.length() > 8 ? url.substring(0, 8).toLowerCase(Locale.ROOT) : url.toLowerCase(Locale.ROOT);
+    String lower =
+        url.length() > 8
+            ? url.substring(0, 8).toLowerCase(Locale.ROOT)
+            : url.toLowerCase(Locale.ROOT);
     return lower.startsWith("http://") || lower.startsWith("https://");
   }
 }

@@ -20,13 +20,21 @@ class DurationsTest {
 
   @Test
   void readsABareNumberInTheGivenUnitOnlyWhenThereIsOne() {
-    assertThat(Durations.parse("5", Optional.of(ChronoUnit.MINUTES))).isEqualTo(Duration.ofMinutes(5));
-    assertThatThrownBy(() -> Durations.parse("5", Optional.empty())).hasMessage("'5' is not a duration (30s, 5m, 2h, 1d)");
+    assertThat(Durations.parse("5", Optional.of(ChronoUnit.MINUTES)))
+        .isEqualTo(Duration.ofMinutes(5));
+    assertThatThrownBy(() -> Durations.parse("5", Optional.empty()))
+        .hasMessage("'5' is not a duration (30s, 5m, 2h, 1d)");
   }
 
   @ParameterizedTest
-  @CsvSource({"soon, '''soon'' is not a duration (minutes, or 30s, 5m, 2h, 1d)'", "0s, '''0s'' is not more than zero'", "5w, '''5w'' is not a duration (minutes, or 30s, 5m, 2h, 1d)'"})
+  @CsvSource({
+    "soon, '''soon'' is not a duration (minutes, or 30s, 5m, 2h, 1d)'",
+    "0s, '''0s'' is not more than zero'",
+    "5w, '''5w'' is not a duration (minutes, or 30s, 5m, 2h, 1d)'"
+  })
   void rejectsWhatIsNotAPositiveDuration(String text, String message) {
-    assertThatThrownBy(() -> Durations.parse(text, Optional.of(ChronoUnit.MINUTES))).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    assertThatThrownBy(() -> Durations.parse(text, Optional.of(ChronoUnit.MINUTES)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(message);
   }
 }

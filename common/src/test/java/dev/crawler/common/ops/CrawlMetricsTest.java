@@ -33,16 +33,32 @@ class CrawlMetricsTest {
     CrawlMetrics.outcome("metrics-test", Outcome.NOT_FOUND);
     CrawlMetrics.outcome("metrics-test", Outcome.COMMITTED);
 
-    assertThat(count("crawler.outcomes", "service", "metrics-test", "outcome", "NOT_FOUND") - before).isEqualTo(2);
-    assertThat(registry.find("crawler.outcomes").tags("service", "metrics-test", "outcome", "COMMITTED").counter()).isNotNull();
+    assertThat(
+            count("crawler.outcomes", "service", "metrics-test", "outcome", "NOT_FOUND") - before)
+        .isEqualTo(2);
+    assertThat(
+            registry
+                .find("crawler.outcomes")
+                .tags("service", "metrics-test", "outcome", "COMMITTED")
+                .counter())
+        .isNotNull();
   }
 
   @Test
   void countsUpsertsAndDeletionsByReason() {
     double upserts = count("crawler.documents", "type", "UPSERT", "reason", "");
     double gone = count("crawler.documents", "type", "DELETE", "reason", "GONE");
-    CrawlMetrics.document(DocumentEvent.newBuilder().setType(DocumentEventType.UPSERT).setUrl("https://a.example/").build());
-    CrawlMetrics.document(DocumentEvent.newBuilder().setType(DocumentEventType.DELETE).setUrl("https://a.example/x").setDeleteReason(DeleteReason.GONE).build());
+    CrawlMetrics.document(
+        DocumentEvent.newBuilder()
+            .setType(DocumentEventType.UPSERT)
+            .setUrl("https://a.example/")
+            .build());
+    CrawlMetrics.document(
+        DocumentEvent.newBuilder()
+            .setType(DocumentEventType.DELETE)
+            .setUrl("https://a.example/x")
+            .setDeleteReason(DeleteReason.GONE)
+            .build());
 
     assertThat(count("crawler.documents", "type", "UPSERT", "reason", "") - upserts).isEqualTo(1);
     assertThat(count("crawler.documents", "type", "DELETE", "reason", "GONE") - gone).isEqualTo(1);

@@ -21,8 +21,21 @@ class KnownKafkaNoiseTest {
     var corrupted = new TaskCorruptedException(java.util.Set.of(new TaskId(0, 1)));
     Object[] params = {"thread-1", Map.of(new TaskId(0, 1), corrupted)};
 
-    assertThat(decide(KnownKafkaNoise.TASK_MANAGER, Level.ERROR, "stream-thread [{}] Get exceptions for the following tasks: {}", params, null)).isEqualTo(FilterReply.DENY);
-    assertThat(decide(KnownKafkaNoise.TASK_MANAGER, Level.WARN, "stream-thread [{}] Encounter corrupted task {}, will group it with other corrupted tasks and handle together", new Object[] {"t", "0_1", corrupted}, null))
+    assertThat(
+            decide(
+                KnownKafkaNoise.TASK_MANAGER,
+                Level.ERROR,
+                "stream-thread [{}] Get exceptions for the following tasks: {}",
+                params,
+                null))
+        .isEqualTo(FilterReply.DENY);
+    assertThat(
+            decide(
+                KnownKafkaNoise.TASK_MANAGER,
+                Level.WARN,
+                "stream-thread [{}] Encounter corrupted task {}, will group it with other corrupted tasks and handle together",
+                new Object[] {"t", "0_1", corrupted},
+                null))
         .isEqualTo(FilterReply.DENY);
   }
 
@@ -30,18 +43,46 @@ class KnownKafkaNoiseTest {
   void letsEveryOtherErrorThrough() {
     Object[] other = {"thread-1", Map.of(new TaskId(0, 1), new IllegalStateException("broken"))};
 
-    assertThat(decide(KnownKafkaNoise.TASK_MANAGER, Level.ERROR, "stream-thread [{}] Get exceptions for the following tasks: {}", other, null)).isEqualTo(FilterReply.NEUTRAL);
-    assertThat(decide(KnownKafkaNoise.REPLICA_MANAGER, Level.ERROR, "Error processing append operation on partition {}", new Object[] {"p"}, new IllegalStateException())).isEqualTo(FilterReply.NEUTRAL);
-    assertThat(decide("dev.crawler.frontier", Level.ERROR, "anything", null, new OutOfOrderSequenceException("x"))).isEqualTo(FilterReply.NEUTRAL);
+    assertThat(
+            decide(
+                KnownKafkaNoise.TASK_MANAGER,
+                Level.ERROR,
+                "stream-thread [{}] Get exceptions for the following tasks: {}",
+                other,
+                null))
+        .isEqualTo(FilterReply.NEUTRAL);
+    assertThat(
+            decide(
+                KnownKafkaNoise.REPLICA_MANAGER,
+                Level.ERROR,
+                "Error processing append operation on partition {}",
+                new Object[] {"p"},
+                new IllegalStateException()))
+        .isEqualTo(FilterReply.NEUTRAL);
+    assertThat(
+            decide(
+                "dev.crawler.frontier",
+                Level.ERROR,
+                "anything",
+                null,
+                new OutOfOrderSequenceException("x")))
+        .isEqualTo(FilterReply.NEUTRAL);
   }
 
   @Test
   void dropsTheBrokersOutOfOrderSequenceErrorThatTheProducerRecoversFrom() {
-    assertThat(decide(KnownKafkaNoise.REPLICA_MANAGER, Level.ERROR, "Error processing append operation on partition {}", new Object[] {"p"}, new OutOfOrderSequenceException("Invalid sequence number")))
+    assertThat(
+            decide(
+                KnownKafkaNoise.REPLICA_MANAGER,
+                Level.ERROR,
+                "Error processing append operation on partition {}",
+                new Object[] {"p"},
+                new OutOfOrderSequenceException("Invalid sequence number")))
         .isEqualTo(FilterReply.DENY);
   }
 
-  private FilterReply decide(String logger, Level level, String format, Object[] params, Throwable t) {
+  private FilterReply decide(
+      String logger, Level level, String format, Object[] params, Throwable t) {
     return filter.decide(null, context.getLogger(logger), level, format, params, t);
   }
 }

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 class ManagementServerTest {
 
   private final HttpClient http = HttpClient.newHttpClient();
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final AtomicBoolean alive = new AtomicBoolean(true);
   private final AtomicReference<Optional<String>> kafka = new AtomicReference<>(Optional.empty());
   private ManagementServer server;
@@ -33,20 +34,34 @@ class ManagementServerTest {
 
   @Test
   void answersReadyOnlyWhileEveryCheckHoldsAndTheServiceIsNotStopping() throws Exception {
-    server = ManagementServer.start(0, alive::get, List.of(new HealthCheck("kafka", kafka::get), HealthCheck.of("schema-registry", () -> {})), registry);
+    server =
+        ManagementServer.start(
+            0,
+            alive::get,
+            List.of(
+                new HealthCheck("kafka", kafka::get), HealthCheck.of("schema-registry", () -> {})),
+            registry);
 
-    assertThat(get(ManagementServer.READY_PATH)).extracting(HttpResponse::statusCode).isEqualTo(200);
-    assertThat(get(ManagementServer.READY_PATH).body()).isEqualTo("{\"status\":\"UP\",\"checks\":{\"kafka\":\"UP\",\"schema-registry\":\"UP\"}}");
+    assertThat(get(ManagementServer.READY_PATH))
+        .extracting(HttpResponse::statusCode)
+        .isEqualTo(200);
+    assertThat(get(ManagementServer.READY_PATH).body())
+        .isEqualTo("{\"status\":\"UP\",\"checks\":{\"kafka\":\"UP\",\"schema-registry\":\"UP\"}}");
 
     kafka.set(Optional.of("no connection to any Kafka broker"));
     HttpResponse<String> down = get(ManagementServer.READY_PATH);
     assertThat(down.statusCode()).isEqualTo(503);
-    assertThat(down.body()).contains("\"status\":\"DOWN\"", "\"kafka\":\"no connection to any Kafka broker\"");
+    assertThat(down.body())
+        .contains("\"status\":\"DOWN\"", "\"kafka\":\"no connection to any Kafka broker\"");
 
     kafka.set(Optional.empty());
     server.stopping();
-    assertThat(get(ManagementServer.READY_PATH).statusCode()).as("stopping: no more work").isEqualTo(503);
-    assertThat(get(ManagementServer.LIVE_PATH).statusCode()).as("still alive while it stops").isEqualTo(200);
+    assertThat(get(ManagementServer.READY_PATH).statusCode())
+        .as("stopping: no more work")
+        .isEqualTo(503);
+    assertThat(get(ManagementServer.LIVE_PATH).statusCode())
+        .as("still alive while it stops")
+        .isEqualTo(200);
   }
 
   @Test
@@ -59,9 +74,20 @@ class ManagementServerTest {
 
   @Test
   void aFailingCheckIsReportedWithWhatItThrew() throws Exception {
-    server = ManagementServer.start(0, alive::get, List.of(HealthCheck.of("schema-registry", () -> { throw new IllegalStateException("registry answered 500"); })), registry);
+    server =
+        ManagementServer.start(
+            0,
+            alive::get,
+            List.of(
+                HealthCheck.of(
+                    "schema-registry",
+                    () -> {
+                      throw new IllegalStateException("registry answered 500");
+                    })),
+            registry);
 
-    assertThat(get(ManagementServer.READY_PATH).body()).contains("\"schema-registry\":\"registry answered 500\"");
+    assertThat(get(ManagementServer.READY_PATH).body())
+        .contains("\"schema-registry\":\"registry answered 500\"");
   }
 
   @Test
@@ -71,11 +97,14 @@ class ManagementServerTest {
 
     HttpResponse<String> metrics = get(ManagementServer.METRICS_PATH);
     assertThat(metrics.statusCode()).isEqualTo(200);
-    assertThat(metrics.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/plain"));
+    assertThat(metrics.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("text/plain"));
     assertThat(metrics.body()).contains("crawler_outcomes_total{outcome=\"COMMITTED\"} 3.0");
   }
 
   private HttpResponse<String> get(String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 }

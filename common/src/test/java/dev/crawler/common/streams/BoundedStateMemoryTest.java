@@ -15,7 +15,10 @@ class BoundedStateMemoryTest {
     RocksDB.loadLibrary();
   }
 
-  /** Options as Kafka Streams hands them to the setter: with a table configuration whose cache it can read. */
+  /**
+   * Options as Kafka Streams hands them to the setter: with a table configuration whose cache it
+   * can read.
+   */
   private static Options storeOptions() {
     Options options = new Options();
     options.setTableFormatConfig(new BlockBasedTableConfigWithAccessibleCache());
@@ -33,10 +36,15 @@ class BoundedStateMemoryTest {
     try (Options urls = storeOptions();
         Options origins = storeOptions()) {
       setter.setConfig("frontier-urls", urls, configs);
-      setter.setConfig("frontier-origins", origins, Map.of(BoundedStateMemory.MEMORY_BYTES_CONFIG, "1024"));
+      setter.setConfig(
+          "frontier-origins", origins, Map.of(BoundedStateMemory.MEMORY_BYTES_CONFIG, "1024"));
 
       assertThat(cacheOf(urls)).isNotNull().isSameAs(cacheOf(origins));
-      assertThat(((org.rocksdb.BlockBasedTableConfig) urls.tableFormatConfig()).cacheIndexAndFilterBlocks()).as("index and filters in the bounded cache").isTrue();
+      assertThat(
+              ((org.rocksdb.BlockBasedTableConfig) urls.tableFormatConfig())
+                  .cacheIndexAndFilterBlocks())
+          .as("index and filters in the bounded cache")
+          .isTrue();
     }
   }
 }

@@ -13,15 +13,29 @@ class DeadLetterHandlerTest {
 
   @Test
   void aRegistryWithoutAnswerOrFailingIsTransient() {
-    assertThat(DeadLetterHandler.isTransient(new UndecodableRecordException("t", "schema unavailable", new SchemaRegistryException("no answer", new IOException("refused"))))).isTrue();
-    assertThat(DeadLetterHandler.isTransient(new SchemaRegistryException("http://r/: 503", 503))).isTrue();
-    assertThat(DeadLetterHandler.isTransient(new RuntimeException(new TimeoutException("broker")))).isTrue();
+    assertThat(
+            DeadLetterHandler.isTransient(
+                new UndecodableRecordException(
+                    "t",
+                    "schema unavailable",
+                    new SchemaRegistryException("no answer", new IOException("refused")))))
+        .isTrue();
+    assertThat(DeadLetterHandler.isTransient(new SchemaRegistryException("http://r/: 503", 503)))
+        .isTrue();
+    assertThat(DeadLetterHandler.isTransient(new RuntimeException(new TimeoutException("broker"))))
+        .isTrue();
   }
 
   @Test
   void aBadRecordIsNot() {
-    assertThat(DeadLetterHandler.isTransient(new UndecodableRecordException("t", "magic byte is 0x6e", null))).isFalse();
-    assertThat(DeadLetterHandler.isTransient(new SchemaRegistryException("http://r/: 409 incompatible", 409))).isFalse();
+    assertThat(
+            DeadLetterHandler.isTransient(
+                new UndecodableRecordException("t", "magic byte is 0x6e", null)))
+        .isFalse();
+    assertThat(
+            DeadLetterHandler.isTransient(
+                new SchemaRegistryException("http://r/: 409 incompatible", 409)))
+        .isFalse();
     assertThat(DeadLetterHandler.isTransient(new IllegalStateException("bug"))).isFalse();
   }
 }

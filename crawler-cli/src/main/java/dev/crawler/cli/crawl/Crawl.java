@@ -1,12 +1,12 @@
 package dev.crawler.cli.crawl;
 
+import dev.crawler.cli.ControlTopic;
+import dev.crawler.committer.CommitterApp;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.Seeds;
 import dev.crawler.common.config.ServiceConfig;
-import dev.crawler.committer.CommitterApp;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.TopicInstaller;
-import dev.crawler.cli.ControlTopic;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.Outcome;
@@ -41,8 +41,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run of {@code crawler crawl}: starts the cluster (or connects to one), creates the topics, starts
- * the four services, injects the seeds, reports progress, and stops everything when the crawl is idle.
+ * One run of {@code crawler crawl}: starts the cluster (or connects to one), creates the topics,
+ * starts the four services, injects the seeds, reports progress, and stops everything when the
+ * crawl is idle.
  */
 final class Crawl {
 
@@ -51,12 +52,15 @@ final class Crawl {
   /** How often progress and idleness are checked. */
   static final Duration CHECK_INTERVAL = Duration.ofMillis(250);
 
-  /** Consecutive idle checks before the crawl is over: the frontier must stay idle, not just pass through zero. */
+  /**
+   * Consecutive idle checks before the crawl is over: the frontier must stay idle, not just pass
+   * through zero.
+   */
   static final int IDLE_CHECKS = 3;
 
   /**
-   * How long a service may be not running (starting, or replacing a failed stream thread) before the
-   * crawl gives up on it.
+   * How long a service may be not running (starting, or replacing a failed stream thread) before
+   * the crawl gives up on it.
    */
   static final Duration SERVICE_DOWN_LIMIT = Duration.ofSeconds(30);
 
@@ -124,8 +128,12 @@ final class Crawl {
       registryUrl = plan.schemaRegistry().orElseThrow();
       replicationFactor = -1; // the cluster's default
     } else {
-      settings = settings.withDefault(ServiceConfig.KAFKA_PREFIX + ProducerConfig.COMPRESSION_TYPE_CONFIG, CrawlSettings.EMBEDDED_COMPRESSION);
-      console.println("Starting the embedded Kafka broker and schema registry in " + plan.dataDir() + " ...");
+      settings =
+          settings.withDefault(
+              ServiceConfig.KAFKA_PREFIX + ProducerConfig.COMPRESSION_TYPE_CONFIG,
+              CrawlSettings.EMBEDDED_COMPRESSION);
+      console.println(
+          "Starting the embedded Kafka broker and schema registry in " + plan.dataDir() + " ...");
       cluster = EmbeddedCluster.start(plan.dataDir(), plan.partitions());
       bootstrapServers = cluster.bootstrapServers();
       registryUrl = cluster.schemaRegistryUrl();
@@ -135,7 +143,8 @@ final class Crawl {
     Topics topics = frontierConfig.topics();
     Map<String, Object> kafka = frontierConfig.kafkaProperties();
     try (Admin admin = Admin.create(kafka)) {
-      new TopicInstaller(admin, Duration.ofSeconds(60)).install(topics.all(), plan.partitions(), replicationFactor);
+      new TopicInstaller(admin, Duration.ofSeconds(60))
+          .install(topics.all(), plan.partitions(), replicationFactor);
 
       events = new CrawlEvents(kafka, topics, plan.crawlLog(), plan.out());
       eventsThread = new Thread(events, "crawl-events");
@@ -152,11 +161,21 @@ final class Crawl {
       if (plan.forceRecrawl()) {
         control(kafka, topics, ControlCommandType.RECRAWL_ALL, crawling);
       }
-      console.println("Crawling from " + plan.seeds().size() + " seed(s), started in " + Duration.between(started, crawling).toMillis() + " ms.");
-      FrontierLag lag = new FrontierLag(admin, frontierConfig.getString(FrontierConfig.APPLICATION_ID_CONFIG), List.of(topics.discovered(), topics.outcomes(), topics.control()));
+      console.println(
+          "Crawling from "
+              + plan.seeds().size()
+              + " seed(s), started in "
+              + Duration.between(started, crawling).toMillis()
+              + " ms.");
+      FrontierLag lag =
+          new FrontierLag(
+              admin,
+              frontierConfig.getString(FrontierConfig.APPLICATION_ID_CONFIG),
+              List.of(topics.discovered(), topics.outcomes(), topics.control()));
       boolean finished = awaitIdle(lag, crawling);
       if (finished && plan.forceRecrawl()) {
-        // the recrawl is over: URLs no page linked meanwhile are orphans, handled by their orphans option
+        // the recrawl is over: URLs no page linked meanwhile are orphans, handled by their orphans
+        // option
         control(kafka, topics, ControlCommandType.RECRAWL_ORPHANS, Instant.now());
         finished = awaitIdle(lag, crawling);
       }
@@ -164,7 +183,8 @@ final class Crawl {
       awaitEvents(admin);
       stop();
       if (!finished) {
-        System.err.println("crawler: the " + stoppedService + " service stopped unexpectedly; see the log above");
+        System.err.println(
+            "crawler: the " + stoppedService + " service stopped unexpectedly; see the log above");
         return 1;
       }
       printSummary(Duration.between(crawling, ended), Duration.between(started, Instant.now()));
@@ -177,20 +197,29 @@ final class Crawl {
   }
 
   /** Sends a command to every frontier task (one copy per partition of the control topic). */
-  private void control(Map<String, Object> kafka, Topics topics, ControlCommandType type, Instant now) {
+  private void control(
+      Map<String, Object> kafka, Topics topics, ControlCommandType type, Instant now) {
     try {
-      ControlTopic.broadcast(kafka, topics, ControlCommand.newBuilder().setCommand(type).setIssuedAt(now).setIssuedBy("crawler crawl --force-recrawl").build());
+      ControlTopic.broadcast(
+          kafka,
+          topics,
+          ControlCommand.newBuilder()
+              .setCommand(type)
+              .setIssuedAt(now)
+              .setIssuedBy("crawler crawl --force-recrawl")
+              .build());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while sending " + type, e);
     } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException("cannot send " + type + " to " + topics.control().name() + ": " + e.getCause(), e);
+      throw new IllegalStateException(
+          "cannot send " + type + " to " + topics.control().name() + ": " + e.getCause(), e);
     }
   }
 
   /**
-   * Waits until the frontier has nothing in flight and nothing it will release, and has read all its
-   * input, for {@value #IDLE_CHECKS} checks in a row; prints progress meanwhile.
+   * Waits until the frontier has nothing in flight and nothing it will release, and has read all
+   * its input, for {@value #IDLE_CHECKS} checks in a row; prints progress meanwhile.
    *
    * @return false when a service stopped before the crawl was over
    */
@@ -200,7 +229,8 @@ final class Crawl {
     boolean[] failed = {false};
     long[] downSince = {0};
     long[] lastPlainLine = {System.nanoTime()};
-    ScheduledExecutorService checker = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "crawl-progress"));
+    ScheduledExecutorService checker =
+        Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "crawl-progress"));
     checker.scheduleWithFixedDelay(
         () -> {
           try {
@@ -208,7 +238,8 @@ final class Crawl {
             progress.ifPresent(p -> printProgress(p, crawling, lastPlainLine));
             boolean isIdle = progress.isPresent() && progress.get().isIdle() && lag.isCaughtUp();
             if (plan.runFor().isPresent()) {
-              // a run of a set length (recrawling goes on when idle): it is over when the time is up
+              // a run of a set length (recrawling goes on when idle): it is over when the time is
+              // up
               if (Duration.between(crawling, Instant.now()).compareTo(plan.runFor().get()) >= 0) {
                 over.countDown();
               }
@@ -219,7 +250,8 @@ final class Crawl {
             } else {
               idleChecks.set(0);
             }
-            Optional<RunningService> down = services.stream().filter(service -> !service.isRunning()).findFirst();
+            Optional<RunningService> down =
+                services.stream().filter(service -> !service.isRunning()).findFirst();
             if (down.isEmpty()) {
               downSince[0] = 0;
             } else if (downSince[0] == 0) {
@@ -249,11 +281,14 @@ final class Crawl {
     return !failed[0];
   }
 
-
-  /** Waits until every log entry and document event written so far has been read and written out. */
+  /**
+   * Waits until every log entry and document event written so far has been read and written out.
+   */
   private void awaitEvents(Admin admin) {
     try {
-      Map<TopicPartition, Long> ends = FrontierLag.endOffsets(admin, events.partitions().stream().map(TopicPartition::topic).distinct().toList());
+      Map<TopicPartition, Long> ends =
+          FrontierLag.endOffsets(
+              admin, events.partitions().stream().map(TopicPartition::topic).distinct().toList());
       if (!events.awaitReached(ends, Duration.ofSeconds(30))) {
         LOG.warn("the last crawl-log entries and document events were not all read within 30 s");
       }
@@ -293,14 +328,34 @@ final class Crawl {
     console.println("Outcome                  URLs");
     events.outcomeCounts().entrySet().stream()
         .filter(entry -> entry.getValue() > 0)
-        .sorted(Map.Entry.<Outcome, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
-        .forEach(entry -> console.printf(java.util.Locale.ROOT, "%-22s %6d%n", entry.getKey(), entry.getValue()));
+        .sorted(
+            Map.Entry.<Outcome, Long>comparingByValue(Comparator.reverseOrder())
+                .thenComparing(Map.Entry.comparingByKey()))
+        .forEach(
+            entry ->
+                console.printf(
+                    java.util.Locale.ROOT, "%-22s %6d%n", entry.getKey(), entry.getValue()));
     console.println("-----------------------------");
     console.printf(java.util.Locale.ROOT, "%-22s %6d%n", "pages fetched", fetched);
-    console.printf(java.util.Locale.ROOT, "%-22s %6d upserts, %d deletes%n", "documents", events.upserts(), events.deletes());
-    console.printf(java.util.Locale.ROOT, "%-22s %6.1f s (%.1f s with start-up)%n", "elapsed", seconds, total.toMillis() / 1000.0);
+    console.printf(
+        java.util.Locale.ROOT,
+        "%-22s %6d upserts, %d deletes%n",
+        "documents",
+        events.upserts(),
+        events.deletes());
+    console.printf(
+        java.util.Locale.ROOT,
+        "%-22s %6.1f s (%.1f s with start-up)%n",
+        "elapsed",
+        seconds,
+        total.toMillis() / 1000.0);
     console.printf(java.util.Locale.ROOT, "%-22s %6.1f%n", "pages/s", fetched / seconds);
-    console.printf(java.util.Locale.ROOT, "%-22s %6d MB peak resident (heap %d MB)%n", "memory", peakResidentMegabytes(), heapUsedMegabytes());
+    console.printf(
+        java.util.Locale.ROOT,
+        "%-22s %6d MB peak resident (heap %d MB)%n",
+        "memory",
+        peakResidentMegabytes(),
+        heapUsedMegabytes());
     plan.out().ifPresent(path -> console.println("documents written to " + path));
     plan.crawlLog().ifPresent(path -> console.println("crawl log written to " + path));
   }

@@ -1,13 +1,13 @@
 package dev.crawler.cli.crawl;
 
 import dev.crawler.cli.CrawlerCli;
+import dev.crawler.common.config.Durations;
 import dev.crawler.common.url.UrlNormalizer;
 import dev.crawler.fetcher.FetcherConfig;
 import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.schemas.InvalidUrlException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import dev.crawler.common.config.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,61 +21,112 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code crawler crawl SEED_URL...}: crawls from the seeds with all four services in this JVM, against
- * the embedded broker and registry unless others are given, until nothing is due or in flight.
+ * {@code crawler crawl SEED_URL...}: crawls from the seeds with all four services in this JVM,
+ * against the embedded broker and registry unless others are given, until nothing is due or in
+ * flight.
  */
 @Command(
     name = "crawl",
     mixinStandardHelpOptions = true,
-    description = "Crawl from the seed URLs with all four services in this JVM; ends when the crawl is idle or --max-pages pages were fetched.")
+    description =
+        "Crawl from the seed URLs with all four services in this JVM; ends when the crawl is idle or --max-pages pages were fetched.")
 public final class CrawlCommand implements Callable<Integer> {
 
-  @Parameters(arity = "1..*", paramLabel = "SEED_URL", description = "Where the crawl starts; only the seeds' origins are crawled.")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "SEED_URL",
+      description = "Where the crawl starts; only the seeds' origins are crawled.")
   List<String> seeds = new ArrayList<>();
 
-  @Option(names = "--config", paramLabel = "FILE", description = "The crawl configuration (crawl.yaml: options, sites, rules, policies; docs/crawl-config.md).")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "The crawl configuration (crawl.yaml: options, sites, rules, policies; docs/crawl-config.md).")
   Path config;
 
-  @Option(names = "--settings", paramLabel = "FILE", description = "A properties file of service settings (docs/settings.md).")
+  @Option(
+      names = "--settings",
+      paramLabel = "FILE",
+      description = "A properties file of service settings (docs/settings.md).")
   Path settingsFile;
 
-  @Option(names = "--max-pages", paramLabel = "N", description = "Stop after N fetch requests (default: no limit).")
+  @Option(
+      names = "--max-pages",
+      paramLabel = "N",
+      description = "Stop after N fetch requests (default: no limit).")
   Long maxPages;
 
-  @Option(names = "--max-depth", paramLabel = "N", description = "Follow links at most N hops from a seed (default: no limit).")
+  @Option(
+      names = "--max-depth",
+      paramLabel = "N",
+      description = "Follow links at most N hops from a seed (default: no limit).")
   Integer maxDepth;
 
-  @Option(names = "--delay-ms", paramLabel = "N", description = "Milliseconds between the end of one request to an origin and the start of the next (default: 1000).")
+  @Option(
+      names = "--delay-ms",
+      paramLabel = "N",
+      description =
+          "Milliseconds between the end of one request to an origin and the start of the next (default: 1000).")
   Long delayMs;
 
-  @Option(names = "--user-agent", paramLabel = "UA", description = "The User-Agent header; robots.txt is matched on its product token.")
+  @Option(
+      names = "--user-agent",
+      paramLabel = "UA",
+      description = "The User-Agent header; robots.txt is matched on its product token.")
   String userAgent;
 
-  @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "./crawl-data", description = "The broker's log and the state stores; a second run resumes from here (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      defaultValue = "./crawl-data",
+      description =
+          "The broker's log and the state stores; a second run resumes from here (default: ${DEFAULT-VALUE}).")
   Path dataDir;
 
-  @Option(names = "--out", paramLabel = "FILE", description = "Write every document event as one JSON object per line.")
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
+      description = "Write every document event as one JSON object per line.")
   Path out;
 
-  @Option(names = "--crawl-log", paramLabel = "FILE", description = "Write every crawl-log entry as one JSON object per line.")
+  @Option(
+      names = "--crawl-log",
+      paramLabel = "FILE",
+      description = "Write every crawl-log entry as one JSON object per line.")
   Path crawlLog;
 
-  @Option(names = "--force-recrawl", description = "Fetch every URL the crawl knows once more (documents are updated, kept or deleted by the answers); URLs the configuration now filters are deleted.")
+  @Option(
+      names = "--force-recrawl",
+      description =
+          "Fetch every URL the crawl knows once more (documents are updated, kept or deleted by the answers); URLs the configuration now filters are deleted.")
   boolean forceRecrawl;
 
   @Option(
       names = "--run-for",
       paramLabel = "DURATION",
-      description = "Keep crawling and recrawling for this long (30s, 10m, 2h, 1d), then stop, idle or not; without it the crawl stops when nothing is left to do.")
+      description =
+          "Keep crawling and recrawling for this long (30s, 10m, 2h, 1d), then stop, idle or not; without it the crawl stops when nothing is left to do.")
   String runFor;
 
-  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", description = "Use this Kafka cluster instead of the embedded broker.")
+  @Option(
+      names = "--bootstrap-servers",
+      paramLabel = "HOST:PORT",
+      description = "Use this Kafka cluster instead of the embedded broker.")
   String bootstrapServers;
 
-  @Option(names = "--schema-registry", paramLabel = "URL", description = "Use this schema registry (Confluent REST API) instead of the embedded one; required with --bootstrap-servers.")
+  @Option(
+      names = "--schema-registry",
+      paramLabel = "URL",
+      description =
+          "Use this schema registry (Confluent REST API) instead of the embedded one; required with --bootstrap-servers.")
   String schemaRegistry;
 
-  @Option(names = "--partitions", paramLabel = "N", defaultValue = "4", description = "Partitions of the topics this command creates (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--partitions",
+      paramLabel = "N",
+      defaultValue = "4",
+      description = "Partitions of the topics this command creates (default: ${DEFAULT-VALUE}).")
   int partitions;
 
   @Override
@@ -113,7 +164,8 @@ public final class CrawlCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--settings " + settingsFile + ": no such readable file");
     }
     if ((bootstrapServers == null) != (schemaRegistry == null)) {
-      throw new IllegalArgumentException("--bootstrap-servers and --schema-registry go together: give both, or neither for the embedded ones");
+      throw new IllegalArgumentException(
+          "--bootstrap-servers and --schema-registry go together: give both, or neither for the embedded ones");
     }
     if (userAgent != null && userAgent.isBlank()) {
       throw new IllegalArgumentException("--user-agent must not be blank");
@@ -123,7 +175,8 @@ public final class CrawlCommand implements Callable<Integer> {
         throw new IllegalArgumentException(file + " is a directory, not a file");
       }
     }
-    Optional<Duration> runDuration = runFor == null ? Optional.empty() : Optional.of(duration("--run-for", runFor));
+    Optional<Duration> runDuration =
+        runFor == null ? Optional.empty() : Optional.of(duration("--run-for", runFor));
     Map<String, String> overrides = new LinkedHashMap<>();
     if (maxPages != null) {
       overrides.put(FrontierConfig.MAX_PAGES_CONFIG, maxPages.toString());
@@ -142,7 +195,8 @@ public final class CrawlCommand implements Callable<Integer> {
       overrides.put(FrontierConfig.CRAWL_CONFIG_CONFIG, config.toAbsolutePath().toString());
     }
     overrides.put(FrontierConfig.SEEDS_CONFIG, String.join(",", normalized));
-    CrawlSettings settings = CrawlSettings.load(Optional.ofNullable(settingsFile), System.getenv(), overrides, dataDir);
+    CrawlSettings settings =
+        CrawlSettings.load(Optional.ofNullable(settingsFile), System.getenv(), overrides, dataDir);
     return new Crawl.Plan(
         List.copyOf(normalized),
         settings,
@@ -167,7 +221,8 @@ public final class CrawlCommand implements Callable<Integer> {
 
   private static void requireAtLeast(String option, Long value, long minimum) {
     if (value != null && value < minimum) {
-      throw new IllegalArgumentException(option + " must be at least " + minimum + ", got " + value);
+      throw new IllegalArgumentException(
+          option + " must be at least " + minimum + ", got " + value);
     }
   }
 }

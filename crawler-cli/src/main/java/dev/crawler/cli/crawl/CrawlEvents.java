@@ -10,8 +10,8 @@ import dev.crawler.schemas.serde.RecordDecoder;
 import dev.crawler.schemas.serde.UndecodableRecordException;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,17 +35,34 @@ import org.slf4j.LoggerFactory;
 /**
  * Follows {@code crawl.log} and {@code crawl.documents} from the offsets they had when the crawl
  * started: counts outcomes and fetched pages for the progress line and the summary, and writes each
- * event as one JSON line to the {@code --crawl-log} and {@code --out} files. Runs on a thread of its own.
+ * event as one JSON line to the {@code --crawl-log} and {@code --out} files. Runs on a thread of
+ * its own.
  */
 final class CrawlEvents implements Runnable, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(CrawlEvents.class);
-  private static final ObjectMapper JSON = new ObjectMapper().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
 
   /** Outcomes that say nothing was requested from the site, or that restate another service's. */
-  private static final List<Outcome> NOT_FETCHED = List.of(Outcome.BLOCKED_BY_ROBOTS_TXT, Outcome.OUT_OF_SCOPE, Outcome.TOO_DEEP, Outcome.FILTERED, Outcome.PREMATURE, Outcome.BLACKLISTED, Outcome.DEFERRED, Outcome.ORPHAN);
+  private static final List<Outcome> NOT_FETCHED =
+      List.of(
+          Outcome.BLOCKED_BY_ROBOTS_TXT,
+          Outcome.OUT_OF_SCOPE,
+          Outcome.TOO_DEEP,
+          Outcome.FILTERED,
+          Outcome.PREMATURE,
+          Outcome.BLACKLISTED,
+          Outcome.DEFERRED,
+          Outcome.ORPHAN);
 
-  private static final java.util.Set<Outcome> COMMITTER_DECISIONS = java.util.EnumSet.of(Outcome.COMMITTED, Outcome.UNMODIFIED, Outcome.DUPLICATE, Outcome.NOINDEX, Outcome.NONCANONICAL);
+  private static final java.util.Set<Outcome> COMMITTER_DECISIONS =
+      java.util.EnumSet.of(
+          Outcome.COMMITTED,
+          Outcome.UNMODIFIED,
+          Outcome.DUPLICATE,
+          Outcome.NOINDEX,
+          Outcome.NONCANONICAL);
 
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final Topics topics;
@@ -57,15 +74,20 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   private final AtomicLong fetched = new AtomicLong();
   private final AtomicLong upserts = new AtomicLong();
   private final AtomicLong deletes = new AtomicLong();
-  private final Map<TopicPartition, Long> positions = new java.util.concurrent.ConcurrentHashMap<>();
-  private final java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
+  private final Map<TopicPartition, Long> positions =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.CountDownLatch finished =
+      new java.util.concurrent.CountDownLatch(1);
   private volatile boolean stopped;
 
-  CrawlEvents(Map<String, Object> kafka, Topics topics, Optional<Path> logPath, Optional<Path> documentPath) throws IOException {
+  CrawlEvents(
+      Map<String, Object> kafka, Topics topics, Optional<Path> logPath, Optional<Path> documentPath)
+      throws IOException {
     Map<String, Object> properties = new LinkedHashMap<>(kafka);
     properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    this.consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    this.consumer =
+        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     this.topics = topics;
     this.logDecoder = new RecordDecoder<>(topics.log());
     this.documentDecoder = new RecordDecoder<>(topics.documents());
@@ -76,7 +98,9 @@ final class CrawlEvents implements Runnable, AutoCloseable {
     }
     List<TopicPartition> partitions = new java.util.ArrayList<>();
     for (String topic : List.of(topics.log().name(), topics.documents().name())) {
-      consumer.partitionsFor(topic).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
+      consumer
+          .partitionsFor(topic)
+          .forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
     }
     consumer.assign(partitions);
     // this run's events only: a resumed crawl's earlier events are not counted again
@@ -91,7 +115,9 @@ final class CrawlEvents implements Runnable, AutoCloseable {
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
           accept(record);
         }
-        consumer.assignment().forEach(partition -> positions.put(partition, consumer.position(partition)));
+        consumer
+            .assignment()
+            .forEach(partition -> positions.put(partition, consumer.position(partition)));
         flush();
         synchronized (positions) {
           positions.notifyAll();
@@ -127,9 +153,11 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   }
 
   private void onLogEntry(CrawlLogEntry entry) {
-    // the committer logs what another service's outcome did to a document (a deletion, a kept failure):
+    // the committer logs what another service's outcome did to a document (a deletion, a kept
+    // failure):
     // that outcome was counted already
-    boolean isDeletion = "committer".equals(entry.getService()) && !COMMITTER_DECISIONS.contains(entry.getOutcome());
+    boolean isDeletion =
+        "committer".equals(entry.getService()) && !COMMITTER_DECISIONS.contains(entry.getOutcome());
     if (!isDeletion) {
       outcomes.get(entry.getOutcome()).incrementAndGet();
       if (!NOT_FETCHED.contains(entry.getOutcome())) {
@@ -166,7 +194,9 @@ final class CrawlEvents implements Runnable, AutoCloseable {
       if (isUpsert) {
         dev.crawler.events.Document document = event.getDocument();
         line.put("permalink", document.getPermalink());
-        line.put("publishedAt", document.getPublishedAt() == null ? null : document.getPublishedAt().toString());
+        line.put(
+            "publishedAt",
+            document.getPublishedAt() == null ? null : document.getPublishedAt().toString());
         line.put("pageCount", document.getPageCount());
         line.put("pages", document.getPages());
         line.put("text", document.getText());
@@ -182,7 +212,10 @@ final class CrawlEvents implements Runnable, AutoCloseable {
     return counts;
   }
 
-  /** Pages requested from the sites (every outcome of a request; not robots.txt blocks, filters, scope). */
+  /**
+   * Pages requested from the sites (every outcome of a request; not robots.txt blocks, filters,
+   * scope).
+   */
   long fetched() {
     return fetched.get();
   }
@@ -197,11 +230,18 @@ final class CrawlEvents implements Runnable, AutoCloseable {
 
   long errors() {
     Map<Outcome, Long> counts = outcomeCounts();
-    return counts.get(Outcome.NETWORK_ERROR) + counts.get(Outcome.BAD_STATUS) + counts.get(Outcome.ERROR) + counts.get(Outcome.RATE_LIMITED);
+    return counts.get(Outcome.NETWORK_ERROR)
+        + counts.get(Outcome.BAD_STATUS)
+        + counts.get(Outcome.ERROR)
+        + counts.get(Outcome.RATE_LIMITED);
   }
 
-  /** Waits until every event up to these end offsets has been read and written out, or the timeout passed. */
-  boolean awaitReached(Map<TopicPartition, Long> endOffsets, Duration timeout) throws InterruptedException {
+  /**
+   * Waits until every event up to these end offsets has been read and written out, or the timeout
+   * passed.
+   */
+  boolean awaitReached(Map<TopicPartition, Long> endOffsets, Duration timeout)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (positions) {
       while (!hasReached(endOffsets)) {
@@ -216,7 +256,8 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   }
 
   private boolean hasReached(Map<TopicPartition, Long> endOffsets) {
-    return endOffsets.entrySet().stream().allMatch(end -> positions.getOrDefault(end.getKey(), 0L) >= end.getValue());
+    return endOffsets.entrySet().stream()
+        .allMatch(end -> positions.getOrDefault(end.getKey(), 0L) >= end.getValue());
   }
 
   /** The partitions followed. */
@@ -250,7 +291,8 @@ final class CrawlEvents implements Runnable, AutoCloseable {
 
   private synchronized void write(OutputStream file, Map<String, Object> line) {
     try {
-      // Jackson writes UTF-8 itself: through a Writer every character would be encoded a second time
+      // Jackson writes UTF-8 itself: through a Writer every character would be encoded a second
+      // time
       JSON.writeValue(file, line);
       file.write('\n');
     } catch (IOException e) {

@@ -17,9 +17,10 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * The four services' settings for one {@code crawler crawl}: the settings file, then {@code CRAWLER_*}
- * variables, then the command's options; each service keeps its state under the data directory.
- * Building them validates every value, so a bad one stops the command before anything starts.
+ * The four services' settings for one {@code crawler crawl}: the settings file, then {@code
+ * CRAWLER_*} variables, then the command's options; each service keeps its state under the data
+ * directory. Building them validates every value, so a bad one stops the command before anything
+ * starts.
  */
 record CrawlSettings(Map<String, String> shared, Path dataDir) {
 
@@ -30,19 +31,31 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
    * @param overrides settings given by the command's options, which win
    * @throws ConfigException naming the setting (and the file) when one is unknown or bad
    */
-  static CrawlSettings load(Optional<Path> file, Map<String, String> environment, Map<String, String> overrides, Path dataDir) {
+  static CrawlSettings load(
+      Optional<Path> file,
+      Map<String, String> environment,
+      Map<String, String> overrides,
+      Path dataDir) {
     Map<String, String> settings = new HashMap<>(SettingsSource.load(file, environment));
     Set<String> known = knownKeys();
     for (String key : new TreeSet<>(settings.keySet())) {
       if (!known.contains(key) && !key.startsWith(ServiceConfig.KAFKA_PREFIX)) {
-        throw new ConfigException("unknown setting '" + key + "'" + file.map(f -> " in " + f).orElse(" in the environment (" + SettingsSource.variableOf(key) + ")"));
+        throw new ConfigException(
+            "unknown setting '"
+                + key
+                + "'"
+                + file.map(f -> " in " + f)
+                    .orElse(" in the environment (" + SettingsSource.variableOf(key) + ")"));
       }
     }
     settings.putAll(overrides);
     CrawlSettings crawl = new CrawlSettings(Map.copyOf(settings), dataDir);
     // every service reads its settings once here, as given, so a bad value stops the command now
-    String bootstrapServers = crawl.shared.getOrDefault(ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
-    String registryUrl = crawl.shared.getOrDefault(ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, "http://127.0.0.1:8081");
+    String bootstrapServers =
+        crawl.shared.getOrDefault(ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9092");
+    String registryUrl =
+        crawl.shared.getOrDefault(
+            ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, "http://127.0.0.1:8081");
     crawl.frontier(bootstrapServers, registryUrl);
     crawl.fetcher(bootstrapServers, registryUrl);
     crawl.parser(bootstrapServers, registryUrl);
@@ -51,11 +64,11 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
   }
 
   /**
-   * The producers' compression with the embedded broker: none. The broker is in the same JVM and its
-   * log on the same disk, so compression saves no network and costs CPU three times per page (the
-   * producer compresses, the broker decompresses to validate, the consumer decompresses); on the bench
-   * site it took 5 to 20 % of the crawl's CPU. A {@code kafka.compression.type} setting still wins, and
-   * against a cluster the services' default (lz4) holds.
+   * The producers' compression with the embedded broker: none. The broker is in the same JVM and
+   * its log on the same disk, so compression saves no network and costs CPU three times per page
+   * (the producer compresses, the broker decompresses to validate, the consumer decompresses); on
+   * the bench site it took 5 to 20 % of the crawl's CPU. A {@code kafka.compression.type} setting
+   * still wins, and against a cluster the services' default (lz4) holds.
    */
   static final String EMBEDDED_COMPRESSION = "none";
 
@@ -70,7 +83,8 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
   }
 
   FrontierConfig frontier(String bootstrapServers, String registryUrl) {
-    Map<String, String> settings = streams("frontier", FrontierConfig.DEFINITION, bootstrapServers, registryUrl);
+    Map<String, String> settings =
+        streams("frontier", FrontierConfig.DEFINITION, bootstrapServers, registryUrl);
     settings.putIfAbsent(FrontierConfig.LEASE_TIMEOUT_MS_CONFIG, LEASE_TIMEOUT_MS);
     return new FrontierConfig(settings);
   }
@@ -80,21 +94,29 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
   }
 
   ParserConfig parser(String bootstrapServers, String registryUrl) {
-    Map<String, String> settings = streams("parser", ParserConfig.DEFINITION, bootstrapServers, registryUrl);
+    Map<String, String> settings =
+        streams("parser", ParserConfig.DEFINITION, bootstrapServers, registryUrl);
     // robots directives addressed to one crawler are matched on the name the fetcher gives itself
     String userAgent = shared.get(FetcherConfig.USER_AGENT_CONFIG);
     if (userAgent != null && !userAgent.isBlank()) {
-      settings.putIfAbsent(ParserConfig.ROBOTS_AGENT_CONFIG, dev.crawler.fetcher.domain.RobotsPolicy.productToken(userAgent));
+      settings.putIfAbsent(
+          ParserConfig.ROBOTS_AGENT_CONFIG,
+          dev.crawler.fetcher.domain.RobotsPolicy.productToken(userAgent));
     }
     return new ParserConfig(settings);
   }
 
   CommitterConfig committer(String bootstrapServers, String registryUrl) {
-    return new CommitterConfig(streams("committer", CommitterConfig.DEFINITION, bootstrapServers, registryUrl));
+    return new CommitterConfig(
+        streams("committer", CommitterConfig.DEFINITION, bootstrapServers, registryUrl));
   }
 
-  /** The shared settings this service declares (the others are another service's), plus the cluster's address. */
-  private Map<String, String> service(ConfigDef definition, String bootstrapServers, String registryUrl) {
+  /**
+   * The shared settings this service declares (the others are another service's), plus the
+   * cluster's address.
+   */
+  private Map<String, String> service(
+      ConfigDef definition, String bootstrapServers, String registryUrl) {
     Map<String, String> settings = new HashMap<>();
     shared.forEach(
         (key, value) -> {
@@ -108,17 +130,21 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
   }
 
   /**
-   * A request whose outcome was lost is released again after three minutes rather than the service's
-   * ten: longer than the fetcher may legitimately hold a request (fetcher.max.hold.ms, 2 minutes, plus
-   * a request's timeout), so only a lost one is released twice.
+   * A request whose outcome was lost is released again after three minutes rather than the
+   * service's ten: longer than the fetcher may legitimately hold a request (fetcher.max.hold.ms, 2
+   * minutes, plus a request's timeout), so only a lost one is released twice.
    */
   static final String LEASE_TIMEOUT_MS = "180000";
 
-  private Map<String, String> streams(String service, ConfigDef definition, String bootstrapServers, String registryUrl) {
+  private Map<String, String> streams(
+      String service, ConfigDef definition, String bootstrapServers, String registryUrl) {
     Map<String, String> settings = service(definition, bootstrapServers, registryUrl);
-    // one application per service; its stores live under the data directory, so a second run resumes
+    // one application per service; its stores live under the data directory, so a second run
+    // resumes
     settings.put(StreamsServiceConfig.APPLICATION_ID_CONFIG, "crawler-" + service);
-    settings.put(StreamsServiceConfig.STATE_DIR_CONFIG, dataDir.resolve("state").resolve(service).toString());
+    settings.put(
+        StreamsServiceConfig.STATE_DIR_CONFIG,
+        dataDir.resolve("state").resolve(service).toString());
     return settings;
   }
 

@@ -15,9 +15,9 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Whether a consumer group has committed every committed record of some topics: its input lag is zero.
- * The crawl is idle when the frontier has nothing in flight or due and has read every discovered URL
- * and every outcome.
+ * Whether a consumer group has committed every committed record of some topics: its input lag is
+ * zero. The crawl is idle when the frontier has nothing in flight or due and has read every
+ * discovered URL and every outcome.
  */
 final class FrontierLag {
 
@@ -31,17 +31,24 @@ final class FrontierLag {
     this.topics = topics.stream().map(TopicSpec::name).toList();
   }
 
-  /** Whether the group's committed offsets have reached the end (last stable offset) of every partition. */
+  /**
+   * Whether the group's committed offsets have reached the end (last stable offset) of every
+   * partition.
+   */
   boolean isCaughtUp() {
     try {
       Map<TopicPartition, OffsetAndMetadata> committed =
-          admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+          admin
+              .listConsumerGroupOffsets(groupId)
+              .partitionsToOffsetAndMetadata()
+              .get(10, TimeUnit.SECONDS);
       Map<TopicPartition, Long> ends = endOffsets(admin, topics);
       return ends.entrySet().stream()
-          .allMatch(end -> {
-            OffsetAndMetadata offset = committed.get(end.getKey());
-            return end.getValue() == 0 || (offset != null && offset.offset() >= end.getValue());
-          });
+          .allMatch(
+              end -> {
+                OffsetAndMetadata offset = committed.get(end.getKey());
+                return end.getValue() == 0 || (offset != null && offset.offset() >= end.getValue());
+              });
     } catch (ExecutionException | TimeoutException e) {
       return false;
     } catch (InterruptedException e) {
@@ -51,12 +58,26 @@ final class FrontierLag {
   }
 
   /** The end offsets, as read-committed consumers see them, of every partition of the topics. */
-  static Map<TopicPartition, Long> endOffsets(Admin admin, List<String> topics) throws ExecutionException, InterruptedException, TimeoutException {
+  static Map<TopicPartition, Long> endOffsets(Admin admin, List<String> topics)
+      throws ExecutionException, InterruptedException, TimeoutException {
     Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-    admin.describeTopics(topics).allTopicNames().get(10, TimeUnit.SECONDS)
-        .forEach((name, description) -> description.partitions().forEach(p -> request.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
+    admin
+        .describeTopics(topics)
+        .allTopicNames()
+        .get(10, TimeUnit.SECONDS)
+        .forEach(
+            (name, description) ->
+                description
+                    .partitions()
+                    .forEach(
+                        p ->
+                            request.put(
+                                new TopicPartition(name, p.partition()), OffsetSpec.latest())));
     Map<TopicPartition, Long> ends = new HashMap<>();
-    admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(10, TimeUnit.SECONDS)
+    admin
+        .listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+        .all()
+        .get(10, TimeUnit.SECONDS)
         .forEach((partition, info) -> ends.put(partition, info.offset()));
     return ends;
   }

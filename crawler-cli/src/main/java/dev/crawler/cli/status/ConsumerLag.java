@@ -34,34 +34,57 @@ final class ConsumerLag {
 
   private ConsumerLag() {}
 
-  /** The lag of every consumer group that has committed offsets on one of these topics, by group then topic. */
-  static List<Row> of(Admin admin, Set<String> topics) throws ExecutionException, InterruptedException, TimeoutException {
-    Collection<GroupListing> groups = admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().get(10, TimeUnit.SECONDS);
+  /**
+   * The lag of every consumer group that has committed offsets on one of these topics, by group
+   * then topic.
+   */
+  static List<Row> of(Admin admin, Set<String> topics)
+      throws ExecutionException, InterruptedException, TimeoutException {
+    Collection<GroupListing> groups =
+        admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().get(10, TimeUnit.SECONDS);
     Map<String, Map<TopicPartition, OffsetAndMetadata>> committedByGroup = new TreeMap<>();
     for (GroupListing group : groups) {
       Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
-      admin.listConsumerGroupOffsets(group.groupId()).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS)
-          .forEach((partition, offset) -> {
-            if (offset != null && topics.contains(partition.topic())) {
-              committed.put(partition, offset);
-            }
-          });
+      admin
+          .listConsumerGroupOffsets(group.groupId())
+          .partitionsToOffsetAndMetadata()
+          .get(10, TimeUnit.SECONDS)
+          .forEach(
+              (partition, offset) -> {
+                if (offset != null && topics.contains(partition.topic())) {
+                  committed.put(partition, offset);
+                }
+              });
       if (!committed.isEmpty()) {
         committedByGroup.put(group.groupId(), committed);
       }
     }
     Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-    committedByGroup.values().forEach(committed -> committed.keySet().forEach(partition -> request.put(partition, OffsetSpec.latest())));
+    committedByGroup
+        .values()
+        .forEach(
+            committed ->
+                committed
+                    .keySet()
+                    .forEach(partition -> request.put(partition, OffsetSpec.latest())));
     Map<TopicPartition, Long> ends = new HashMap<>();
     if (!request.isEmpty()) {
-      admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(10, TimeUnit.SECONDS)
+      admin
+          .listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+          .all()
+          .get(10, TimeUnit.SECONDS)
           .forEach((partition, info) -> ends.put(partition, info.offset()));
     }
     List<Row> rows = new ArrayList<>();
     committedByGroup.forEach(
         (group, committed) -> {
           Map<String, Long> byTopic = new TreeMap<>();
-          committed.forEach((partition, offset) -> byTopic.merge(partition.topic(), Math.max(0, ends.getOrDefault(partition, 0L) - offset.offset()), Long::sum));
+          committed.forEach(
+              (partition, offset) ->
+                  byTopic.merge(
+                      partition.topic(),
+                      Math.max(0, ends.getOrDefault(partition, 0L) - offset.offset()),
+                      Long::sum));
           byTopic.forEach((topic, lag) -> rows.add(new Row(group, topic, lag)));
         });
     return rows;

@@ -14,11 +14,11 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where a crawl stands, from the records of crawl.stats read in order: per origin the latest figures,
- * and the throughput over the last {@link #WINDOW} from the oldest figures of that window the topic
- * still holds (the frontier publishes an origin's figures every few seconds while it changes; the
- * topic is compacted, so older figures may be gone, and an origin idle for longer than the window
- * counts for nothing). Pure: records in, rows out; not thread-safe.
+ * Where a crawl stands, from the records of crawl.stats read in order: per origin the latest
+ * figures, and the throughput over the last {@link #WINDOW} from the oldest figures of that window
+ * the topic still holds (the frontier publishes an origin's figures every few seconds while it
+ * changes; the topic is compacted, so older figures may be gone, and an origin idle for longer than
+ * the window counts for nothing). Pure: records in, rows out; not thread-safe.
  */
 public final class CrawlStatus {
 
@@ -39,7 +39,16 @@ public final class CrawlStatus {
    * @param budget the most URLs admitted: the origin's max-pages-per-origin, or the site's
    *     max-pages-per-site; -1 for no limit (and for the total)
    */
-  public record Row(String name, int origins, long queued, long inFlight, int paused, Map<String, Long> done, double pagesPerSecond, long admitted, long budget) {
+  public record Row(
+      String name,
+      int origins,
+      long queued,
+      long inFlight,
+      int paused,
+      Map<String, Long> done,
+      double pagesPerSecond,
+      long admitted,
+      long budget) {
 
     /** All URLs ended, whatever the outcome. */
     public long doneTotal() {
@@ -48,6 +57,7 @@ public final class CrawlStatus {
   }
 
   private final Map<String, OriginStats> latest = new HashMap<>();
+
   /** Per origin, the figures published in the window so far, oldest first (a few per origin). */
   private final Map<String, List<OriginStats>> recent = new HashMap<>();
 
@@ -61,7 +71,8 @@ public final class CrawlStatus {
     latest.put(origin, stats);
     List<OriginStats> history = recent.computeIfAbsent(origin, o -> new ArrayList<>());
     history.add(stats);
-    // keep one figure from before the window of the newest, and those within it: memory stays bounded
+    // keep one figure from before the window of the newest, and those within it: memory stays
+    // bounded
     Instant since = stats.getUpdatedAt().minus(WINDOW);
     while (history.size() > 1 && !history.get(1).getUpdatedAt().isAfter(since)) {
       history.remove(0);
@@ -71,7 +82,8 @@ public final class CrawlStatus {
   /** Every origin's row, those with the most queued first. */
   public List<Row> origins(Instant now) {
     List<Row> rows = new ArrayList<>();
-    latest.forEach((origin, stats) -> rows.add(row(origin, List.of(stats), now, stats.getOriginBudget())));
+    latest.forEach(
+        (origin, stats) -> rows.add(row(origin, List.of(stats), now, stats.getOriginBudget())));
     rows.sort(Comparator.comparingLong(Row::queued).reversed().thenComparing(Row::name));
     return rows;
   }
@@ -79,9 +91,24 @@ public final class CrawlStatus {
   /** One row per site (registered domain), in name order. */
   public List<Row> sites(Instant now) {
     Map<String, List<OriginStats>> bySite = new TreeMap<>();
-    latest.values().forEach(stats -> bySite.computeIfAbsent(stats.getSite().isEmpty() ? stats.getOrigin() : stats.getSite(), s -> new ArrayList<>()).add(stats));
+    latest
+        .values()
+        .forEach(
+            stats ->
+                bySite
+                    .computeIfAbsent(
+                        stats.getSite().isEmpty() ? stats.getOrigin() : stats.getSite(),
+                        s -> new ArrayList<>())
+                    .add(stats));
     List<Row> rows = new ArrayList<>();
-    bySite.forEach((site, members) -> rows.add(row(site, members, now, members.stream().mapToLong(OriginStats::getSiteBudget).max().orElse(-1))));
+    bySite.forEach(
+        (site, members) ->
+            rows.add(
+                row(
+                    site,
+                    members,
+                    now,
+                    members.stream().mapToLong(OriginStats::getSiteBudget).max().orElse(-1))));
     return rows;
   }
 
@@ -113,11 +140,28 @@ public final class CrawlStatus {
       endedInWindow += endedInWindow(stats.getOrigin(), now);
     }
     Map<String, Long> sorted = new LinkedHashMap<>();
-    done.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey())).forEach(e -> sorted.put(e.getKey(), e.getValue()));
-    return new Row(name, members.size(), queued, inFlight, paused, sorted, endedInWindow / (double) WINDOW.toSeconds(), admitted, budget);
+    done.entrySet().stream()
+        .sorted(
+            Map.Entry.<String, Long>comparingByValue()
+                .reversed()
+                .thenComparing(Map.Entry.comparingByKey()))
+        .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+    return new Row(
+        name,
+        members.size(),
+        queued,
+        inFlight,
+        paused,
+        sorted,
+        endedInWindow / (double) WINDOW.toSeconds(),
+        admitted,
+        budget);
   }
 
-  /** URLs of the origin ended since the window began: latest total minus the total of the last figures before it. */
+  /**
+   * URLs of the origin ended since the window began: latest total minus the total of the last
+   * figures before it.
+   */
   private long endedInWindow(String origin, Instant now) {
     List<OriginStats> history = recent.getOrDefault(origin, List.of());
     if (history.isEmpty()) {

@@ -27,13 +27,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code crawler status}: where a running crawl stands. Reads the compacted {@code crawl.stats} topic
- * the frontier publishes (per origin: queued, in flight, paused, done by outcome) from its start, and
- * the consumer groups' committed offsets on the crawl's topics; prints per site (and with {@code
- * --origins} per origin) the counts, the throughput over the last minute, and each group's lag.
- * Commits nothing.
+ * {@code crawler status}: where a running crawl stands. Reads the compacted {@code crawl.stats}
+ * topic the frontier publishes (per origin: queued, in flight, paused, done by outcome) from its
+ * start, and the consumer groups' committed offsets on the crawl's topics; prints per site (and
+ * with {@code --origins} per origin) the counts, the throughput over the last minute, and each
+ * group's lag. Commits nothing.
  */
-@Command(name = "status", mixinStandardHelpOptions = true, description = "Show where a running crawl stands: per site/origin counts, throughput and consumer lag.")
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show where a running crawl stands: per site/origin counts, throughput and consumer lag.")
 public final class StatusCommand implements Callable<Integer> {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,7 +46,11 @@ public final class StatusCommand implements Callable<Integer> {
 
   @Mixin ClusterOptions cluster;
 
-  @Option(names = "--origins", paramLabel = "N", defaultValue = "0", description = "Also list the N origins with the longest queues (default: none).")
+  @Option(
+      names = "--origins",
+      paramLabel = "N",
+      defaultValue = "0",
+      description = "Also list the N origins with the longest queues (default: none).")
   int origins;
 
   @Option(names = "--json", description = "Print one JSON object instead of tables.")
@@ -73,7 +81,14 @@ public final class StatusCommand implements Callable<Integer> {
     if (status.updatedAt().isEmpty()) {
       out.println(topics.stats().name() + " holds no figures yet: is the frontier running?");
     } else {
-      out.println("figures of " + status.updatedAt().get() + " (" + Duration.between(status.updatedAt().get(), now).toSeconds() + " s ago); throughput over the last " + CrawlStatus.WINDOW.toSeconds() + " s");
+      out.println(
+          "figures of "
+              + status.updatedAt().get()
+              + " ("
+              + Duration.between(status.updatedAt().get(), now).toSeconds()
+              + " s ago); throughput over the last "
+              + CrawlStatus.WINDOW.toSeconds()
+              + " s");
       out.println();
       List<CrawlStatus.Row> sites = new ArrayList<>(status.sites(now));
       sites.add(status.total(now));
@@ -92,19 +107,53 @@ public final class StatusCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** A table: name, origins, queued, in flight, paused, done, pages/s, budget use, then one column per outcome seen. */
+  /**
+   * A table: name, origins, queued, in flight, paused, done, pages/s, budget use, then one column
+   * per outcome seen.
+   */
   private static void print(PrintWriter out, String heading, List<CrawlStatus.Row> rows) {
     Set<String> outcomes = new LinkedHashSet<>();
     rows.forEach(row -> outcomes.addAll(row.done().keySet()));
-    int width = Math.max(heading.length(), rows.stream().mapToInt(row -> row.name().length()).max().orElse(0));
-    StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-" + width + "s %7s %8s %9s %6s %9s %8s %15s", heading, "ORIGINS", "QUEUED", "IN FLIGHT", "PAUSED", "DONE", "PAGES/S", "ADMITTED/BUDGET"));
+    int width =
+        Math.max(
+            heading.length(), rows.stream().mapToInt(row -> row.name().length()).max().orElse(0));
+    StringBuilder header =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "%-" + width + "s %7s %8s %9s %6s %9s %8s %15s",
+                heading,
+                "ORIGINS",
+                "QUEUED",
+                "IN FLIGHT",
+                "PAUSED",
+                "DONE",
+                "PAGES/S",
+                "ADMITTED/BUDGET"));
     outcomes.forEach(outcome -> header.append(' ').append(outcome));
     out.println(header);
     for (CrawlStatus.Row row : rows) {
       StringBuilder line =
           new StringBuilder(
-              String.format(Locale.ROOT, "%-" + width + "s %7d %8d %9d %6d %9d %8.1f %15s", row.name(), row.origins(), row.queued(), row.inFlight(), row.paused(), row.doneTotal(), row.pagesPerSecond(), budget(row)));
-      outcomes.forEach(outcome -> line.append(' ').append(String.format(Locale.ROOT, "%" + outcome.length() + "d", row.done().getOrDefault(outcome, 0L))));
+              String.format(
+                  Locale.ROOT,
+                  "%-" + width + "s %7d %8d %9d %6d %9d %8.1f %15s",
+                  row.name(),
+                  row.origins(),
+                  row.queued(),
+                  row.inFlight(),
+                  row.paused(),
+                  row.doneTotal(),
+                  row.pagesPerSecond(),
+                  budget(row)));
+      outcomes.forEach(
+          outcome ->
+              line.append(' ')
+                  .append(
+                      String.format(
+                          Locale.ROOT,
+                          "%" + outcome.length() + "d",
+                          row.done().getOrDefault(outcome, 0L))));
       out.println(line);
     }
   }

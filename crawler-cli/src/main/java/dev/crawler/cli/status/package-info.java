@@ -1,4 +1,7 @@
-/** {@code crawler status}: where a running crawl stands, from crawl.stats and the consumer groups' offsets. */
+/**
+ * {@code crawler status}: where a running crawl stands, from crawl.stats and the consumer groups'
+ * offsets.
+ */
 @NullMarked
 package dev.crawler.cli.status;
 

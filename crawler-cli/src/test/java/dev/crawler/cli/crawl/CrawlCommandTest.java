@@ -14,7 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Bad arguments and settings: a one-line error naming what is wrong, exit code 2, nothing started. */
+/**
+ * Bad arguments and settings: a one-line error naming what is wrong, exit code 2, nothing started.
+ */
 class CrawlCommandTest {
 
   @TempDir Path dir;
@@ -55,7 +57,14 @@ class CrawlCommandTest {
   void rejectsABadSettingInTheConfigFileNamingIt(String setting, String named) throws IOException {
     Path config = Files.writeString(dir.resolve("crawl.properties"), setting + "\n");
 
-    Result result = run("crawl", "http://127.0.0.1:1/", "--settings", config.toString(), "--data-dir", dir.resolve("data").toString());
+    Result result =
+        run(
+            "crawl",
+            "http://127.0.0.1:1/",
+            "--settings",
+            config.toString(),
+            "--data-dir",
+            dir.resolve("data").toString());
 
     assertThat(result.exit()).isEqualTo(CrawlerCli.USAGE_ERROR);
     assertThat(result.err()).contains(named).doesNotContain("\tat ");
@@ -69,10 +78,18 @@ class CrawlCommandTest {
         "rules: [{may-not-have: {url-regex: '(x'}}]   | crawl.yaml:1: rules[0].may-not-have.url-regex: bad regular expression",
         "global: {scope: planet}                       | crawl.yaml:1: global.scope: 'planet' is not one of",
       })
-  void rejectsABadCrawlConfigurationNamingFileLineAndKey(String yaml, String message) throws IOException {
+  void rejectsABadCrawlConfigurationNamingFileLineAndKey(String yaml, String message)
+      throws IOException {
     Path config = Files.writeString(dir.resolve("crawl.yaml"), yaml + "\n");
 
-    Result result = run("crawl", "http://127.0.0.1:1/", "--config", config.toString(), "--data-dir", dir.resolve("data").toString());
+    Result result =
+        run(
+            "crawl",
+            "http://127.0.0.1:1/",
+            "--config",
+            config.toString(),
+            "--data-dir",
+            dir.resolve("data").toString());
 
     assertThat(result.exit()).isEqualTo(CrawlerCli.USAGE_ERROR);
     assertThat(result.err()).contains(message);
@@ -81,7 +98,10 @@ class CrawlCommandTest {
 
   @Test
   void acceptsGoodSettings() throws IOException {
-    Path config = Files.writeString(dir.resolve("crawl.properties"), "frontier.max.depth=3\nfetcher.user.agent=test-bot/1.0\nkafka.linger.ms=10\n");
+    Path config =
+        Files.writeString(
+            dir.resolve("crawl.properties"),
+            "frontier.max.depth=3\nfetcher.user.agent=test-bot/1.0\nkafka.linger.ms=10\n");
     CrawlCommand command = new CrawlCommand();
     command.seeds = java.util.List.of("HTTP://Example.org:80/a/../b#x");
     command.settingsFile = config;
@@ -91,7 +111,13 @@ class CrawlCommandTest {
     Crawl.Plan plan = command.plan();
 
     assertThat(plan.seeds()).containsExactly("http://example.org/b");
-    assertThat(plan.settings().frontier("127.0.0.1:9092", "http://127.0.0.1:8081").settings().crawl().global()).containsEntry(dev.crawler.frontier.rules.CrawlOption.MAX_DEPTH, 3);
+    assertThat(
+            plan.settings()
+                .frontier("127.0.0.1:9092", "http://127.0.0.1:8081")
+                .settings()
+                .crawl()
+                .global())
+        .containsEntry(dev.crawler.frontier.rules.CrawlOption.MAX_DEPTH, 3);
   }
 
   private record Result(int exit, String out, String err) {}
@@ -104,8 +130,15 @@ class CrawlCommandTest {
     try {
       System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
       System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
-      int exit = CrawlerCli.run(java.util.Arrays.stream(args).map(arg -> arg.replace("'", "")).toArray(String[]::new));
-      return new Result(exit, outBytes.toString(StandardCharsets.UTF_8), errBytes.toString(StandardCharsets.UTF_8));
+      int exit =
+          CrawlerCli.run(
+              java.util.Arrays.stream(args)
+                  .map(arg -> arg.replace("'", ""))
+                  .toArray(String[]::new));
+      return new Result(
+          exit,
+          outBytes.toString(StandardCharsets.UTF_8),
+          errBytes.toString(StandardCharsets.UTF_8));
     } finally {
       System.setOut(out);
       System.setErr(err);

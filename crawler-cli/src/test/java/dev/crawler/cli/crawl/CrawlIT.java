@@ -23,8 +23,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code crawler crawl} command end to end: the embedded broker and registry, all four services,
- * a real HTTP site on three origins of 127.0.0.1.
+ * The {@code crawler crawl} command end to end: the embedded broker and registry, all four
+ * services, a real HTTP site on three origins of 127.0.0.1.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CrawlIT {
@@ -48,7 +48,8 @@ class CrawlIT {
 
   @Test
   @Order(1)
-  void crawlsTheSiteThroughAllFourServicesAndPublishesExactlyTheExpectedDocuments() throws IOException {
+  void crawlsTheSiteThroughAllFourServicesAndPublishesExactlyTheExpectedDocuments()
+      throws IOException {
     int exit = crawl("first");
 
     assertThat(exit).isZero();
@@ -97,15 +98,19 @@ class CrawlIT {
                 Map.entry(b + "/", List.of("COMMITTED")),
                 Map.entry(b + "/b1", List.of("COMMITTED"))));
     assertThat(logEntry("first", a + "/old").get("detail").asText()).isEqualTo("301 " + a + "/new");
-    assertThat(logEntry("first", a + "/sitemap.xml").get("detail").asText()).isEqualTo("xml sitemap: 2 URLs, 0 sitemaps");
-    assertThat(logEntry("first", a + "/photo.png").get("detail").asText()).isEqualTo("IGNORED_EXTENSION png");
+    assertThat(logEntry("first", a + "/sitemap.xml").get("detail").asText())
+        .isEqualTo("xml sitemap: 2 URLs, 0 sitemaps");
+    assertThat(logEntry("first", a + "/photo.png").get("detail").asText())
+        .isEqualTo("IGNORED_EXTENSION png");
   }
 
   @Test
   @Order(2)
   void requestsOnlyWhatItMayAndNeverTwoRequestsToOneOriginCloserThanTheDelay() {
     List<TestSite.Hit> hits = site.hits();
-    Map<Integer, List<TestSite.Hit>> byOrigin = hits.stream().collect(Collectors.groupingBy(TestSite.Hit::port, TreeMap::new, Collectors.toList()));
+    Map<Integer, List<TestSite.Hit>> byOrigin =
+        hits.stream()
+            .collect(Collectors.groupingBy(TestSite.Hit::port, TreeMap::new, Collectors.toList()));
     int a = port(site.a());
     int b = port(site.b());
 
@@ -113,14 +118,35 @@ class CrawlIT {
     assertThat(byOrigin.get(a))
         .extracting(TestSite.Hit::path)
         .containsExactlyInAnyOrder(
-            "/robots.txt", "/", "/about", "/old", "/new", "/missing", "/dup", "/canonical", "/noindex", "/from-noindex", "/nofollow",
-            "/frames", "/frame-a", "/frame-b", "/frame-c", "/data.json", "/sitemap.xml", "/from-sitemap");
+            "/robots.txt",
+            "/",
+            "/about",
+            "/old",
+            "/new",
+            "/missing",
+            "/dup",
+            "/canonical",
+            "/noindex",
+            "/from-noindex",
+            "/nofollow",
+            "/frames",
+            "/frame-a",
+            "/frame-b",
+            "/frame-c",
+            "/data.json",
+            "/sitemap.xml",
+            "/from-sitemap");
     assertThat(byOrigin.get(a).get(0).path()).isEqualTo("/robots.txt");
-    assertThat(byOrigin.get(b)).extracting(TestSite.Hit::path).containsExactlyInAnyOrder("/robots.txt", "/", "/b1", "/sitemap.xml");
+    assertThat(byOrigin.get(b))
+        .extracting(TestSite.Hit::path)
+        .containsExactlyInAnyOrder("/robots.txt", "/", "/b1", "/sitemap.xml");
     for (List<TestSite.Hit> origin : byOrigin.values()) {
       for (int i = 1; i < origin.size(); i++) {
-        long gap = TimeUnit.NANOSECONDS.toMillis(origin.get(i).nanoTime() - origin.get(i - 1).nanoTime());
-        assertThat(gap).as("gap before %s", origin.get(i).path()).isGreaterThanOrEqualTo(DELAY_MILLIS);
+        long gap =
+            TimeUnit.NANOSECONDS.toMillis(origin.get(i).nanoTime() - origin.get(i - 1).nanoTime());
+        assertThat(gap)
+            .as("gap before %s", origin.get(i).path())
+            .isGreaterThanOrEqualTo(DELAY_MILLIS);
       }
     }
   }
@@ -147,11 +173,21 @@ class CrawlIT {
 
     assertThat(exit).isZero();
     List<TestSite.Hit> hits = site.hits().subList(before, site.hits().size());
-    // three requests released: each ends in exactly one outcome (a robots.txt block is one, without a hit)
-    List<JsonNode> ended = lines(work.resolve("limited-log.jsonl")).stream().filter(line -> !line.get("service").asText().equals("frontier")).toList();
+    // three requests released: each ends in exactly one outcome (a robots.txt block is one, without
+    // a hit)
+    List<JsonNode> ended =
+        lines(work.resolve("limited-log.jsonl")).stream()
+            .filter(line -> !line.get("service").asText().equals("frontier"))
+            .toList();
     assertThat(ended).hasSize(3);
-    long blocked = ended.stream().filter(line -> line.get("outcome").asText().equals("BLOCKED_BY_ROBOTS_TXT")).count();
-    assertThat(hits).extracting(TestSite.Hit::path).filteredOn(path -> !path.equals("/robots.txt")).hasSize(3 - (int) blocked);
+    long blocked =
+        ended.stream()
+            .filter(line -> line.get("outcome").asText().equals("BLOCKED_BY_ROBOTS_TXT"))
+            .count();
+    assertThat(hits)
+        .extracting(TestSite.Hit::path)
+        .filteredOn(path -> !path.equals("/robots.txt"))
+        .hasSize(3 - (int) blocked);
   }
 
   @Test
@@ -181,14 +217,23 @@ class CrawlIT {
     assertThat(exit).isZero();
     String a = site.a();
     Map<String, List<String>> outcomes = outcomes("rules");
-    assertThat(outcomes).containsEntry(a + "/frames", List.of("COMMITTED")).containsEntry(a + "/dup", List.of("NONCANONICAL")).doesNotContainKey(a + "/about");
-    assertThat(logEntry("rules", a + "/frame-a").get("detail").asText()).isEqualTo("RULE no-frames");
+    assertThat(outcomes)
+        .containsEntry(a + "/frames", List.of("COMMITTED"))
+        .containsEntry(a + "/dup", List.of("NONCANONICAL"))
+        .doesNotContainKey(a + "/about");
+    assertThat(logEntry("rules", a + "/frame-a").get("detail").asText())
+        .isEqualTo("RULE no-frames");
     assertThat(logEntry("rules", a + "/frame-a").get("rule").asText()).isEqualTo("no-frames");
     assertThat(logEntry("rules", a + "/canonical").get("outcome").asText()).isEqualTo("FILTERED");
-    assertThat(logEntry("rules", a + "/canonical").get("detail").asText()).startsWith("DEFAULT_DISALLOW");
-    assertThat(logEntry("rules", a + "/from-noindex").get("outcome").asText()).isEqualTo("TOO_DEEP");
-    List<String> requested = site.hits().subList(before, site.hits().size()).stream().map(TestSite.Hit::path).toList();
-    assertThat(requested).doesNotContain("/about", "/frame-a", "/frame-b", "/canonical", "/from-noindex").contains("/frames", "/dup");
+    assertThat(logEntry("rules", a + "/canonical").get("detail").asText())
+        .startsWith("DEFAULT_DISALLOW");
+    assertThat(logEntry("rules", a + "/from-noindex").get("outcome").asText())
+        .isEqualTo("TOO_DEEP");
+    List<String> requested =
+        site.hits().subList(before, site.hits().size()).stream().map(TestSite.Hit::path).toList();
+    assertThat(requested)
+        .doesNotContain("/about", "/frame-a", "/frame-b", "/canonical", "/from-noindex")
+        .contains("/frames", "/dup");
   }
 
   private static int crawl(String run) {
@@ -212,7 +257,9 @@ class CrawlIT {
     Map<String, String> documents = new TreeMap<>();
     for (JsonNode line : lines(work.resolve(run + "-documents.jsonl"))) {
       assertThat(line.get("type").asText()).isEqualTo("UPSERT");
-      assertThat(documents.put(line.get("url").asText(), line.get("title").asText())).as("one upsert per URL").isNull();
+      assertThat(documents.put(line.get("url").asText(), line.get("title").asText()))
+          .as("one upsert per URL")
+          .isNull();
       assertThat(line.get("checksum").asText()).hasSize(64);
     }
     return documents;
@@ -222,13 +269,18 @@ class CrawlIT {
   private static Map<String, List<String>> outcomes(String run) throws IOException {
     Map<String, List<String>> outcomes = new TreeMap<>();
     for (JsonNode line : lines(work.resolve(run + "-log.jsonl"))) {
-      outcomes.computeIfAbsent(line.get("url").asText(), url -> new ArrayList<>()).add(line.get("outcome").asText());
+      outcomes
+          .computeIfAbsent(line.get("url").asText(), url -> new ArrayList<>())
+          .add(line.get("outcome").asText());
     }
     return outcomes;
   }
 
   private static JsonNode logEntry(String run, String url) throws IOException {
-    return lines(work.resolve(run + "-log.jsonl")).stream().filter(line -> line.get("url").asText().equals(url)).findFirst().orElseThrow();
+    return lines(work.resolve(run + "-log.jsonl")).stream()
+        .filter(line -> line.get("url").asText().equals(url))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static List<JsonNode> lines(Path file) throws IOException {

@@ -15,9 +15,12 @@ class CrawlSettingsTest {
 
   @Test
   void theEmbeddedBrokersProducersCompressNothing() {
-    CrawlSettings settings = CrawlSettings.load(Optional.empty(), Map.of(), Map.of(), DATA).withDefault("kafka.compression.type", CrawlSettings.EMBEDDED_COMPRESSION);
+    CrawlSettings settings =
+        CrawlSettings.load(Optional.empty(), Map.of(), Map.of(), DATA)
+            .withDefault("kafka.compression.type", CrawlSettings.EMBEDDED_COMPRESSION);
 
-    assertThat(settings.fetcher("127.0.0.1:9092", "http://127.0.0.1:8081").kafkaProperties()).containsEntry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
+    assertThat(settings.fetcher("127.0.0.1:9092", "http://127.0.0.1:8081").kafkaProperties())
+        .containsEntry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
     assertThat(settings.parser("127.0.0.1:9092", "http://127.0.0.1:8081").streamsProperties())
         .containsEntry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none")
         .doesNotContainKey(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG));
@@ -26,9 +29,12 @@ class CrawlSettingsTest {
   @Test
   void aGivenSettingWinsOverTheDefault() {
     CrawlSettings settings =
-        CrawlSettings.load(Optional.empty(), Map.of("CRAWLER_KAFKA_COMPRESSION_TYPE", "zstd"), Map.of(), DATA).withDefault("kafka.compression.type", CrawlSettings.EMBEDDED_COMPRESSION);
+        CrawlSettings.load(
+                Optional.empty(), Map.of("CRAWLER_KAFKA_COMPRESSION_TYPE", "zstd"), Map.of(), DATA)
+            .withDefault("kafka.compression.type", CrawlSettings.EMBEDDED_COMPRESSION);
 
-    assertThat(settings.committer("127.0.0.1:9092", "http://127.0.0.1:8081").streamsProperties()).containsEntry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
+    assertThat(settings.committer("127.0.0.1:9092", "http://127.0.0.1:8081").streamsProperties())
+        .containsEntry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
   }
 
   @Test

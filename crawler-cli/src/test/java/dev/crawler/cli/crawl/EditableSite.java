@@ -18,19 +18,23 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * An HTML site on one or more origins of 127.0.0.1 (one port each) that a test edits between crawls:
- * {@link #pages()} maps a path (with its query) to the page's HTML, served by every origin, in which
- * {@code {origin}} is replaced by the origin answering and {@code {visit}} by the how-many-th request for
- * that page this is. Everything else (robots.txt, sitemap.xml, removed pages) is 404. Started when made;
- * as a JUnit extension ({@code @RegisterExtension}) it stops after each test.
+ * An HTML site on one or more origins of 127.0.0.1 (one port each) that a test edits between
+ * crawls: {@link #pages()} maps a path (with its query) to the page's HTML, served by every origin,
+ * in which {@code {origin}} is replaced by the origin answering and {@code {visit}} by the
+ * how-many-th request for that page this is. Everything else (robots.txt, sitemap.xml, removed
+ * pages) is 404. Started when made; as a JUnit extension ({@code @RegisterExtension}) it stops
+ * after each test.
  */
 public final class EditableSite implements AfterEachCallback, AutoCloseable {
 
   private final Map<String, String> pages = new ConcurrentHashMap<>();
+
   /** Requests per page, by origin + path. */
   private final Map<String, AtomicInteger> visits = new ConcurrentHashMap<>();
+
   private final Server server = new Server();
   private final List<String> urls = new ArrayList<>();
+
   /** Every page served, in order: origin and when. */
   private final List<Served> served = java.util.Collections.synchronizedList(new ArrayList<>());
 
@@ -63,10 +67,12 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
               return true;
             }
             String origin = "http://127.0.0.1:" + Request.getLocalPort(request);
-            int visit = visits.computeIfAbsent(origin + path, p -> new AtomicInteger()).incrementAndGet();
+            int visit =
+                visits.computeIfAbsent(origin + path, p -> new AtomicInteger()).incrementAndGet();
             served.add(new Served(origin, path, System.nanoTime()));
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
-            String body = html.replace("{origin}", origin).replace("{visit}", Integer.toString(visit));
+            String body =
+                html.replace("{origin}", origin).replace("{visit}", Integer.toString(visit));
             response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
             return true;
           }
@@ -115,8 +121,8 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
   }
 
   /**
-   * On every origin, a home page linking {@code count} pages {@code /page/1…}, each with {@code extra}
-   * HTML after its text; titles name the origin.
+   * On every origin, a home page linking {@code count} pages {@code /page/1…}, each with {@code
+   * extra} HTML after its text; titles name the origin.
    *
    * @return the URLs of every page of every origin, home pages included
    */
@@ -124,7 +130,9 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
     StringBuilder links = new StringBuilder();
     for (int i = 1; i <= count; i++) {
       links.append("<a href=\"/page/").append(i).append("\">page ").append(i).append("</a> ");
-      pages.put("/page/" + i, page("Page " + i + " of {origin}", "The text of page " + i + " on {origin}. " + extra));
+      pages.put(
+          "/page/" + i,
+          page("Page " + i + " of {origin}", "The text of page " + i + " on {origin}. " + extra));
     }
     pages.put("/", page("Home of {origin}", links.toString()));
     java.util.Set<String> all = new java.util.TreeSet<>();
@@ -139,7 +147,11 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
 
   /** A page with a title and a paragraph of HTML. */
   public static String page(String title, String body) {
-    return "<!DOCTYPE html><html><head><title>" + title + "</title></head><body><p>" + body + "</p></body></html>";
+    return "<!DOCTYPE html><html><head><title>"
+        + title
+        + "</title></head><body><p>"
+        + body
+        + "</p></body></html>";
   }
 
   @Override

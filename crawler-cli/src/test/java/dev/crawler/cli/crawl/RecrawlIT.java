@@ -32,19 +32,29 @@ class RecrawlIT {
 
   @Test
   void theDocumentsAfterASecondCrawlAreTheLiveSite() throws Exception {
-    pages.put("/", EditableSite.page("Home", "<a href=\"/edited\">e</a> <a href=\"/removed\">r</a> <a href=\"/hidden\">h</a> <a href=\"/moved\">m</a>"));
+    pages.put(
+        "/",
+        EditableSite.page(
+            "Home",
+            "<a href=\"/edited\">e</a> <a href=\"/removed\">r</a> <a href=\"/hidden\">h</a> <a href=\"/moved\">m</a>"));
     pages.put("/edited", EditableSite.page("Edited", "first version"));
     pages.put("/removed", EditableSite.page("Removed", "here today"));
     pages.put("/hidden", EditableSite.page("Hidden", "indexable for now"));
     pages.put("/moved", EditableSite.page("Moved", "its own canonical for now"));
 
     assertThat(crawl(site, "first")).isZero();
-    assertThat(live("first")).containsOnlyKeys(site + "/", site + "/edited", site + "/removed", site + "/hidden", site + "/moved");
+    assertThat(live("first"))
+        .containsOnlyKeys(
+            site + "/", site + "/edited", site + "/removed", site + "/hidden", site + "/moved");
 
     pages.put("/edited", EditableSite.page("Edited", "second version"));
     pages.remove("/removed");
-    pages.put("/hidden", "<html><head><title>Hidden</title><meta name=\"robots\" content=\"noindex\"></head><body>hidden now</body></html>");
-    pages.put("/moved", "<html><head><title>Moved</title><link rel=\"canonical\" href=\"/new-home\"></head><body>moved</body></html>");
+    pages.put(
+        "/hidden",
+        "<html><head><title>Hidden</title><meta name=\"robots\" content=\"noindex\"></head><body>hidden now</body></html>");
+    pages.put(
+        "/moved",
+        "<html><head><title>Moved</title><link rel=\"canonical\" href=\"/new-home\"></head><body>moved</body></html>");
     pages.put("/new-home", EditableSite.page("New home", "the canonical of /moved"));
 
     assertThat(crawl(site, "second", "--force-recrawl")).isZero();
@@ -52,35 +62,62 @@ class RecrawlIT {
     Map<String, JsonNode> live = live("first", "second");
     assertThat(live).containsOnlyKeys(site + "/", site + "/edited", site + "/new-home");
     assertThat(live.get(site + "/edited").get("title").asText()).isEqualTo("Edited");
-    assertThat(upserts("second")).as("the unchanged home page is not sent again").containsExactlyInAnyOrder(site + "/edited", site + "/new-home");
-    List<JsonNode> deletes = events("second").stream().filter(e -> e.get("type").asText().equals("DELETE")).toList();
-    assertThat(deletes).extracting(e -> e.get("url").asText()).containsExactlyInAnyOrder(site + "/removed", site + "/hidden", site + "/moved");
+    assertThat(upserts("second"))
+        .as("the unchanged home page is not sent again")
+        .containsExactlyInAnyOrder(site + "/edited", site + "/new-home");
+    List<JsonNode> deletes =
+        events("second").stream().filter(e -> e.get("type").asText().equals("DELETE")).toList();
+    assertThat(deletes)
+        .extracting(e -> e.get("url").asText())
+        .containsExactlyInAnyOrder(site + "/removed", site + "/hidden", site + "/moved");
   }
 
   @Test
-  void aRecrawlDeletesTheDocumentsOfPagesNoLongerLinkedWhenTheConfigurationSaysSo() throws Exception {
-    Path config = Files.writeString(work.resolve("crawl.yaml"), "global: {orphans: delete, sitemap-xml: false}\n");
-    pages.put("/", EditableSite.page("Home", "<a href=\"/kept\">k</a> <a href=\"/unlinked\">u</a>"));
+  void aRecrawlDeletesTheDocumentsOfPagesNoLongerLinkedWhenTheConfigurationSaysSo()
+      throws Exception {
+    Path config =
+        Files.writeString(
+            work.resolve("crawl.yaml"), "global: {orphans: delete, sitemap-xml: false}\n");
+    pages.put(
+        "/", EditableSite.page("Home", "<a href=\"/kept\">k</a> <a href=\"/unlinked\">u</a>"));
     pages.put("/kept", EditableSite.page("Kept", "still linked"));
-    pages.put("/unlinked", EditableSite.page("Unlinked", "soon linked from nowhere, but still here"));
+    pages.put(
+        "/unlinked", EditableSite.page("Unlinked", "soon linked from nowhere, but still here"));
 
     assertThat(crawl(site, "first", "--config", config.toString())).isZero();
     pages.put("/", EditableSite.page("Home", "<a href=\"/kept\">k</a>"));
     assertThat(crawl(site, "second", "--config", config.toString(), "--force-recrawl")).isZero();
 
     assertThat(live("first", "second")).containsOnlyKeys(site + "/", site + "/kept");
-    assertThat(events("second")).filteredOn(e -> e.get("type").asText().equals("DELETE")).extracting(e -> e.get("url").asText() + " " + e.get("reason").asText())
+    assertThat(events("second"))
+        .filteredOn(e -> e.get("type").asText().equals("DELETE"))
+        .extracting(e -> e.get("url").asText() + " " + e.get("reason").asText())
         .containsExactly(site + "/unlinked ORPHAN");
   }
 
   private int crawl(String site, String run, String... more) {
-    List<String> args = new ArrayList<>(List.of("crawl", site + "/", "--delay-ms", "0", "--data-dir", work.resolve("data").toString()));
-    args.addAll(List.of("--out", work.resolve(run + "-documents.jsonl").toString(), "--crawl-log", work.resolve(run + "-log.jsonl").toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "crawl",
+                site + "/",
+                "--delay-ms",
+                "0",
+                "--data-dir",
+                work.resolve("data").toString()));
+    args.addAll(
+        List.of(
+            "--out",
+            work.resolve(run + "-documents.jsonl").toString(),
+            "--crawl-log",
+            work.resolve(run + "-log.jsonl").toString()));
     args.addAll(List.of(more));
     return CrawlerCli.run(args.toArray(String[]::new));
   }
 
-  /** The live set after replaying these runs' document events in order: upserts put, deletes remove. */
+  /**
+   * The live set after replaying these runs' document events in order: upserts put, deletes remove.
+   */
   private Map<String, JsonNode> live(String... runs) throws Exception {
     Map<String, JsonNode> live = new TreeMap<>();
     for (String run : runs) {
@@ -96,7 +133,10 @@ class RecrawlIT {
   }
 
   private List<String> upserts(String run) throws Exception {
-    return events(run).stream().filter(e -> e.get("type").asText().equals("UPSERT")).map(e -> e.get("url").asText()).toList();
+    return events(run).stream()
+        .filter(e -> e.get("type").asText().equals("UPSERT"))
+        .map(e -> e.get("url").asText())
+        .toList();
   }
 
   private List<JsonNode> events(String run) throws Exception {
@@ -106,6 +146,4 @@ class RecrawlIT {
     }
     return events;
   }
-
-
 }

@@ -16,13 +16,13 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Two origins of 127.0.0.1 whose pages are generated, so they can be endless. The <b>trap</b> origin has
- * {@value #GOOD_PAGES} good pages beside two traps: a calendar ({@code /cal/YYYY-MM-DD} links the
- * previous and next day, the next month and the next year, without end) and a growing path ({@code
- * /a/} links {@code a/}, so {@code /a/a/}, {@code /a/a/a/}, …). The <b>archive</b> origin is a dated
- * archive of {@value #ARTICLES} articles as news sites have them: year pages, month pages listing the
- * month's articles and linking the previous and next month, and articles ({@code
- * /2019/03/14/4711.html}) linking the previous and next article. Every request is recorded.
+ * Two origins of 127.0.0.1 whose pages are generated, so they can be endless. The <b>trap</b>
+ * origin has {@value #GOOD_PAGES} good pages beside two traps: a calendar ({@code /cal/YYYY-MM-DD}
+ * links the previous and next day, the next month and the next year, without end) and a growing
+ * path ({@code /a/} links {@code a/}, so {@code /a/a/}, {@code /a/a/a/}, …). The <b>archive</b>
+ * origin is a dated archive of {@value #ARTICLES} articles as news sites have them: year pages,
+ * month pages listing the month's articles and linking the previous and next month, and articles
+ * ({@code /2019/03/14/4711.html}) linking the previous and next article. Every request is recorded.
  */
 final class TrapSite implements AutoCloseable {
 
@@ -37,13 +37,15 @@ final class TrapSite implements AutoCloseable {
   private static final Pattern GOOD = Pattern.compile("/good/(\\d+)");
   private static final Pattern YEAR = Pattern.compile("/(\\d{4})/");
   private static final Pattern MONTH = Pattern.compile("/(\\d{4})/(\\d{2})/");
-  private static final Pattern ARTICLE = Pattern.compile("/(\\d{4})/(\\d{2})/(\\d{2})/(\\d+)\\.html");
+  private static final Pattern ARTICLE =
+      Pattern.compile("/(\\d{4})/(\\d{2})/(\\d{2})/(\\d+)\\.html");
 
   private final Server server = new Server();
   private final ServerConnector trap = connector();
   private final ServerConnector archive = connector();
   private final List<String> trapHits = java.util.Collections.synchronizedList(new ArrayList<>());
-  private final List<String> archiveHits = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final List<String> archiveHits =
+      java.util.Collections.synchronizedList(new ArrayList<>());
 
   TrapSite() throws Exception {
     server.addConnector(trap);
@@ -59,7 +61,8 @@ final class TrapSite implements AutoCloseable {
             response.setStatus(body == null ? 404 : 200);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
             String html = body == null ? "<html><title>Not found</title></html>" : body;
-            response.write(true, java.nio.ByteBuffer.wrap(html.getBytes(StandardCharsets.UTF_8)), callback);
+            response.write(
+                true, java.nio.ByteBuffer.wrap(html.getBytes(StandardCharsets.UTF_8)), callback);
             return true;
           }
         });
@@ -92,7 +95,13 @@ final class TrapSite implements AutoCloseable {
   static String articlePath(int n) {
     int month = (n - 1) / ARTICLES_PER_MONTH;
     int day = 1 + (n - 1) % 28;
-    return String.format(java.util.Locale.ROOT, "/%d/%02d/%02d/%d.html", FIRST_YEAR + month / 12, 1 + month % 12, day, n);
+    return String.format(
+        java.util.Locale.ROOT,
+        "/%d/%02d/%02d/%d.html",
+        FIRST_YEAR + month / 12,
+        1 + month % 12,
+        day,
+        n);
   }
 
   /** The months with articles: year and month of the first to the last article. */
@@ -102,7 +111,9 @@ final class TrapSite implements AutoCloseable {
 
   private static String trapPage(String path) {
     if (path.equals("/")) {
-      StringBuilder links = new StringBuilder("<a href=\"/cal/" + CALENDAR_START + "\">Calendar</a> <a href=\"/a/\">A</a>");
+      StringBuilder links =
+          new StringBuilder(
+              "<a href=\"/cal/" + CALENDAR_START + "\">Calendar</a> <a href=\"/a/\">A</a>");
       for (int i = 1; i <= GOOD_PAGES; i++) {
         links.append(" <a href=\"/good/").append(i).append("\">Good ").append(i).append("</a>");
       }
@@ -122,9 +133,13 @@ final class TrapSite implements AutoCloseable {
       }
       return page(
           "Events on " + day,
-          "<p>No events on " + day + ".</p>"
-              + link("/cal/" + day.minusDays(1), "Previous day") + link("/cal/" + day.plusDays(1), "Next day")
-              + link("/cal/" + day.plusMonths(1), "Next month") + link("/cal/" + day.plusYears(1), "Next year"));
+          "<p>No events on "
+              + day
+              + ".</p>"
+              + link("/cal/" + day.minusDays(1), "Previous day")
+              + link("/cal/" + day.plusDays(1), "Next day")
+              + link("/cal/" + day.plusMonths(1), "Next month")
+              + link("/cal/" + day.plusYears(1), "Next year"));
     }
     if (GROWING.matcher(path).matches()) {
       return page("Level " + (path.length() - 1) / 2, "<a href=\"a/\">Deeper</a>");
@@ -155,12 +170,17 @@ final class TrapSite implements AutoCloseable {
     }
     Matcher month = MONTH.matcher(path);
     if (month.matches()) {
-      int index = (Integer.parseInt(month.group(1)) - FIRST_YEAR) * 12 + Integer.parseInt(month.group(2)) - 1;
+      int index =
+          (Integer.parseInt(month.group(1)) - FIRST_YEAR) * 12
+              + Integer.parseInt(month.group(2))
+              - 1;
       if (index < 0 || index >= months()) {
         return null;
       }
       StringBuilder links = new StringBuilder();
-      for (int n = index * ARTICLES_PER_MONTH + 1; n <= Math.min(ARTICLES, (index + 1) * ARTICLES_PER_MONTH); n++) {
+      for (int n = index * ARTICLES_PER_MONTH + 1;
+          n <= Math.min(ARTICLES, (index + 1) * ARTICLES_PER_MONTH);
+          n++) {
         links.append(link(articlePath(n), "Article " + n));
       }
       if (index > 0) {
@@ -177,14 +197,17 @@ final class TrapSite implements AutoCloseable {
       if (n < 1 || n > ARTICLES || !articlePath(n).equals(path)) {
         return null;
       }
-      String links = (n > 1 ? link(articlePath(n - 1), "Previous article") : "") + (n < ARTICLES ? link(articlePath(n + 1), "Next article") : "");
+      String links =
+          (n > 1 ? link(articlePath(n - 1), "Previous article") : "")
+              + (n < ARTICLES ? link(articlePath(n + 1), "Next article") : "");
       return page("Article " + n, "<p>The text of article " + n + ".</p>" + links);
     }
     return null;
   }
 
   private static String monthPath(int index) {
-    return String.format(java.util.Locale.ROOT, "/%d/%02d/", FIRST_YEAR + index / 12, 1 + index % 12);
+    return String.format(
+        java.util.Locale.ROOT, "/%d/%02d/", FIRST_YEAR + index / 12, 1 + index % 12);
   }
 
   private static String link(String href, String text) {
@@ -192,7 +215,11 @@ final class TrapSite implements AutoCloseable {
   }
 
   private static String page(String title, String body) {
-    return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + title + "</title></head><body>" + body + "</body></html>";
+    return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>"
+        + title
+        + "</title></head><body>"
+        + body
+        + "</body></html>";
   }
 
   private ServerConnector connector() {

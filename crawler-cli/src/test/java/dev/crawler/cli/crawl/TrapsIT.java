@@ -1,6 +1,5 @@
 package dev.crawler.cli.crawl;
 
-import java.util.Locale;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * URL traps and budgets end to end with the default configuration: a calendar and a growing path beside
- * good pages, and a 5,000-article dated archive, crawled by {@code crawler crawl} through all four
- * services and the embedded broker.
+ * URL traps and budgets end to end with the default configuration: a calendar and a growing path
+ * beside good pages, and a 5,000-article dated archive, crawled by {@code crawler crawl} through
+ * all four services and the embedded broker.
  */
 class TrapsIT {
 
@@ -43,38 +43,80 @@ class TrapsIT {
   }
 
   @Test
-  void theDefaultsStopBothTrapsEarlyWhileEveryGoodPageAndTheWholeDatedArchiveAreCommitted() throws IOException {
+  void theDefaultsStopBothTrapsEarlyWhileEveryGoodPageAndTheWholeDatedArchiveAreCommitted()
+      throws IOException {
     int trapBefore = site.trapHits().size();
     int archiveBefore = site.archiveHits().size();
 
-    // a wider window than the default 64 per origin keeps the one large origin's fetches flowing: the test takes less time
-    Path settings = Files.writeString(work.resolve("wide-window.properties"), "frontier.window.per.origin=256\n");
-    int exit = crawl("defaults", site.trap() + "/", site.archive() + "/", "--settings", settings.toString());
+    // a wider window than the default 64 per origin keeps the one large origin's fetches flowing:
+    // the test takes less time
+    Path settings =
+        Files.writeString(
+            work.resolve("wide-window.properties"), "frontier.window.per.origin=256\n");
+    int exit =
+        crawl(
+            "defaults", site.trap() + "/", site.archive() + "/", "--settings", settings.toString());
 
     assertThat(exit).isZero();
     List<String> trapHits = site.trapHits().subList(trapBefore, site.trapHits().size());
     List<String> archiveHits = site.archiveHits().subList(archiveBefore, site.archiveHits().size());
     long calendarPages = trapHits.stream().filter(path -> path.startsWith("/cal/")).count();
     List<String> growing = trapHits.stream().filter(path -> path.startsWith("/a/")).toList();
-    System.out.printf(Locale.ROOT, "trap origin: %d requests, %d calendar pages, growing path %s; archive origin: %d requests%n", trapHits.size(), calendarPages, growing, archiveHits.size());
-    assertThat(calendarPages).as("the calendar is followed a few links, not without end").isBetween(6L, 200L);
-    assertThat(growing).as("/a/a/a/ repeats a segment 3 times").containsExactlyInAnyOrder("/a/", "/a/a/");
+    System.out.printf(
+        Locale.ROOT,
+        "trap origin: %d requests, %d calendar pages, growing path %s; archive origin: %d requests%n",
+        trapHits.size(),
+        calendarPages,
+        growing,
+        archiveHits.size());
+    assertThat(calendarPages)
+        .as("the calendar is followed a few links, not without end")
+        .isBetween(6L, 200L);
+    assertThat(growing)
+        .as("/a/a/a/ repeats a segment 3 times")
+        .containsExactlyInAnyOrder("/a/", "/a/a/");
     assertThat(trapHits).as("no page fetched twice").doesNotHaveDuplicates();
     assertThat(archiveHits).doesNotHaveDuplicates();
 
-    Map<String, String> committed = outcomes("defaults").entrySet().stream().filter(e -> e.getValue().equals("COMMITTED")).collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-    List<String> good = IntStream.rangeClosed(1, TrapSite.GOOD_PAGES).mapToObj(i -> site.trap() + "/good/" + i).toList();
+    Map<String, String> committed =
+        outcomes("defaults").entrySet().stream()
+            .filter(e -> e.getValue().equals("COMMITTED"))
+            .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    List<String> good =
+        IntStream.rangeClosed(1, TrapSite.GOOD_PAGES)
+            .mapToObj(i -> site.trap() + "/good/" + i)
+            .toList();
     assertThat(committed).containsKeys(good.toArray(String[]::new));
-    List<String> articles = IntStream.rangeClosed(1, TrapSite.ARTICLES).mapToObj(n -> site.archive() + TrapSite.articlePath(n)).toList();
-    assertThat(articles.stream().filter(url -> !committed.containsKey(url)).toList()).as("articles not committed").isEmpty();
-    long months = committed.keySet().stream().filter(url -> url.startsWith(site.archive()) && url.matches(".*/\\d{4}/\\d{2}/$")).count();
+    List<String> articles =
+        IntStream.rangeClosed(1, TrapSite.ARTICLES)
+            .mapToObj(n -> site.archive() + TrapSite.articlePath(n))
+            .toList();
+    assertThat(articles.stream().filter(url -> !committed.containsKey(url)).toList())
+        .as("articles not committed")
+        .isEmpty();
+    long months =
+        committed.keySet().stream()
+            .filter(url -> url.startsWith(site.archive()) && url.matches(".*/\\d{4}/\\d{2}/$"))
+            .count();
     assertThat(months).as("every month page").isEqualTo(TrapSite.months());
 
     JsonNode repeated = logEntry("defaults", site.trap() + "/a/a/a/");
     assertThat(repeated.get("outcome").asText()).isEqualTo("FILTERED");
-    assertThat(repeated.get("detail").asText()).isEqualTo("TRAP_REPEATED_SEGMENT 'a' 3 times in a row > 2");
-    List<JsonNode> calendar = lines("defaults").stream().filter(line -> line.get("detail") != null && line.get("detail").asText().startsWith("TRAP_CALENDAR")).toList();
-    assertThat(calendar).isNotEmpty().allSatisfy(line -> assertThat(line.get("rule").asText()).isEqualTo("max-calendar-hops set by default"));
+    assertThat(repeated.get("detail").asText())
+        .isEqualTo("TRAP_REPEATED_SEGMENT 'a' 3 times in a row > 2");
+    List<JsonNode> calendar =
+        lines("defaults").stream()
+            .filter(
+                line ->
+                    line.get("detail") != null
+                        && line.get("detail").asText().startsWith("TRAP_CALENDAR"))
+            .toList();
+    assertThat(calendar)
+        .isNotEmpty()
+        .allSatisfy(
+            line ->
+                assertThat(line.get("rule").asText())
+                    .isEqualTo("max-calendar-hops set by default"));
   }
 
   @Test
@@ -94,19 +136,45 @@ class TrapsIT {
     int trapBefore = site.trapHits().size();
     int archiveBefore = site.archiveHits().size();
 
-    int exit = crawl("budgets", site.trap() + "/", site.archive() + "/", "--config", config.toString());
+    int exit =
+        crawl("budgets", site.trap() + "/", site.archive() + "/", "--config", config.toString());
 
     assertThat(exit).isZero();
-    List<String> trapPages = site.trapHits().subList(trapBefore, site.trapHits().size()).stream().filter(path -> !path.equals("/robots.txt")).toList();
-    List<String> archivePages = site.archiveHits().subList(archiveBefore, site.archiveHits().size()).stream().filter(path -> !path.equals("/robots.txt")).toList();
+    List<String> trapPages =
+        site.trapHits().subList(trapBefore, site.trapHits().size()).stream()
+            .filter(path -> !path.equals("/robots.txt"))
+            .toList();
+    List<String> archivePages =
+        site.archiveHits().subList(archiveBefore, site.archiveHits().size()).stream()
+            .filter(path -> !path.equals("/robots.txt"))
+            .toList();
     assertThat(trapPages).as("the origin's budget").hasSize(20);
     assertThat(archivePages).as("the site's budget less what the trap origin used").hasSize(40);
     List<JsonNode> lines = lines("budgets");
-    assertThat(lines.stream().filter(line -> line.get("detail") != null && line.get("detail").asText().startsWith("BUDGET_ORIGIN")).map(line -> line.get("rule").asText()).distinct())
+    assertThat(
+            lines.stream()
+                .filter(
+                    line ->
+                        line.get("detail") != null
+                            && line.get("detail").asText().startsWith("BUDGET_ORIGIN"))
+                .map(line -> line.get("rule").asText())
+                .distinct())
         .containsExactly("max-pages-per-origin set by rule:trap-origin");
-    assertThat(lines.stream().filter(line -> line.get("detail") != null && line.get("detail").asText().startsWith("BUDGET_SITE")).map(line -> line.get("detail").asText()).distinct())
-        .containsExactly("BUDGET_SITE 127.0.0.1 has admitted 60 URLs, the most max-pages-per-site allows");
-    Map<String, Long> loggedPerUrl = lines.stream().filter(line -> line.get("outcome").asText().equals("FILTERED")).collect(Collectors.groupingBy(line -> line.get("url").asText(), Collectors.counting()));
+    assertThat(
+            lines.stream()
+                .filter(
+                    line ->
+                        line.get("detail") != null
+                            && line.get("detail").asText().startsWith("BUDGET_SITE"))
+                .map(line -> line.get("detail").asText())
+                .distinct())
+        .containsExactly(
+            "BUDGET_SITE 127.0.0.1 has admitted 60 URLs, the most max-pages-per-site allows");
+    Map<String, Long> loggedPerUrl =
+        lines.stream()
+            .filter(line -> line.get("outcome").asText().equals("FILTERED"))
+            .collect(
+                Collectors.groupingBy(line -> line.get("url").asText(), Collectors.counting()));
     assertThat(loggedPerUrl.values()).as("a URL past a budget is logged once").containsOnly(1L);
   }
 
@@ -124,11 +192,19 @@ class TrapsIT {
 
   /** URL to the last outcome logged for it. */
   private static Map<String, String> outcomes(String run) throws IOException {
-    return lines(run).stream().collect(Collectors.toMap(line -> line.get("url").asText(), line -> line.get("outcome").asText(), (first, last) -> last));
+    return lines(run).stream()
+        .collect(
+            Collectors.toMap(
+                line -> line.get("url").asText(),
+                line -> line.get("outcome").asText(),
+                (first, last) -> last));
   }
 
   private static JsonNode logEntry(String run, String url) throws IOException {
-    return lines(run).stream().filter(line -> line.get("url").asText().equals(url)).findFirst().orElseThrow();
+    return lines(run).stream()
+        .filter(line -> line.get("url").asText().equals(url))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static List<JsonNode> lines(String run) throws IOException {
@@ -138,5 +214,4 @@ class TrapsIT {
     }
     return lines;
   }
-
 }

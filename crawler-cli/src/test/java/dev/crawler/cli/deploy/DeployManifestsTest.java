@@ -53,7 +53,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -72,17 +71,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Kubernetes manifests of {@code deploy/} checked against the code, without kubectl: every file a
- * kustomization names parses into its typed object (fabric8's Kubernetes and Prometheus Operator
- * models, Strimzi's API, a strict model of KEDA's ScaledObject) with no field the type does not know;
- * every variable a service container sets is a setting of that service with a valid value; the topics
- * are the catalogue's with its partitioning; probes ask the management endpoints on the management
- * port; autoscalers stay within the partition count; only fetchers reach the internet.
+ * The Kubernetes manifests of {@code deploy/} checked against the code, without kubectl: every file
+ * a kustomization names parses into its typed object (fabric8's Kubernetes and Prometheus Operator
+ * models, Strimzi's API, a strict model of KEDA's ScaledObject) with no field the type does not
+ * know; every variable a service container sets is a setting of that service with a valid value;
+ * the topics are the catalogue's with its partitioning; probes ask the management endpoints on the
+ * management port; autoscalers stay within the partition count; only fetchers reach the internet.
  */
 class DeployManifestsTest {
 
   private static final Path DEPLOY = Path.of("..", "deploy").toAbsolutePath().normalize();
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  private static final ObjectMapper YAML =
+      new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   /** The kinds the manifests may use, each with its typed model. */
   private static final Map<String, Class<?>> KINDS =
@@ -103,45 +103,72 @@ class DeployManifestsTest {
 
   /** The service each container name runs, with its settings. */
   private static final Map<String, ConfigDef> SERVICES =
-      Map.of("frontier", FrontierConfig.DEFINITION, "fetcher", FetcherConfig.DEFINITION, "parser", ParserConfig.DEFINITION, "committer", CommitterConfig.DEFINITION);
+      Map.of(
+          "frontier",
+          FrontierConfig.DEFINITION,
+          "fetcher",
+          FetcherConfig.DEFINITION,
+          "parser",
+          ParserConfig.DEFINITION,
+          "committer",
+          CommitterConfig.DEFINITION);
 
   /** One YAML document of a manifest file, parsed. */
   record Manifest(Path file, JsonNode node, Object object) {
 
     String where() {
-      return DEPLOY.relativize(file) + " " + node.path("kind").asText() + "/" + node.path("metadata").path("name").asText();
+      return DEPLOY.relativize(file)
+          + " "
+          + node.path("kind").asText()
+          + "/"
+          + node.path("metadata").path("name").asText();
     }
   }
 
   private static final Map<Path, Kustomization> kustomizations = new LinkedHashMap<>();
+
   /** Every manifest file a kustomization names (resources and patch files). */
   private static final Set<Path> files = new TreeSet<>();
+
   private static final List<Manifest> manifests = new ArrayList<>();
   private static final Topics topics = Topics.create(new NoRegistry());
 
   @BeforeAll
   static void load() throws IOException {
     try (Stream<Path> all = Files.walk(DEPLOY)) {
-      for (Path path : all.filter(p -> p.getFileName().toString().equals("kustomization.yaml")).sorted().toList()) {
+      for (Path path :
+          all.filter(p -> p.getFileName().toString().equals("kustomization.yaml"))
+              .sorted()
+              .toList()) {
         kustomizations.put(path.getParent(), YAML.readValue(path.toFile(), Kustomization.class));
       }
     }
     kustomizations.forEach(
         (dir, kustomization) -> {
-          kustomization.resourcesOrEmpty().stream().map(dir::resolve).map(Path::normalize).filter(Files::isRegularFile).forEach(files::add);
-          kustomization.patchesOrEmpty().stream().filter(patch -> patch.path() != null).map(patch -> dir.resolve(patch.path()).normalize()).forEach(files::add);
+          kustomization.resourcesOrEmpty().stream()
+              .map(dir::resolve)
+              .map(Path::normalize)
+              .filter(Files::isRegularFile)
+              .forEach(files::add);
+          kustomization.patchesOrEmpty().stream()
+              .filter(patch -> patch.path() != null)
+              .map(patch -> dir.resolve(patch.path()).normalize())
+              .forEach(files::add);
         });
     for (Path file : files) {
-      try (MappingIterator<JsonNode> documents = YAML.readerFor(JsonNode.class).readValues(file.toFile())) {
+      try (MappingIterator<JsonNode> documents =
+          YAML.readerFor(JsonNode.class).readValues(file.toFile())) {
         while (documents.hasNext()) {
           JsonNode node = documents.next();
           if (node == null || node.isNull() || node.isEmpty()) {
             continue; // a comment before the first ---
           }
           Class<?> type = KINDS.get(node.path("kind").asText());
-          // fabric8's and Strimzi's models keep unknown fields in additionalProperties (walked below);
+          // fabric8's and Strimzi's models keep unknown fields in additionalProperties (walked
+          // below);
           // the KEDA model has none, so the strict mapper refuses an unknown field there
-          Object object = type == null ? null : YAML.convertValue(withoutPatchDirective(node), type);
+          Object object =
+              type == null ? null : YAML.convertValue(withoutPatchDirective(node), type);
           manifests.add(new Manifest(file, node, object));
         }
       }
@@ -150,22 +177,51 @@ class DeployManifestsTest {
 
   @Test
   void everyKustomizationNamesFilesThatExist() {
-    assertThat(kustomizations.keySet()).extracting(dir -> DEPLOY.relativize(dir).toString())
-        .contains("base", "overlays/dev", "overlays/production", "components/keda", "components/strimzi-topics");
+    assertThat(kustomizations.keySet())
+        .extracting(dir -> DEPLOY.relativize(dir).toString())
+        .contains(
+            "base",
+            "overlays/dev",
+            "overlays/production",
+            "components/keda",
+            "components/strimzi-topics");
     kustomizations.forEach(
         (dir, kustomization) -> {
           for (String resource : kustomization.resourcesOrEmpty()) {
             Path path = dir.resolve(resource).normalize();
-            assertThat(Files.isRegularFile(path) || Files.isRegularFile(path.resolve("kustomization.yaml"))).as(dir + ": resource " + resource).isTrue();
+            assertThat(
+                    Files.isRegularFile(path)
+                        || Files.isRegularFile(path.resolve("kustomization.yaml")))
+                .as(dir + ": resource " + resource)
+                .isTrue();
           }
           for (String component : kustomization.componentsOrEmpty()) {
-            assertThat(kustomizations.get(dir.resolve(component).normalize())).as(dir + ": component " + component).isNotNull().extracting(Kustomization::kind).isEqualTo("Component");
+            assertThat(kustomizations.get(dir.resolve(component).normalize()))
+                .as(dir + ": component " + component)
+                .isNotNull()
+                .extracting(Kustomization::kind)
+                .isEqualTo("Component");
           }
           for (Kustomization.Patch patch : kustomization.patchesOrEmpty()) {
-            assertThat(patch.path() != null ? Files.isRegularFile(dir.resolve(patch.path())) : patch.patch() != null && patch.target() != null).as(dir + ": patch " + patch).isTrue();
+            assertThat(
+                    patch.path() != null
+                        ? Files.isRegularFile(dir.resolve(patch.path()))
+                        : patch.patch() != null && patch.target() != null)
+                .as(dir + ": patch " + patch)
+                .isTrue();
           }
           if (kustomization.configMapGenerator() != null) {
-            kustomization.configMapGenerator().forEach(generator -> generator.files().forEach(file -> assertThat(dir.resolve(file)).as(dir + ": " + file).isRegularFile()));
+            kustomization
+                .configMapGenerator()
+                .forEach(
+                    generator ->
+                        generator
+                            .files()
+                            .forEach(
+                                file ->
+                                    assertThat(dir.resolve(file))
+                                        .as(dir + ": " + file)
+                                        .isRegularFile()));
           }
         });
   }
@@ -173,7 +229,13 @@ class DeployManifestsTest {
   @Test
   void everyManifestFileIsPartOfAKustomization() throws IOException {
     try (Stream<Path> all = Files.walk(DEPLOY)) {
-      List<Path> yaml = all.filter(p -> p.toString().endsWith(".yaml") && !p.getFileName().toString().equals("kustomization.yaml")).map(Path::normalize).toList();
+      List<Path> yaml =
+          all.filter(
+                  p ->
+                      p.toString().endsWith(".yaml")
+                          && !p.getFileName().toString().equals("kustomization.yaml"))
+              .map(Path::normalize)
+              .toList();
       assertThat(files).containsAll(yaml);
     }
   }
@@ -182,18 +244,26 @@ class DeployManifestsTest {
   void everyManifestIsOfAKnownKindAndApiVersion() {
     assertThat(manifests).hasSizeGreaterThan(30);
     for (Manifest manifest : manifests) {
-      assertThat(manifest.object()).as(manifest.where() + ": a kind the deployment may use").isNotNull();
+      assertThat(manifest.object())
+          .as(manifest.where() + ": a kind the deployment may use")
+          .isNotNull();
       String expected;
       if (manifest.object() instanceof ScaledObject) {
         expected = "keda.sh/v1alpha1";
       } else if (manifest.object().getClass().getName().startsWith("io.strimzi.")) {
         // Strimzi's v1 API, the one Strimzi 1.x keeps (0.49 serves v1 and v1beta2)
-        assertThat(staticField(manifest.object().getClass(), "VERSIONS")).as(manifest.where()).asList().contains("v1");
+        assertThat(staticField(manifest.object().getClass(), "VERSIONS"))
+            .as(manifest.where())
+            .asList()
+            .contains("v1");
         expected = staticField(manifest.object().getClass(), "RESOURCE_GROUP") + "/v1";
       } else {
-        expected = HasMetadata.getApiVersion(manifest.object().getClass().asSubclass(HasMetadata.class));
+        expected =
+            HasMetadata.getApiVersion(manifest.object().getClass().asSubclass(HasMetadata.class));
       }
-      assertThat(manifest.node().path("apiVersion").asText()).as(manifest.where()).isEqualTo(expected);
+      assertThat(manifest.node().path("apiVersion").asText())
+          .as(manifest.where())
+          .isEqualTo(expected);
     }
   }
 
@@ -201,27 +271,41 @@ class DeployManifestsTest {
   void noManifestHasAFieldItsTypeDoesNotKnow() {
     List<String> unknown = new ArrayList<>();
     for (Manifest manifest : manifests) {
-      walk(manifest.object(), manifest.where(), unknown, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
+      walk(
+          manifest.object(),
+          manifest.where(),
+          unknown,
+          java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
     }
     assertThat(unknown).isEmpty();
   }
 
   @Test
   void walkingFindsAnUnknownField() throws IOException {
-    Deployment misspelt = YAML.readValue("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  replica: 2\n  template:\n    spec:\n      containers: [{name: c, imagePullPolicy: Always, livenesProbe: {}}]\n", Deployment.class);
+    Deployment misspelt =
+        YAML.readValue(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  replica: 2\n  template:\n    spec:\n      containers: [{name: c, imagePullPolicy: Always, livenesProbe: {}}]\n",
+            Deployment.class);
     List<String> unknown = new ArrayList<>();
     walk(misspelt, "x", unknown, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
-    assertThat(unknown).hasSize(2).anyMatch(problem -> problem.contains("replica")).anyMatch(problem -> problem.contains("livenesProbe"));
+    assertThat(unknown)
+        .hasSize(2)
+        .anyMatch(problem -> problem.contains("replica"))
+        .anyMatch(problem -> problem.contains("livenesProbe"));
   }
 
   @Test
   void theKedaModelRefusesAnUnknownField() {
-    String misspelt = "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {name: x}\nspec:\n  scaleTargetRef: {name: x}\n  maxReplicas: 12\n";
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> YAML.readValue(misspelt, ScaledObject.class)).hasMessageContaining("maxReplicas");
+    String misspelt =
+        "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {name: x}\nspec:\n  scaleTargetRef: {name: x}\n  maxReplicas: 12\n";
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> YAML.readValue(misspelt, ScaledObject.class))
+        .hasMessageContaining("maxReplicas");
   }
 
   @Test
-  void everyVariableOfAServiceContainerIsASettingOfThatServiceWithAValidValue(@TempDir Path dir) throws IOException {
+  void everyVariableOfAServiceContainerIsASettingOfThatServiceWithAValidValue(@TempDir Path dir)
+      throws IOException {
     Path crawlYaml = dir.resolve("crawl.yaml");
     Files.writeString(crawlYaml, crawlConfiguration());
     Map<String, Map<String, String>> literalByService = new HashMap<>();
@@ -229,18 +313,30 @@ class DeployManifestsTest {
       Container container = entry.getValue();
       ConfigDef definition = SERVICES.get(container.getName());
       for (EnvVar variable : container.getEnv()) {
-        String where = entry.getKey().where() + " container " + container.getName() + " " + variable.getName();
+        String where =
+            entry.getKey().where() + " container " + container.getName() + " " + variable.getName();
         assertThat(variable.getName()).as(where).startsWith(SettingsSource.ENV_PREFIX);
         String key = SettingsSource.keyOf(variable.getName());
-        assertThat(SettingsSource.variableOf(key)).as(where + ": maps back to the same variable").isEqualTo(variable.getName());
+        assertThat(SettingsSource.variableOf(key))
+            .as(where + ": maps back to the same variable")
+            .isEqualTo(variable.getName());
         if (key.startsWith(ServiceConfig.KAFKA_PREFIX) && !definition.names().contains(key)) {
-          assertThat(kafkaClientSettings(container.getName())).as(where + ": a Kafka client setting").contains(key.substring(ServiceConfig.KAFKA_PREFIX.length()));
+          assertThat(kafkaClientSettings(container.getName()))
+              .as(where + ": a Kafka client setting")
+              .contains(key.substring(ServiceConfig.KAFKA_PREFIX.length()));
         } else {
-          assertThat(definition.names()).as(where + ": a setting of " + container.getName()).contains(key);
+          assertThat(definition.names())
+              .as(where + ": a setting of " + container.getName())
+              .contains(key);
         }
         if (variable.getValue() != null) {
-          String value = key.equals(FrontierConfig.CRAWL_CONFIG_CONFIG) ? crawlYaml.toString() : variable.getValue();
-          literalByService.computeIfAbsent(container.getName(), name -> new LinkedHashMap<>()).put(key, value);
+          String value =
+              key.equals(FrontierConfig.CRAWL_CONFIG_CONFIG)
+                  ? crawlYaml.toString()
+                  : variable.getValue();
+          literalByService
+              .computeIfAbsent(container.getName(), name -> new LinkedHashMap<>())
+              .put(key, value);
         } else {
           assertThat(variable.getValueFrom()).as(where).isNotNull();
         }
@@ -256,10 +352,19 @@ class DeployManifestsTest {
 
   @Test
   void theCrawlConfigurationOfTheConfigMapLoads() throws IOException {
-    assertThat(CrawlConfigLoader.parse(crawlConfiguration(), "deploy/base/crawl-config.yaml").seeds()).isNotEmpty();
-    Container frontier = serviceContainers().entrySet().stream().filter(e -> e.getKey().file().endsWith("base/frontier.yaml")).findFirst().orElseThrow().getValue();
-    assertThat(env(frontier, FrontierConfig.CRAWL_CONFIG_CONFIG)).contains("/etc/crawler/crawl.yaml");
-    assertThat(frontier.getVolumeMounts()).anyMatch(mount -> mount.getMountPath().equals("/etc/crawler"));
+    assertThat(
+            CrawlConfigLoader.parse(crawlConfiguration(), "deploy/base/crawl-config.yaml").seeds())
+        .isNotEmpty();
+    Container frontier =
+        serviceContainers().entrySet().stream()
+            .filter(e -> e.getKey().file().endsWith("base/frontier.yaml"))
+            .findFirst()
+            .orElseThrow()
+            .getValue();
+    assertThat(env(frontier, FrontierConfig.CRAWL_CONFIG_CONFIG))
+        .contains("/etc/crawler/crawl.yaml");
+    assertThat(frontier.getVolumeMounts())
+        .anyMatch(mount -> mount.getMountPath().equals("/etc/crawler"));
   }
 
   @Test
@@ -271,10 +376,32 @@ class DeployManifestsTest {
         continue; // a patch: the base declares the probes
       }
       String where = entry.getKey().where();
-      int port = env(container, ServiceConfig.MANAGEMENT_PORT_CONFIG).map(Integer::parseInt).orElse((Integer) FetcherConfig.DEFINITION.defaultValues().get(ServiceConfig.MANAGEMENT_PORT_CONFIG));
-      assertProbe(where + " liveness", container, container.getLivenessProbe(), ManagementServer.LIVE_PATH, port);
-      assertProbe(where + " startup", container, container.getStartupProbe(), ManagementServer.LIVE_PATH, port);
-      assertProbe(where + " readiness", container, container.getReadinessProbe(), ManagementServer.READY_PATH, port);
+      int port =
+          env(container, ServiceConfig.MANAGEMENT_PORT_CONFIG)
+              .map(Integer::parseInt)
+              .orElse(
+                  (Integer)
+                      FetcherConfig.DEFINITION
+                          .defaultValues()
+                          .get(ServiceConfig.MANAGEMENT_PORT_CONFIG));
+      assertProbe(
+          where + " liveness",
+          container,
+          container.getLivenessProbe(),
+          ManagementServer.LIVE_PATH,
+          port);
+      assertProbe(
+          where + " startup",
+          container,
+          container.getStartupProbe(),
+          ManagementServer.LIVE_PATH,
+          port);
+      assertProbe(
+          where + " readiness",
+          container,
+          container.getReadinessProbe(),
+          ManagementServer.READY_PATH,
+          port);
       assertThat(container.getResources().getRequests()).as(where).containsKeys("cpu", "memory");
       assertThat(container.getResources().getLimits()).as(where).containsKey("memory");
       checked++;
@@ -284,25 +411,42 @@ class DeployManifestsTest {
 
   @Test
   void theServicesExposeTheManagementPortTheServiceMonitorScrapes() {
-    List<Service> services = objects(Service.class).filter(s -> s.getMetadata().getName().startsWith("crawler-")).toList();
+    List<Service> services =
+        objects(Service.class)
+            .filter(s -> s.getMetadata().getName().startsWith("crawler-"))
+            .toList();
     assertThat(services).hasSize(4);
     for (Service service : services) {
-      assertThat(service.getSpec().getPorts()).extracting(ServicePort::getName).contains("management");
-      assertThat(service.getSpec().getPorts()).extracting(ServicePort::getTargetPort).extracting(IntOrString::getStrVal).contains("management");
+      assertThat(service.getSpec().getPorts())
+          .extracting(ServicePort::getName)
+          .contains("management");
+      assertThat(service.getSpec().getPorts())
+          .extracting(ServicePort::getTargetPort)
+          .extracting(IntOrString::getStrVal)
+          .contains("management");
     }
     ServiceMonitor monitor = objects(ServiceMonitor.class).findFirst().orElseThrow();
-    assertThat(monitor.getSpec().getEndpoints()).allSatisfy(endpoint -> {
-      assertThat(endpoint.getPort()).isEqualTo("management");
-      assertThat(endpoint.getPath()).isEqualTo(ManagementServer.METRICS_PATH);
-    });
-    assertThat(monitor.getSpec().getSelector().getMatchExpressions().get(0).getValues()).containsExactlyInAnyOrderElementsOf(SERVICES.keySet());
+    assertThat(monitor.getSpec().getEndpoints())
+        .allSatisfy(
+            endpoint -> {
+              assertThat(endpoint.getPort()).isEqualTo("management");
+              assertThat(endpoint.getPath()).isEqualTo(ManagementServer.METRICS_PATH);
+            });
+    assertThat(monitor.getSpec().getSelector().getMatchExpressions().get(0).getValues())
+        .containsExactlyInAnyOrderElementsOf(SERVICES.keySet());
   }
 
   @Test
   void everyTopicOfTheCatalogueHasAKafkaTopicPartitionedLikeItsPeers() {
     Map<String, KafkaTopic> byName = new HashMap<>();
-    objects(KafkaTopic.class).forEach(topic -> assertThat(byName.put(topic.getSpec().getTopicName(), topic)).as("one KafkaTopic per topic").isNull());
-    assertThat(byName.keySet()).containsExactlyInAnyOrderElementsOf(topics.all().stream().map(TopicSpec::name).toList());
+    objects(KafkaTopic.class)
+        .forEach(
+            topic ->
+                assertThat(byName.put(topic.getSpec().getTopicName(), topic))
+                    .as("one KafkaTopic per topic")
+                    .isNull());
+    assertThat(byName.keySet())
+        .containsExactlyInAnyOrderElementsOf(topics.all().stream().map(TopicSpec::name).toList());
     Set<Integer> originPartitions = new HashSet<>();
     for (TopicSpec<String, ?> spec : topics.all()) {
       KafkaTopic topic = byName.get(spec.name());
@@ -314,18 +458,35 @@ class DeployManifestsTest {
         originPartitions.add(partitions);
       }
       Map<String, Object> config = topic.getSpec().getConfig();
-      spec.topicConfigs().forEach((key, value) -> assertThat(String.valueOf(config.get(key))).as(spec.name() + " " + key).isEqualTo(value));
+      spec.topicConfigs()
+          .forEach(
+              (key, value) ->
+                  assertThat(String.valueOf(config.get(key)))
+                      .as(spec.name() + " " + key)
+                      .isEqualTo(value));
       if (spec.cleanupPolicy() == dev.crawler.schemas.CleanupPolicy.DELETE) {
         assertThat(config).as(spec.name() + ": a retention").containsKey("retention.ms");
       }
     }
-    assertThat(originPartitions).as("the topics keyed by origin share one partition count").hasSize(1);
+    assertThat(originPartitions)
+        .as("the topics keyed by origin share one partition count")
+        .hasSize(1);
   }
 
   @Test
   void fetcherAutoscalersStayWithinThePartitionCountOfTheFetchRequests() {
-    int partitions = objects(KafkaTopic.class).filter(t -> t.getSpec().getTopicName().equals(topics.fetchRequests().name())).findFirst().orElseThrow().getSpec().getPartitions();
-    HorizontalPodAutoscaler cpu = objects(HorizontalPodAutoscaler.class).filter(h -> h.getMetadata().getName().equals("crawler-fetcher") && h.getSpec() != null).findFirst().orElseThrow();
+    int partitions =
+        objects(KafkaTopic.class)
+            .filter(t -> t.getSpec().getTopicName().equals(topics.fetchRequests().name()))
+            .findFirst()
+            .orElseThrow()
+            .getSpec()
+            .getPartitions();
+    HorizontalPodAutoscaler cpu =
+        objects(HorizontalPodAutoscaler.class)
+            .filter(h -> h.getMetadata().getName().equals("crawler-fetcher") && h.getSpec() != null)
+            .findFirst()
+            .orElseThrow();
     assertThat(cpu.getSpec().getScaleTargetRef().getName()).isEqualTo("crawler-fetcher");
     assertThat(cpu.getSpec().getMaxReplicas()).isLessThanOrEqualTo(partitions);
     ScaledObject lag = objects(ScaledObject.class).findFirst().orElseThrow();
@@ -333,19 +494,32 @@ class DeployManifestsTest {
     assertThat(lag.spec().maxReplicaCount()).isLessThanOrEqualTo(partitions);
     ScaledObject.Trigger trigger = lag.spec().triggers().get(0);
     assertThat(trigger.type()).isEqualTo("kafka");
-    assertThat(trigger.metadata()).containsEntry("topic", topics.fetchRequests().name()).containsEntry("consumerGroup", (String) FetcherConfig.DEFINITION.defaultValues().get(FetcherConfig.GROUP_ID_CONFIG));
+    assertThat(trigger.metadata())
+        .containsEntry("topic", topics.fetchRequests().name())
+        .containsEntry(
+            "consumerGroup",
+            (String) FetcherConfig.DEFINITION.defaultValues().get(FetcherConfig.GROUP_ID_CONFIG));
   }
 
   @Test
   void streamsServicesKeepTheirStateOnPersistentVolumesWithStandbyReplicas() {
-    List<StatefulSet> sets = objects(StatefulSet.class).filter(s -> s.getSpec().getTemplate().getSpec().getContainers().get(0).getImage() != null).toList();
-    assertThat(sets).extracting(s -> s.getMetadata().getName()).containsExactlyInAnyOrder("crawler-frontier", "crawler-committer");
+    List<StatefulSet> sets =
+        objects(StatefulSet.class)
+            .filter(
+                s -> s.getSpec().getTemplate().getSpec().getContainers().get(0).getImage() != null)
+            .toList();
+    assertThat(sets)
+        .extracting(s -> s.getMetadata().getName())
+        .containsExactlyInAnyOrder("crawler-frontier", "crawler-committer");
     for (StatefulSet set : sets) {
       Container container = set.getSpec().getTemplate().getSpec().getContainers().get(0);
       String stateDir = env(container, "state.dir").orElseThrow();
       String claim = set.getSpec().getVolumeClaimTemplates().get(0).getMetadata().getName();
-      assertThat(container.getVolumeMounts()).anyMatch(mount -> mount.getName().equals(claim) && mount.getMountPath().equals(stateDir));
-      assertThat(env(container, "standby.replicas").map(Integer::parseInt)).hasValueSatisfying(standby -> assertThat(standby).isPositive());
+      assertThat(container.getVolumeMounts())
+          .anyMatch(
+              mount -> mount.getName().equals(claim) && mount.getMountPath().equals(stateDir));
+      assertThat(env(container, "standby.replicas").map(Integer::parseInt))
+          .hasValueSatisfying(standby -> assertThat(standby).isPositive());
       assertThat(set.getSpec().getReplicas()).isGreaterThan(1);
     }
     assertThat(objects(PodDisruptionBudget.class)).hasSize(4);
@@ -356,17 +530,35 @@ class DeployManifestsTest {
     // the base manifests (the overlays patch them)
     List<Container> containers = new java.util.ArrayList<>();
     for (Manifest manifest : manifests) {
-      if (manifest.file().startsWith(DEPLOY.resolve("base")) && manifest.object() instanceof StatefulSet set) {
+      if (manifest.file().startsWith(DEPLOY.resolve("base"))
+          && manifest.object() instanceof StatefulSet set) {
         containers.add(set.getSpec().getTemplate().getSpec().getContainers().get(0));
-      } else if (manifest.file().startsWith(DEPLOY.resolve("base")) && manifest.object() instanceof Deployment deployment) {
+      } else if (manifest.file().startsWith(DEPLOY.resolve("base"))
+          && manifest.object() instanceof Deployment deployment) {
         containers.add(deployment.getSpec().getTemplate().getSpec().getContainers().get(0));
       }
     }
-    List<Container> services = containers.stream().filter(c -> c.getName().matches("frontier|parser|committer|fetcher")).toList();
-    assertThat(services).extracting(Container::getName).containsExactlyInAnyOrder("frontier", "parser", "committer", "fetcher");
+    List<Container> services =
+        containers.stream()
+            .filter(c -> c.getName().matches("frontier|parser|committer|fetcher"))
+            .toList();
+    assertThat(services)
+        .extracting(Container::getName)
+        .containsExactlyInAnyOrder("frontier", "parser", "committer", "fetcher");
     for (Container container : services) {
-      String variable = SettingsSource.variableOf(container.getName().equals("fetcher") ? FetcherConfig.INSTANCE_ID_CONFIG : dev.crawler.common.streams.StreamsServiceConfig.INSTANCE_ID_CONFIG);
-      assertThat(container.getEnv().stream().filter(v -> v.getName().equals(variable)).map(v -> v.getValueFrom() == null ? v.getValue() : v.getValueFrom().getFieldRef().getFieldPath()))
+      String variable =
+          SettingsSource.variableOf(
+              container.getName().equals("fetcher")
+                  ? FetcherConfig.INSTANCE_ID_CONFIG
+                  : dev.crawler.common.streams.StreamsServiceConfig.INSTANCE_ID_CONFIG);
+      assertThat(
+              container.getEnv().stream()
+                  .filter(v -> v.getName().equals(variable))
+                  .map(
+                      v ->
+                          v.getValueFrom() == null
+                              ? v.getValue()
+                              : v.getValueFrom().getFieldRef().getFieldPath()))
           .as(container.getName())
           .containsExactly("metadata.name");
     }
@@ -377,48 +569,122 @@ class DeployManifestsTest {
     List<NetworkPolicy> policies = objects(NetworkPolicy.class).toList();
     assertThat(policies).isNotEmpty();
     for (NetworkPolicy policy : policies) {
-      boolean isInternet = policy.getSpec().getEgress().stream().map(NetworkPolicyEgressRule::getTo).filter(java.util.Objects::nonNull).flatMap(List::stream)
-          .map(NetworkPolicyPeer::getIpBlock).filter(java.util.Objects::nonNull).map(IPBlock::getCidr).anyMatch(cidr -> cidr.equals("0.0.0.0/0") || cidr.equals("::/0"));
+      boolean isInternet =
+          policy.getSpec().getEgress().stream()
+              .map(NetworkPolicyEgressRule::getTo)
+              .filter(java.util.Objects::nonNull)
+              .flatMap(List::stream)
+              .map(NetworkPolicyPeer::getIpBlock)
+              .filter(java.util.Objects::nonNull)
+              .map(IPBlock::getCidr)
+              .anyMatch(cidr -> cidr.equals("0.0.0.0/0") || cidr.equals("::/0"));
       if (isInternet) {
-        assertThat(policy.getSpec().getPodSelector().getMatchLabels()).as(policy.getMetadata().getName()).isEqualTo(Map.of("app.kubernetes.io/component", "fetcher"));
+        assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+            .as(policy.getMetadata().getName())
+            .isEqualTo(Map.of("app.kubernetes.io/component", "fetcher"));
         // never the cluster's private ranges or the link-local metadata endpoints
-        policy.getSpec().getEgress().forEach(rule -> rule.getTo().forEach(peer -> {
-          IPBlock block = peer.getIpBlock();
-          assertThat(block.getExcept()).as(block.getCidr()).containsAll(block.getCidr().contains(":") ? List.of("fc00::/7", "fe80::/10") : List.of("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16"));
-        }));
+        policy
+            .getSpec()
+            .getEgress()
+            .forEach(
+                rule ->
+                    rule.getTo()
+                        .forEach(
+                            peer -> {
+                              IPBlock block = peer.getIpBlock();
+                              assertThat(block.getExcept())
+                                  .as(block.getCidr())
+                                  .containsAll(
+                                      block.getCidr().contains(":")
+                                          ? List.of("fc00::/7", "fe80::/10")
+                                          : List.of(
+                                              "10.0.0.0/8",
+                                              "172.16.0.0/12",
+                                              "192.168.0.0/16",
+                                              "169.254.0.0/16"));
+                            }));
       }
     }
-    assertThat(policies).anyMatch(policy -> policy.getSpec().getPodSelector().getMatchLabels() != null && "fetcher".equals(policy.getSpec().getPodSelector().getMatchLabels().get("app.kubernetes.io/component")));
+    assertThat(policies)
+        .anyMatch(
+            policy ->
+                policy.getSpec().getPodSelector().getMatchLabels() != null
+                    && "fetcher"
+                        .equals(
+                            policy
+                                .getSpec()
+                                .getPodSelector()
+                                .getMatchLabels()
+                                .get("app.kubernetes.io/component")));
   }
 
   @Test
   void devRunsKafkaInKraftNodePoolsAndARegistryTheServicesPointAt() {
     Kafka kafka = objects(Kafka.class).findFirst().orElseThrow();
     KafkaNodePool pool = objects(KafkaNodePool.class).findFirst().orElseThrow();
-    assertThat(pool.getMetadata().getLabels()).containsEntry("strimzi.io/cluster", kafka.getMetadata().getName());
-    assertThat(pool.getSpec().getRoles()).extracting(Object::toString).containsExactlyInAnyOrder("CONTROLLER", "BROKER");
-    assertThat(objects(KafkaTopic.class)).allMatch(topic -> topic.getMetadata().getLabels().get("strimzi.io/cluster").equals(kafka.getMetadata().getName()));
-    String bootstrap = kafka.getMetadata().getName() + "-kafka-bootstrap:" + kafka.getSpec().getKafka().getListeners().get(0).getPort();
+    assertThat(pool.getMetadata().getLabels())
+        .containsEntry("strimzi.io/cluster", kafka.getMetadata().getName());
+    assertThat(pool.getSpec().getRoles())
+        .extracting(Object::toString)
+        .containsExactlyInAnyOrder("CONTROLLER", "BROKER");
+    assertThat(objects(KafkaTopic.class))
+        .allMatch(
+            topic ->
+                topic
+                    .getMetadata()
+                    .getLabels()
+                    .get("strimzi.io/cluster")
+                    .equals(kafka.getMetadata().getName()));
+    String bootstrap =
+        kafka.getMetadata().getName()
+            + "-kafka-bootstrap:"
+            + kafka.getSpec().getKafka().getListeners().get(0).getPort();
     Map<String, String> dev = new HashMap<>();
-    serviceContainers().forEach((manifest, container) -> {
-      if (manifest.file().toString().contains("overlays/dev")) {
-        env(container, ServiceConfig.BOOTSTRAP_SERVERS_CONFIG).ifPresent(value -> dev.put(container.getName(), value));
-      }
-    });
-    assertThat(dev).containsOnlyKeys(SERVICES.keySet()).allSatisfy((name, value) -> assertThat(value).isEqualTo(bootstrap));
-    Service registry = objects(Service.class).filter(s -> s.getMetadata().getName().equals("schema-registry")).findFirst().orElseThrow();
-    serviceContainers().forEach((manifest, container) -> {
-      if (manifest.file().toString().contains("overlays/dev")) {
-        assertThat(env(container, ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG)).hasValue("http://" + registry.getMetadata().getName() + ":" + registry.getSpec().getPorts().get(0).getPort() + "/apis/ccompat/v7");
-      }
-    });
+    serviceContainers()
+        .forEach(
+            (manifest, container) -> {
+              if (manifest.file().toString().contains("overlays/dev")) {
+                env(container, ServiceConfig.BOOTSTRAP_SERVERS_CONFIG)
+                    .ifPresent(value -> dev.put(container.getName(), value));
+              }
+            });
+    assertThat(dev)
+        .containsOnlyKeys(SERVICES.keySet())
+        .allSatisfy((name, value) -> assertThat(value).isEqualTo(bootstrap));
+    Service registry =
+        objects(Service.class)
+            .filter(s -> s.getMetadata().getName().equals("schema-registry"))
+            .findFirst()
+            .orElseThrow();
+    serviceContainers()
+        .forEach(
+            (manifest, container) -> {
+              if (manifest.file().toString().contains("overlays/dev")) {
+                assertThat(env(container, ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG))
+                    .hasValue(
+                        "http://"
+                            + registry.getMetadata().getName()
+                            + ":"
+                            + registry.getSpec().getPorts().get(0).getPort()
+                            + "/apis/ccompat/v7");
+              }
+            });
   }
 
   @Test
   void theDashboardShowsThroughputLatencyQueuesLagPausesAndDocuments() throws IOException {
-    JsonNode dashboard = new ObjectMapper().readTree(DEPLOY.resolve("base/grafana/crawler-dashboard.json").toFile());
-    String expressions = dashboard.findValuesAsText("expr").stream().collect(Collectors.joining("\n"));
-    assertThat(expressions).contains("crawler_outcomes_total", "crawler_fetch_duration_seconds_bucket", "crawler_frontier_queued", "kafka_consumer_fetch_manager_records_lag_max", "crawler_frontier_origins_paused", "crawler_documents_total");
+    JsonNode dashboard =
+        new ObjectMapper().readTree(DEPLOY.resolve("base/grafana/crawler-dashboard.json").toFile());
+    String expressions =
+        dashboard.findValuesAsText("expr").stream().collect(Collectors.joining("\n"));
+    assertThat(expressions)
+        .contains(
+            "crawler_outcomes_total",
+            "crawler_fetch_duration_seconds_bucket",
+            "crawler_frontier_queued",
+            "kafka_consumer_fetch_manager_records_lag_max",
+            "crawler_frontier_origins_paused",
+            "crawler_documents_total");
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -445,21 +711,36 @@ class DeployManifestsTest {
   }
 
   private static Optional<String> env(Container container, String key) {
-    return container.getEnv().stream().filter(v -> v.getName().equals(SettingsSource.variableOf(key))).map(EnvVar::getValue).findFirst();
+    return container.getEnv().stream()
+        .filter(v -> v.getName().equals(SettingsSource.variableOf(key)))
+        .map(EnvVar::getValue)
+        .findFirst();
   }
 
-  private static void assertProbe(String where, Container container, Probe probe, String path, int port) {
+  private static void assertProbe(
+      String where, Container container, Probe probe, String path, int port) {
     assertThat(probe).as(where).isNotNull();
     assertThat(probe.getHttpGet().getPath()).as(where).isEqualTo(path);
     IntOrString target = probe.getHttpGet().getPort();
-    int number = target.getIntVal() != null
-        ? target.getIntVal()
-        : container.getPorts().stream().filter(p -> target.getStrVal().equals(p.getName())).map(ContainerPort::getContainerPort).findFirst().orElseThrow(() -> new AssertionError(where + ": no port named " + target.getStrVal()));
+    int number =
+        target.getIntVal() != null
+            ? target.getIntVal()
+            : container.getPorts().stream()
+                .filter(p -> target.getStrVal().equals(p.getName()))
+                .map(ContainerPort::getContainerPort)
+                .findFirst()
+                .orElseThrow(
+                    () -> new AssertionError(where + ": no port named " + target.getStrVal()));
     assertThat(number).as(where + ": the management port").isEqualTo(port);
   }
 
   private static String crawlConfiguration() {
-    return objects(ConfigMap.class).filter(c -> c.getMetadata().getName().equals("crawler-crawl-config")).findFirst().orElseThrow().getData().get("crawl.yaml");
+    return objects(ConfigMap.class)
+        .filter(c -> c.getMetadata().getName().equals("crawler-crawl-config"))
+        .findFirst()
+        .orElseThrow()
+        .getData()
+        .get("crawl.yaml");
   }
 
   private static <T> Stream<T> objects(Class<T> type) {
@@ -491,7 +772,12 @@ class DeployManifestsTest {
    * models put fields they do not know.
    */
   static void walk(Object value, String path, List<String> unknown, Set<Object> seen) {
-    if (value == null || value instanceof String || value instanceof Number || value instanceof Boolean || value instanceof Enum<?> || !seen.add(value)) {
+    if (value == null
+        || value instanceof String
+        || value instanceof Number
+        || value instanceof Boolean
+        || value instanceof Enum<?>
+        || !seen.add(value)) {
       return;
     }
     if (value instanceof Map<?, ?> map) {
@@ -507,17 +793,26 @@ class DeployManifestsTest {
     }
     Class<?> type = value.getClass();
     String name = type.getName();
-    if (!name.startsWith("io.fabric8.") && !name.startsWith("io.strimzi.") && !name.startsWith("dev.crawler.cli.deploy.")) {
+    if (!name.startsWith("io.fabric8.")
+        && !name.startsWith("io.strimzi.")
+        && !name.startsWith("dev.crawler.cli.deploy.")) {
       return;
     }
     if (type.isRecord()) {
       for (RecordComponent component : type.getRecordComponents()) {
-        walk(invoke(component.getAccessor(), value), path + "." + component.getName(), unknown, seen);
+        walk(
+            invoke(component.getAccessor(), value),
+            path + "." + component.getName(),
+            unknown,
+            seen);
       }
       return;
     }
     for (Method method : type.getMethods()) {
-      if (Modifier.isStatic(method.getModifiers()) || method.getParameterCount() > 0 || method.getDeclaringClass() == Object.class || !method.getName().startsWith("get")) {
+      if (Modifier.isStatic(method.getModifiers())
+          || method.getParameterCount() > 0
+          || method.getDeclaringClass() == Object.class
+          || !method.getName().startsWith("get")) {
         continue;
       }
       Object property = invoke(method, value);
@@ -526,7 +821,14 @@ class DeployManifestsTest {
           unknown.add(path + ": unknown fields " + extra.keySet());
         }
       } else {
-        walk(property, path + "." + Character.toLowerCase(method.getName().charAt(3)) + method.getName().substring(4), unknown, seen);
+        walk(
+            property,
+            path
+                + "."
+                + Character.toLowerCase(method.getName().charAt(3))
+                + method.getName().substring(4),
+            unknown,
+            seen);
       }
     }
   }

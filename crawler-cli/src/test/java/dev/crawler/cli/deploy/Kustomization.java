@@ -3,7 +3,10 @@ package dev.crawler.cli.deploy;
 import java.util.List;
 import java.util.Map;
 
-/** A {@code kustomization.yaml}: the fields the project's use (parsed strictly: an unknown one fails). */
+/**
+ * A {@code kustomization.yaml}: the fields the project's use (parsed strictly: an unknown one
+ * fails).
+ */
 record Kustomization(
     String apiVersion,
     String kind,

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * KEDA's {@code ScaledObject} (keda.sh/v1alpha1), the part of its schema the manifests use: no typed
- * model of it is published on Maven Central. It has no additionalProperties: read with
+ * KEDA's {@code ScaledObject} (keda.sh/v1alpha1), the part of its schema the manifests use: no
+ * typed model of it is published on Maven Central. It has no additionalProperties: read with
  * FAIL_ON_UNKNOWN_PROPERTIES, an unknown field fails to parse.
  */
 record ScaledObject(String apiVersion, String kind, ObjectMeta metadata, Spec spec) {
@@ -24,8 +24,11 @@ record ScaledObject(String apiVersion, String kind, ObjectMeta metadata, Spec sp
 
   record Advanced(HpaConfig horizontalPodAutoscalerConfig) {}
 
-  record HpaConfig(io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehavior behavior) {}
+  record HpaConfig(
+      io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscalerBehavior behavior) {}
 
-  /** A scaler: for {@code kafka}, bootstrapServers, consumerGroup, topic, lagThreshold… as strings. */
+  /**
+   * A scaler: for {@code kafka}, bootstrapServers, consumerGroup, topic, lagThreshold… as strings.
+   */
   record Trigger(String type, Map<String, String> metadata) {}
 }

@@ -14,14 +14,28 @@ class CrawlStatusTest {
   @Test
   void sumsTheLatestFiguresOfEachOriginPerSite() {
     CrawlStatus status = new CrawlStatus();
-    status.add("https://www.a.com", stats("https://www.a.com", "a.com", 10, 2, NOW.minusSeconds(30), Map.of("COMMITTED", 5L)));
-    status.add("https://www.a.com", stats("https://www.a.com", "a.com", 7, 2, NOW.minusSeconds(5), Map.of("COMMITTED", 8L)));
-    status.add("https://blog.a.com", stats("https://blog.a.com", "a.com", 3, 1, NOW.minusSeconds(5), Map.of("COMMITTED", 1L, "NOT_FOUND", 2L)));
+    status.add(
+        "https://www.a.com",
+        stats("https://www.a.com", "a.com", 10, 2, NOW.minusSeconds(30), Map.of("COMMITTED", 5L)));
+    status.add(
+        "https://www.a.com",
+        stats("https://www.a.com", "a.com", 7, 2, NOW.minusSeconds(5), Map.of("COMMITTED", 8L)));
+    status.add(
+        "https://blog.a.com",
+        stats(
+            "https://blog.a.com",
+            "a.com",
+            3,
+            1,
+            NOW.minusSeconds(5),
+            Map.of("COMMITTED", 1L, "NOT_FOUND", 2L)));
     OriginStats paused = stats("https://b.org", "b.org", 0, 0, NOW.minusSeconds(5), Map.of());
     paused.setPausedUntil(NOW.plusSeconds(600));
     status.add("https://b.org", paused);
 
-    assertThat(status.sites(NOW)).extracting(CrawlStatus.Row::name).containsExactly("a.com", "b.org");
+    assertThat(status.sites(NOW))
+        .extracting(CrawlStatus.Row::name)
+        .containsExactly("a.com", "b.org");
     CrawlStatus.Row a = status.sites(NOW).get(0);
     assertThat(a.origins()).isEqualTo(2);
     assertThat(a.queued()).isEqualTo(10);
@@ -29,19 +43,37 @@ class CrawlStatusTest {
     assertThat(a.done()).containsExactly(Map.entry("COMMITTED", 9L), Map.entry("NOT_FOUND", 2L));
     assertThat(status.sites(NOW).get(1).paused()).isEqualTo(1);
     assertThat(status.total(NOW).doneTotal()).isEqualTo(11);
-    assertThat(status.origins(NOW)).extracting(CrawlStatus.Row::name).containsExactly("https://www.a.com", "https://blog.a.com", "https://b.org");
+    assertThat(status.origins(NOW))
+        .extracting(CrawlStatus.Row::name)
+        .containsExactly("https://www.a.com", "https://blog.a.com", "https://b.org");
     assertThat(status.updatedAt()).contains(NOW.minusSeconds(5));
   }
 
   @Test
   void measuresThroughputOverTheLastMinuteFromTheFiguresBeforeIt() {
     CrawlStatus status = new CrawlStatus();
-    status.add("https://a.com", stats("https://a.com", "a.com", 0, 0, NOW.minusSeconds(300), Map.of("COMMITTED", 10L)));
-    status.add("https://a.com", stats("https://a.com", "a.com", 0, 0, NOW.minusSeconds(65), Map.of("COMMITTED", 100L)));
-    status.add("https://a.com", stats("https://a.com", "a.com", 0, 0, NOW.minusSeconds(30), Map.of("COMMITTED", 130L)));
-    status.add("https://a.com", stats("https://a.com", "a.com", 0, 0, NOW.minusSeconds(2), Map.of("COMMITTED", 160L, "NOT_FOUND", 2L)));
+    status.add(
+        "https://a.com",
+        stats("https://a.com", "a.com", 0, 0, NOW.minusSeconds(300), Map.of("COMMITTED", 10L)));
+    status.add(
+        "https://a.com",
+        stats("https://a.com", "a.com", 0, 0, NOW.minusSeconds(65), Map.of("COMMITTED", 100L)));
+    status.add(
+        "https://a.com",
+        stats("https://a.com", "a.com", 0, 0, NOW.minusSeconds(30), Map.of("COMMITTED", 130L)));
+    status.add(
+        "https://a.com",
+        stats(
+            "https://a.com",
+            "a.com",
+            0,
+            0,
+            NOW.minusSeconds(2),
+            Map.of("COMMITTED", 160L, "NOT_FOUND", 2L)));
     // an origin idle for longer than the window adds nothing
-    status.add("https://b.com", stats("https://b.com", "b.com", 0, 0, NOW.minusSeconds(600), Map.of("COMMITTED", 50L)));
+    status.add(
+        "https://b.com",
+        stats("https://b.com", "b.com", 0, 0, NOW.minusSeconds(600), Map.of("COMMITTED", 50L)));
 
     assertThat(status.total(NOW).pagesPerSecond()).isEqualTo(62 / 60.0);
   }
@@ -60,8 +92,13 @@ class CrawlStatusTest {
     status.add("https://blog.a.com", blog);
     status.add("https://b.org", stats("https://b.org", "b.org", 0, 0, NOW, Map.of()));
 
-    assertThat(status.sites(NOW)).extracting(StatusCommand::budget).containsExactly("450/500", "0/-");
-    assertThat(status.origins(NOW)).extracting(row -> row.name() + " " + StatusCommand.budget(row)).containsExactlyInAnyOrder("https://www.a.com 300/300", "https://blog.a.com 150/-", "https://b.org 0/-");
+    assertThat(status.sites(NOW))
+        .extracting(StatusCommand::budget)
+        .containsExactly("450/500", "0/-");
+    assertThat(status.origins(NOW))
+        .extracting(row -> row.name() + " " + StatusCommand.budget(row))
+        .containsExactlyInAnyOrder(
+            "https://www.a.com 300/300", "https://blog.a.com 150/-", "https://b.org 0/-");
     assertThat(StatusCommand.budget(status.total(NOW))).isEqualTo("450/-");
   }
 
@@ -75,7 +112,16 @@ class CrawlStatusTest {
     assertThat(status.updatedAt()).isEmpty();
   }
 
-  private static OriginStats stats(String origin, String site, long queued, int inFlight, Instant at, Map<String, Long> done) {
-    return OriginStats.newBuilder().setOrigin(origin).setSite(site).setInScope(true).setQueued(queued).setInFlight(inFlight).setDone(done).setUpdatedAt(at).build();
+  private static OriginStats stats(
+      String origin, String site, long queued, int inFlight, Instant at, Map<String, Long> done) {
+    return OriginStats.newBuilder()
+        .setOrigin(origin)
+        .setSite(site)
+        .setInScope(true)
+        .setQueued(queued)
+        .setInFlight(inFlight)
+        .setDone(done)
+        .setUpdatedAt(at)
+        .build();
   }
 }

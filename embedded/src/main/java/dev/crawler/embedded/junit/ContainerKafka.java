@@ -7,7 +7,8 @@ import org.testcontainers.kafka.KafkaContainer;
 
 /**
  * The broker in a container (Testcontainers' Kafka module, KRaft), used when a Docker engine is
- * reachable. Only this class touches Testcontainers, so that tests run without it on the class path.
+ * reachable. Only this class touches Testcontainers, so that tests run without it on the class
+ * path.
  */
 final class ContainerKafka implements KafkaBackend {
 
@@ -19,9 +20,13 @@ final class ContainerKafka implements KafkaBackend {
     this.container = container;
   }
 
-  /** Whether a Docker engine looks reachable; checked cheaply first, since most machines here have none. */
+  /**
+   * Whether a Docker engine looks reachable; checked cheaply first, since most machines here have
+   * none.
+   */
   static boolean isDockerAvailable() {
-    boolean hint = System.getenv("DOCKER_HOST") != null || Files.exists(Path.of("/var/run/docker.sock"));
+    boolean hint =
+        System.getenv("DOCKER_HOST") != null || Files.exists(Path.of("/var/run/docker.sock"));
     if (!hint) {
       return false;
     }

@@ -1,6 +1,9 @@
 package dev.crawler.embedded.junit;
 
-/** Where the test cluster's broker runs: in this JVM, or in a container when a Docker engine is there. */
+/**
+ * Where the test cluster's broker runs: in this JVM, or in a container when a Docker engine is
+ * there.
+ */
 interface KafkaBackend extends AutoCloseable {
 
   String bootstrapServers();

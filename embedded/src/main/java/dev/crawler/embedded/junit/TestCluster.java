@@ -23,12 +23,12 @@ import org.slf4j.LoggerFactory;
 /**
  * A Kafka cluster and a schema registry for integration tests, started once per test JVM by {@link
  * KafkaClusterExtension} and shared by every test class. Tests stay apart by naming: {@link
- * #topics(String)} gives each test its own topics, {@link #uniqueId(String)} its own application and
- * group ids.
+ * #topics(String)} gives each test its own topics, {@link #uniqueId(String)} its own application
+ * and group ids.
  *
- * <p>The broker runs in Testcontainers' Kafka container when a Docker engine is reachable and in this
- * JVM otherwise (or always, with {@code -Dcrawler.test.kafka=embedded}). The registry is always the
- * embedded Apicurio child process. Thread-safe.
+ * <p>The broker runs in Testcontainers' Kafka container when a Docker engine is reachable and in
+ * this JVM otherwise (or always, with {@code -Dcrawler.test.kafka=embedded}). The registry is
+ * always the embedded Apicurio child process. Thread-safe.
  */
 public final class TestCluster implements AutoCloseable {
 
@@ -50,7 +50,8 @@ public final class TestCluster implements AutoCloseable {
     this.kafka = kafka;
     this.registry = registry;
     this.registryClient = new HttpSchemaRegistryClient(registry.url());
-    this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+    this.admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
     this.runId = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
   }
 
@@ -65,7 +66,10 @@ public final class TestCluster implements AutoCloseable {
     EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.start(dataDir);
     KafkaBackend kafka;
     try {
-      kafka = useContainer() ? ContainerKafka.start() : new InJvmKafka(EmbeddedKafkaBroker.start(dataDir, PARTITIONS));
+      kafka =
+          useContainer()
+              ? ContainerKafka.start()
+              : new InJvmKafka(EmbeddedKafkaBroker.start(dataDir, PARTITIONS));
     } catch (RuntimeException e) {
       registry.close();
       throw e;
@@ -100,7 +104,9 @@ public final class TestCluster implements AutoCloseable {
     return registry.url();
   }
 
-  /** A registry client shared by the tests (its caches are per client, so sharing saves requests). */
+  /**
+   * A registry client shared by the tests (its caches are per client, so sharing saves requests).
+   */
   public HttpSchemaRegistryClient registryClient() {
     return registryClient;
   }
@@ -124,14 +130,20 @@ public final class TestCluster implements AutoCloseable {
     }
   }
 
-  /** An id no other test of this run has: for application ids, consumer groups, transactional ids. */
+  /**
+   * An id no other test of this run has: for application ids, consumer groups, transactional ids.
+   */
   public String uniqueId(String base) {
     return base + "-" + runId + "-" + SEQUENCE.incrementAndGet();
   }
 
-  /** A catalogue of topics of the test's own, created on the cluster with {@link #PARTITIONS} partitions. */
+  /**
+   * A catalogue of topics of the test's own, created on the cluster with {@link #PARTITIONS}
+   * partitions.
+   */
   public Topics topics(String testName) {
-    Topics topics = Topics.create(uniqueId(testName.replaceAll("[^a-zA-Z0-9_-]", "-")) + ".", registryClient);
+    Topics topics =
+        Topics.create(uniqueId(testName.replaceAll("[^a-zA-Z0-9_-]", "-")) + ".", registryClient);
     new TopicInstaller(admin, Duration.ofSeconds(30)).install(topics.all(), PARTITIONS, (short) 1);
     return topics;
   }

@@ -1,6 +1,6 @@
 /**
- * The JUnit 5 fixture for integration tests: one Kafka cluster and schema registry per test JVM, shared
- * by every test class that asks for it.
+ * The JUnit 5 fixture for integration tests: one Kafka cluster and schema registry per test JVM,
+ * shared by every test class that asks for it.
  *
  * <p>Nothing in this package returns or accepts null unless the type says so.
  */

@@ -12,8 +12,8 @@ import org.brotli.dec.BrotliInputStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Decodes a body's {@code Content-Encoding} (RFC 9110 section 8.4: gzip, deflate, br, or several
- * in order) with a cap on the decoded size, so a compression bomb ends as too large instead of filling
+ * Decodes a body's {@code Content-Encoding} (RFC 9110 section 8.4: gzip, deflate, br, or several in
+ * order) with a cap on the decoded size, so a compression bomb ends as too large instead of filling
  * the memory: at most {@code maxBytes} + one buffer are ever held.
  */
 public final class ContentDecoding {
@@ -87,7 +87,8 @@ public final class ContentDecoding {
     ByteArrayInputStream raw = new ByteArrayInputStream(body);
     return switch (coding) {
       case "gzip", "x-gzip" -> new GZIPInputStream(raw, 8192);
-      // "deflate" is zlib-wrapped (RFC 9110); some servers send raw deflate, recognised by its first byte
+      // "deflate" is zlib-wrapped (RFC 9110); some servers send raw deflate, recognised by its
+      // first byte
       case "deflate" -> {
         Inflater inflater = new Inflater(!isZlib(body));
         yield new InflaterInputStream(raw, inflater, 8192) {
@@ -106,8 +107,13 @@ public final class ContentDecoding {
     };
   }
 
-  /** Whether a deflate body starts with a zlib header (RFC 1950: CMF 0x?8 and CMF*256+FLG divisible by 31). */
+  /**
+   * Whether a deflate body starts with a zlib header (RFC 1950: CMF 0x?8 and CMF*256+FLG divisible
+   * by 31).
+   */
   private static boolean isZlib(byte[] body) {
-    return body.length >= 2 && (body[0] & 0x0f) == 8 && (((body[0] & 0xff) << 8) | (body[1] & 0xff)) % 31 == 0;
+    return body.length >= 2
+        && (body[0] & 0x0f) == 8
+        && (((body[0] & 0xff) << 8) | (body[1] & 0xff)) % 31 == 0;
   }
 }

@@ -10,7 +10,8 @@ import java.util.OptionalLong;
  * errors, patience): one pure function of the attempt.
  *
  * @param kind what kind of answer it was
- * @param retryAfterMillis how long the server asked to be left alone (a {@code Retry-After} header), when it asked
+ * @param retryAfterMillis how long the server asked to be left alone (a {@code Retry-After}
+ *     header), when it asked
  */
 public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
 
@@ -51,7 +52,8 @@ public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
             case TIMEOUT -> Kind.TIMEOUT;
             case BROKEN_RESPONSE -> Kind.BROKEN;
             case PROTOCOL_ERROR -> Kind.PROTOCOL_ERROR;
-            case TOO_LARGE, REJECTED_METADATA -> Kind.ANSWERED; // the server answered; we did not want the body
+            case TOO_LARGE, REJECTED_METADATA ->
+                Kind.ANSWERED; // the server answered; we did not want the body
           };
       return new Feedback(kind, OptionalLong.empty());
     }
@@ -59,7 +61,11 @@ public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
     int status = response.status();
     if (isRateLimit(response)) {
       // an unreadable Retry-After asks for back-off all the same: the delay doubles
-      OptionalLong retryAfter = response.header("Retry-After").map(value -> retryAfterMillis(value, now)).orElse(OptionalLong.empty());
+      OptionalLong retryAfter =
+          response
+              .header("Retry-After")
+              .map(value -> retryAfterMillis(value, now))
+              .orElse(OptionalLong.empty());
       return new Feedback(Kind.RATE_LIMITED, retryAfter);
     }
     if (status >= 500) {
@@ -69,17 +75,18 @@ public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
   }
 
   /**
-   * Whether an answer is a rate limit (seed 003's rate_limited): 429, or 503 with a {@code Retry-After}
-   * header, readable or not. The one rule the fetch's outcome ({@link FetchVerdict}) and the origin's
-   * politeness (this feedback) both follow.
+   * Whether an answer is a rate limit (seed 003's rate_limited): 429, or 503 with a {@code
+   * Retry-After} header, readable or not. The one rule the fetch's outcome ({@link FetchVerdict})
+   * and the origin's politeness (this feedback) both follow.
    */
   public static boolean isRateLimit(FetchAttempt.Response response) {
-    return response.status() == 429 || (response.status() == 503 && response.header("Retry-After").isPresent());
+    return response.status() == 429
+        || (response.status() == 503 && response.header("Retry-After").isPresent());
   }
 
   /**
-   * A {@code Retry-After} value (RFC 9110 section 10.2.3) in milliseconds from {@code now}: delay-seconds
-   * or an HTTP-date; empty when it is neither. A date in the past is 0.
+   * A {@code Retry-After} value (RFC 9110 section 10.2.3) in milliseconds from {@code now}:
+   * delay-seconds or an HTTP-date; empty when it is neither. A date in the past is 0.
    */
   public static OptionalLong retryAfterMillis(String value, Instant now) {
     String text = value.strip();
@@ -87,6 +94,7 @@ public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
       return OptionalLong.of(Long.parseLong(text) * 1000);
     }
     Optional<Instant> date = HttpDate.parse(text);
-    return date.map(at -> OptionalLong.of(Math.max(0, at.toEpochMilli() - now.toEpochMilli()))).orElse(OptionalLong.empty());
+    return date.map(at -> OptionalLong.of(Math.max(0, at.toEpochMilli() - now.toEpochMilli())))
+        .orElse(OptionalLong.empty());
   }
 }

@@ -17,11 +17,19 @@ public sealed interface FetchAttempt {
    * @param body the content-decoded body, at most the size limit
    * @param contentType the media type without parameters, lower-case, when given
    * @param charset the charset parameter of the Content-Type, when given
-   * @param redirectChain the URLs redirected through before the URL that gave this response, in order,
-   *     starting with the requested one; empty when no redirect was followed
+   * @param redirectChain the URLs redirected through before the URL that gave this response, in
+   *     order, starting with the requested one; empty when no redirect was followed
    * @param url the URL that gave this response: the requested one, or the last redirect's target
    */
-  record Response(int status, Map<String, String> headers, byte[] body, Optional<String> contentType, Optional<String> charset, long durationMillis, List<String> redirectChain, String url)
+  record Response(
+      int status,
+      Map<String, String> headers,
+      byte[] body,
+      Optional<String> contentType,
+      Optional<String> charset,
+      long durationMillis,
+      List<String> redirectChain,
+      String url)
       implements FetchAttempt {
 
     public Response {
@@ -29,7 +37,13 @@ public sealed interface FetchAttempt {
     }
 
     /** A response to a request that followed no redirect; {@code url} unknown (empty). */
-    public Response(int status, Map<String, String> headers, byte[] body, Optional<String> contentType, Optional<String> charset, long durationMillis) {
+    public Response(
+        int status,
+        Map<String, String> headers,
+        byte[] body,
+        Optional<String> contentType,
+        Optional<String> charset,
+        long durationMillis) {
       this(status, headers, body, contentType, charset, durationMillis, List.of(), "");
     }
 
@@ -59,7 +73,10 @@ public sealed interface FetchAttempt {
     PROTOCOL_ERROR,
     /** The body is larger than the limit (before or after decoding). */
     TOO_LARGE,
-    /** The response's headers failed the metadata filters (content type, length), so its body was not read. */
+    /**
+     * The response's headers failed the metadata filters (content type, length), so its body was
+     * not read.
+     */
     REJECTED_METADATA
   }
 }

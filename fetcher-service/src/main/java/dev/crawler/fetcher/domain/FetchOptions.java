@@ -7,11 +7,12 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The crawl options that steer a fetch, read from a fetch request's option map (the frontier resolves
- * them per URL from the crawl configuration; DESIGN.md section 5). A missing or unreadable value falls
- * back to the fetcher's default, so a bad option never fails a fetch.
+ * The crawl options that steer a fetch, read from a fetch request's option map (the frontier
+ * resolves them per URL from the crawl configuration; DESIGN.md section 5). A missing or unreadable
+ * value falls back to the fetcher's default, so a bad option never fails a fetch.
  *
- * @param delayMillis the minimum time between the end of one request to the origin and the start of the next
+ * @param delayMillis the minimum time between the end of one request to the origin and the start of
+ *     the next
  * @param maxConnections requests to the origin at once, at most
  * @param maxCrawlDelayMillis the cap on robots.txt's Crawl-delay
  * @param maxBackoffMillis the cap on the delay raised by rate limits and errors
@@ -54,7 +55,10 @@ public record FetchOptions(
   /** The most connections to one origin at once, whatever the options say. */
   public static final int MAX_CONNECTIONS_LIMIT = 16;
 
-  /** Whether a fetch starts with a HEAD request, whose headers the metadata filters judge (seed 002). */
+  /**
+   * Whether a fetch starts with a HEAD request, whose headers the metadata filters judge (seed
+   * 002).
+   */
   public enum HeadMode {
     /** GET only; the filters judge the GET's headers before its body is read. */
     DISABLED,
@@ -68,9 +72,23 @@ public record FetchOptions(
     contentTypes = List.copyOf(contentTypes);
   }
 
-  /** The defaults: one connection, 60 s crawl-delay cap, 10 min back-off cap, patience 5, 10 min pause. */
+  /**
+   * The defaults: one connection, 60 s crawl-delay cap, 10 min back-off cap, patience 5, 10 min
+   * pause.
+   */
   public static FetchOptions defaults(long delayMillis, boolean obeysRobots) {
-    return new FetchOptions(delayMillis, 1, 60_000, 600_000, 5, 600_000, obeysRobots, 0, HeadMode.DISABLED, List.of(), -1);
+    return new FetchOptions(
+        delayMillis,
+        1,
+        60_000,
+        600_000,
+        5,
+        600_000,
+        obeysRobots,
+        0,
+        HeadMode.DISABLED,
+        List.of(),
+        -1);
   }
 
   /** The options a request's map sets, the rest from these defaults. */
@@ -80,20 +98,26 @@ public record FetchOptions(
     }
     return new FetchOptions(
         read(options, DELAY, FetchOptions::nonNegativeLong, delayMillis),
-        Math.min(MAX_CONNECTIONS_LIMIT, read(options, MAX_CONNECTIONS, value -> (int) positiveLong(value), maxConnections)),
+        Math.min(
+            MAX_CONNECTIONS_LIMIT,
+            read(options, MAX_CONNECTIONS, value -> (int) positiveLong(value), maxConnections)),
         read(options, MAX_CRAWL_DELAY, FetchOptions::nonNegativeLong, maxCrawlDelayMillis),
         read(options, MAX_BACKOFF, FetchOptions::nonNegativeLong, maxBackoffMillis),
         read(options, PATIENCE, value -> (int) positiveLong(value), patience),
         read(options, PAUSE, FetchOptions::nonNegativeLong, pauseMillis),
         obeysRobots && read(options, OBEY_ROBOTS, FetchOptions::bool, true),
         read(options, REDIRECTS, FetchOptions::redirects, maxRedirects),
-        read(options, HEAD, value -> HeadMode.valueOf(value.strip().toUpperCase(Locale.ROOT)), head),
+        read(
+            options, HEAD, value -> HeadMode.valueOf(value.strip().toUpperCase(Locale.ROOT)), head),
         read(options, CONTENT_TYPES, FetchOptions::list, contentTypes),
         read(options, MAX_CONTENT_LENGTH, Long::parseLong, maxContentLength));
   }
 
-  /** Whether the metadata filters let a response of this media type and length through (seed 002). */
-  public boolean isAcceptedMetadata(@org.jspecify.annotations.Nullable String mediaType, long contentLength) {
+  /**
+   * Whether the metadata filters let a response of this media type and length through (seed 002).
+   */
+  public boolean isAcceptedMetadata(
+      @org.jspecify.annotations.Nullable String mediaType, long contentLength) {
     if (maxContentLength >= 0 && contentLength > maxContentLength) {
       return false;
     }
@@ -103,7 +127,10 @@ public record FetchOptions(
     String type = mediaType.toLowerCase(Locale.ROOT);
     for (String accepted : contentTypes) {
       String pattern = accepted.toLowerCase(Locale.ROOT);
-      if (pattern.equals(type) || pattern.equals("*/*") || (pattern.endsWith("/*") && type.startsWith(pattern.substring(0, pattern.length() - 1)))) {
+      if (pattern.equals(type)
+          || pattern.equals("*/*")
+          || (pattern.endsWith("/*")
+              && type.startsWith(pattern.substring(0, pattern.length() - 1)))) {
         return true;
       }
     }
@@ -115,7 +142,8 @@ public record FetchOptions(
     return !contentTypes.isEmpty() || maxContentLength >= 0;
   }
 
-  private static <T> T read(Map<String, String> options, String name, Function<String, T> parser, T fallback) {
+  private static <T> T read(
+      Map<String, String> options, String name, Function<String, T> parser, T fallback) {
     String value = options.get(name);
     if (value == null) {
       return fallback;
@@ -123,7 +151,8 @@ public record FetchOptions(
     try {
       return parser.apply(value);
     } catch (RuntimeException e) {
-      return fallback; // the frontier validated the configuration; an unreadable value keeps the default
+      return fallback; // the frontier validated the configuration; an unreadable value keeps the
+      // default
     }
   }
 
@@ -147,7 +176,10 @@ public record FetchOptions(
     return !"false".equalsIgnoreCase(value.strip());
   }
 
-  /** {@code record} is 0; {@code follow N} is N (at most {@value #MAX_REDIRECTS}); {@code follow} alone is 5. */
+  /**
+   * {@code record} is 0; {@code follow N} is N (at most {@value #MAX_REDIRECTS}); {@code follow}
+   * alone is 5.
+   */
   private static int redirects(String value) {
     String text = value.strip().toLowerCase(Locale.ROOT);
     if (!text.startsWith("follow")) {
@@ -159,6 +191,8 @@ public record FetchOptions(
 
   private static List<String> list(String value) {
     String text = value.strip();
-    return text.isEmpty() ? List.of() : Arrays.stream(text.split("\\s*[,|\\s]\\s*")).filter(item -> !item.isEmpty()).toList();
+    return text.isEmpty()
+        ? List.of()
+        : Arrays.stream(text.split("\\s*[,|\\s]\\s*")).filter(item -> !item.isEmpty()).toList();
   }
 }

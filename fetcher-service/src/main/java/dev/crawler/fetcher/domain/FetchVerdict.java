@@ -10,10 +10,12 @@ import java.util.Optional;
  * URL's outcome. One pure function of the attempt.
  *
  * @param outcome empty when the page was fetched (2xx) and the parser decides next
- * @param detail why, e.g. {@code 301 http://a.example/new}, {@code 503}, {@code connect failed: ...}
+ * @param detail why, e.g. {@code 301 http://a.example/new}, {@code 503}, {@code connect failed:
+ *     ...}
  * @param redirectTarget the normalized target of a redirect, to be discovered
  */
-public record FetchVerdict(Optional<Outcome> outcome, Optional<String> detail, Optional<String> redirectTarget) {
+public record FetchVerdict(
+    Optional<Outcome> outcome, Optional<String> detail, Optional<String> redirectTarget) {
 
   /** Whether the page goes on to the parser. */
   public boolean isFetched() {
@@ -41,7 +43,11 @@ public record FetchVerdict(Optional<Outcome> outcome, Optional<String> detail, O
     }
     if (status >= 300 && status < 400) {
       String base = response.url().isEmpty() ? url : response.url();
-      Optional<String> target = response.header("Location").flatMap(location -> UrlNormalizer.resolve(base, location)).flatMap(UrlNormalizer::tryNormalize);
+      Optional<String> target =
+          response
+              .header("Location")
+              .flatMap(location -> UrlNormalizer.resolve(base, location))
+              .flatMap(UrlNormalizer::tryNormalize);
       if (target.isEmpty()) {
         return decided(Outcome.BAD_STATUS, status + " without a usable Location");
       }
@@ -49,7 +55,8 @@ public record FetchVerdict(Optional<Outcome> outcome, Optional<String> detail, O
         // a loop: the target was visited already in this fetch, so it is not discovered again
         return decided(Outcome.REDIRECT, status + " " + target.get() + " (redirect loop)");
       }
-      return new FetchVerdict(Optional.of(Outcome.REDIRECT), Optional.of(status + " " + target.get()), target);
+      return new FetchVerdict(
+          Optional.of(Outcome.REDIRECT), Optional.of(status + " " + target.get()), target);
     }
     if (status == 404) {
       return decided(Outcome.NOT_FOUND, "404");
@@ -58,7 +65,9 @@ public record FetchVerdict(Optional<Outcome> outcome, Optional<String> detail, O
       return decided(Outcome.GONE, "410");
     }
     if (Feedback.isRateLimit(response)) {
-      return decided(Outcome.RATE_LIMITED, status + response.header("Retry-After").map(after -> " retry after " + after).orElse(""));
+      return decided(
+          Outcome.RATE_LIMITED,
+          status + response.header("Retry-After").map(after -> " retry after " + after).orElse(""));
     }
     return decided(Outcome.BAD_STATUS, Integer.toString(status));
   }

@@ -3,16 +3,16 @@ package dev.crawler.fetcher.domain;
 import crawlercommons.robots.BaseRobotRules;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One origin's requests waiting in this fetcher, its robots.txt rules and its {@link
- * OriginPoliteness} (seed 003: one crawl loop per origin). Robots.txt requests count as requests. Not
- * thread-safe: owned by the fetch loop's thread.
+ * OriginPoliteness} (seed 003: one crawl loop per origin). Robots.txt requests count as requests.
+ * Not thread-safe: owned by the fetch loop's thread.
  *
  * @param <T> a waiting request
  */
@@ -42,7 +42,9 @@ public final class HostQueue<T> {
     waiting.addLast(request);
   }
 
-  /** Removes the waiting requests that match, e.g. those of a partition this fetcher no longer owns. */
+  /**
+   * Removes the waiting requests that match, e.g. those of a partition this fetcher no longer owns.
+   */
   public int removeIf(Predicate<T> filter) {
     int removed = 0;
     for (Iterator<T> it = waiting.iterator(); it.hasNext(); ) {
@@ -75,7 +77,10 @@ public final class HostQueue<T> {
     return politeness.nextStartAt();
   }
 
-  /** Whether a request may start now, robots.txt included: only one at a time while robots.txt is fetched. */
+  /**
+   * Whether a request may start now, robots.txt included: only one at a time while robots.txt is
+   * fetched.
+   */
   public boolean isReady(long now) {
     return !isFetchingRobots && politeness.isReady(now);
   }

@@ -8,11 +8,11 @@ import java.util.TreeMap;
 
 /**
  * The offsets of one partition that this fetcher received, and which of them are done (their result
- * acknowledged by Kafka). The committed offset is the first offset not yet done: committing it never
- * skips a request whose result was not produced, so a restart or rebalance loses nothing. The offsets
- * done beyond it (other origins' requests that went ahead of a waiting one) travel in the commit's
- * metadata, so the partition's next owner skips them instead of fetching them again. Not thread-safe:
- * owned by the fetch loop's thread.
+ * acknowledged by Kafka). The committed offset is the first offset not yet done: committing it
+ * never skips a request whose result was not produced, so a restart or rebalance loses nothing. The
+ * offsets done beyond it (other origins' requests that went ahead of a waiting one) travel in the
+ * commit's metadata, so the partition's next owner skips them instead of fetching them again. Not
+ * thread-safe: owned by the fetch loop's thread.
  */
 public final class OffsetTracker {
 
@@ -28,16 +28,24 @@ public final class OffsetTracker {
   private final TreeMap<Long, Boolean> received = new TreeMap<>();
   private final List<long[]> skipped;
   private long nextAfterDone = -1;
+
   /** The consumer's position in the partition: every record before it was received. */
   private long position = -1;
-  /** The last commit Kafka acknowledged: a commit that failed is made again, even when nothing changed since. */
+
+  /**
+   * The last commit Kafka acknowledged: a commit that failed is made again, even when nothing
+   * changed since.
+   */
   private Commit lastCommitted = new Commit(-1, "");
 
   public OffsetTracker() {
     this(List.of());
   }
 
-  /** A tracker that treats these offset ranges (inclusive) as done already, from a previous owner's commit. */
+  /**
+   * A tracker that treats these offset ranges (inclusive) as done already, from a previous owner's
+   * commit.
+   */
   private OffsetTracker(List<long[]> skipped) {
     this.skipped = skipped;
   }
@@ -78,15 +86,19 @@ public final class OffsetTracker {
 
   /**
    * What to commit now, when it differs from the last commit Kafka {@linkplain #committed(Commit)
-   * acknowledged}: the first offset not done, and the ranges done beyond it as metadata. Done offsets
-   * below it are forgotten. A commit that failed (a rebalance in progress, a broker away) is asked for
-   * again until one is acknowledged, so the committed offset always catches up with what was done.
+   * acknowledged}: the first offset not done, and the ranges done beyond it as metadata. Done
+   * offsets below it are forgotten. A commit that failed (a rebalance in progress, a broker away)
+   * is asked for again until one is acknowledged, so the committed offset always catches up with
+   * what was done.
    */
   public Optional<Commit> commit() {
     while (!received.isEmpty() && received.firstEntry().getValue()) {
       nextAfterDone = received.pollFirstEntry().getKey() + 1;
     }
-    long offset = received.isEmpty() ? Math.max(nextAfterDone, position) : Math.max(nextAfterDone, received.firstKey());
+    long offset =
+        received.isEmpty()
+            ? Math.max(nextAfterDone, position)
+            : Math.max(nextAfterDone, received.firstKey());
     if (offset < 0) {
       return Optional.empty();
     }
@@ -113,7 +125,10 @@ public final class OffsetTracker {
     return false;
   }
 
-  /** The done offsets beyond the first one not done, as {@code done:a-b,c-d}; cut short at the size limit. */
+  /**
+   * The done offsets beyond the first one not done, as {@code done:a-b,c-d}; cut short at the size
+   * limit.
+   */
   private String metadata() {
     StringBuilder text = new StringBuilder();
     long start = -1;

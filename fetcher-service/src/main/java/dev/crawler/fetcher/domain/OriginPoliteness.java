@@ -3,16 +3,19 @@ package dev.crawler.fetcher.domain;
 import java.util.OptionalLong;
 
 /**
- * One origin's politeness (seed 003's origin crawler state): the delay between the end of one request
- * and the start of the next, raised to robots.txt's Crawl-delay (capped) and by back-off after rate
- * limits and failures, decayed after a quiet period; at most a few requests at once; and a patience
- * counter that pauses the origin when failures look persistent. Times are epoch milliseconds, so the
- * state can be handed to the origin's next owner ({@link Snapshot}). Not thread-safe: owned by the
- * fetch loop's thread.
+ * One origin's politeness (seed 003's origin crawler state): the delay between the end of one
+ * request and the start of the next, raised to robots.txt's Crawl-delay (capped) and by back-off
+ * after rate limits and failures, decayed after a quiet period; at most a few requests at once; and
+ * a patience counter that pauses the origin when failures look persistent. Times are epoch
+ * milliseconds, so the state can be handed to the origin's next owner ({@link Snapshot}). Not
+ * thread-safe: owned by the fetch loop's thread.
  */
 public final class OriginPoliteness {
 
-  /** The smallest back-off delay: a rate limit on an origin fetched without delay waits at least this. */
+  /**
+   * The smallest back-off delay: a rate limit on an origin fetched without delay waits at least
+   * this.
+   */
   public static final long MIN_BACKOFF_MILLIS = 1_000;
 
   /** What a request's end changed about the origin, for the log. */
@@ -34,7 +37,13 @@ public final class OriginPoliteness {
    * @param failureStreak failures in a row
    * @param pausedUntil the origin is paused until then (epoch ms); 0 when not paused
    */
-  public record Snapshot(long nextStartAt, long backoffMillis, long backoffChangedAt, int patience, int failureStreak, long pausedUntil) {}
+  public record Snapshot(
+      long nextStartAt,
+      long backoffMillis,
+      long backoffChangedAt,
+      int patience,
+      int failureStreak,
+      long pausedUntil) {}
 
   /** A delay and whether robots.txt's Crawl-delay was capped to reach it. */
   public record Delay(long millis, boolean isCapped) {}
@@ -62,10 +71,11 @@ public final class OriginPoliteness {
   }
 
   /**
-   * The delay that applies: the option's, raised to the Crawl-delay (capped at {@code maxCrawlDelay}),
-   * raised to the back-off.
+   * The delay that applies: the option's, raised to the Crawl-delay (capped at {@code
+   * maxCrawlDelay}), raised to the back-off.
    */
-  public static Delay resolve(long optionMillis, long crawlDelayMillis, long maxCrawlDelayMillis, long backoffMillis) {
+  public static Delay resolve(
+      long optionMillis, long crawlDelayMillis, long maxCrawlDelayMillis, long backoffMillis) {
     boolean isCapped = crawlDelayMillis > maxCrawlDelayMillis;
     long crawlDelay = Math.min(crawlDelayMillis, maxCrawlDelayMillis);
     return new Delay(Math.max(Math.max(optionMillis, crawlDelay), backoffMillis), isCapped);
@@ -83,7 +93,10 @@ public final class OriginPoliteness {
     return options;
   }
 
-  /** Robots.txt's Crawl-delay in milliseconds; empty when it sets none. Returns the delay now in force. */
+  /**
+   * Robots.txt's Crawl-delay in milliseconds; empty when it sets none. Returns the delay now in
+   * force.
+   */
   public Delay crawlDelay(OptionalLong millis) {
     crawlDelayMillis = millis.orElse(-1);
     return delay();
@@ -91,12 +104,14 @@ public final class OriginPoliteness {
 
   /** The delay in force. */
   public Delay delay() {
-    return resolve(options.delayMillis(), crawlDelayMillis, options.maxCrawlDelayMillis(), backoffMillis);
+    return resolve(
+        options.delayMillis(), crawlDelayMillis, options.maxCrawlDelayMillis(), backoffMillis);
   }
 
   /** When the next request may start (epoch ms); {@link Long#MIN_VALUE} when at once. */
   public long nextStartAt() {
-    long afterLast = lastEndedAt == Long.MIN_VALUE ? Long.MIN_VALUE : lastEndedAt + delay().millis();
+    long afterLast =
+        lastEndedAt == Long.MIN_VALUE ? Long.MIN_VALUE : lastEndedAt + delay().millis();
     return Math.max(afterLast, notBefore);
   }
 
@@ -135,22 +150,26 @@ public final class OriginPoliteness {
   }
 
   /**
-   * A request to the origin ended at {@code now}: the back-off, the patience and the pause follow what
-   * it said (seed 003). A rate limit raises the delay (to Retry-After when the server names it, else
-   * doubled) up to the cap and is no failure; a failure that looks persistent lowers the patience, and
-   * at 0 the origin is paused for the pause option and the patience is full again for afterwards; an
-   * answer restores the patience and, after a quiet period, halves the back-off.
+   * A request to the origin ended at {@code now}: the back-off, the patience and the pause follow
+   * what it said (seed 003). A rate limit raises the delay (to Retry-After when the server names
+   * it, else doubled) up to the cap and is no failure; a failure that looks persistent lowers the
+   * patience, and at 0 the origin is paused for the pause option and the patience is full again for
+   * afterwards; an answer restores the patience and, after a quiet period, halves the back-off.
    */
   public Change ended(long now, Feedback feedback) {
     inFlight--;
     lastEndedAt = now;
     if (feedback.kind() == Feedback.Kind.RATE_LIMITED) {
       OptionalLong retryAfter = feedback.retryAfterMillis();
-      long raised = retryAfter.isPresent() ? retryAfter.getAsLong() : Math.max(MIN_BACKOFF_MILLIS, delay().millis() * 2);
+      long raised =
+          retryAfter.isPresent()
+              ? retryAfter.getAsLong()
+              : Math.max(MIN_BACKOFF_MILLIS, delay().millis() * 2);
       backoffMillis = Math.min(options.maxBackoffMillis(), Math.max(backoffMillis, raised));
       backoffChangedAt = now;
       if (retryAfter.isPresent()) {
-        notBefore = Math.max(notBefore, now + Math.min(retryAfter.getAsLong(), options.maxBackoffMillis()));
+        notBefore =
+            Math.max(notBefore, now + Math.min(retryAfter.getAsLong(), options.maxBackoffMillis()));
       }
       return Change.BACKED_OFF;
     }
@@ -162,7 +181,10 @@ public final class OriginPoliteness {
     }
     boolean looksPersistent = feedback.isPersistentAtOnce() || failureStreak > 0;
     failureStreak++;
-    backoffMillis = Math.min(options.maxBackoffMillis(), Math.max(MIN_BACKOFF_MILLIS, Math.max(backoffMillis * 2, options.delayMillis())));
+    backoffMillis =
+        Math.min(
+            options.maxBackoffMillis(),
+            Math.max(MIN_BACKOFF_MILLIS, Math.max(backoffMillis * 2, options.delayMillis())));
     backoffChangedAt = now;
     if (looksPersistent && --patience <= 0) {
       pausedUntil = now + options.pauseMillis();
@@ -188,9 +210,12 @@ public final class OriginPoliteness {
   public Snapshot snapshot(long now) {
     long next = nextStartAt();
     if (inFlight > 0) {
-      next = Math.max(next, now + delay().millis()); // a request is still running: its end is not known yet
+      next =
+          Math.max(
+              next, now + delay().millis()); // a request is still running: its end is not known yet
     }
-    return new Snapshot(next, backoffMillis, backoffChangedAt, patience, failureStreak, pausedUntil);
+    return new Snapshot(
+        next, backoffMillis, backoffChangedAt, patience, failureStreak, pausedUntil);
   }
 
   /** Goes on from a previous owner's state. */
@@ -205,6 +230,11 @@ public final class OriginPoliteness {
 
   /** Whether the state says nothing a fresh one would not: nothing to hand over. */
   public boolean isDefault(long now) {
-    return inFlight == 0 && now >= nextStartAt() && backoffMillis == 0 && patience == options.patience() && failureStreak == 0 && !isPaused(now);
+    return inFlight == 0
+        && now >= nextStartAt()
+        && backoffMillis == 0
+        && patience == options.patience()
+        && failureStreak == 0
+        && !isPaused(now);
   }
 }

@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Fetches one URL over HTTP (StormCrawler's {@code Protocol}): the narrow interface between the
- * crawler and its HTTP client. Implementations are asynchronous and thread-safe, and never complete the
- * future exceptionally: every way a request can end is a {@link FetchAttempt}.
+ * crawler and its HTTP client. Implementations are asynchronous and thread-safe, and never complete
+ * the future exceptionally: every way a request can end is a {@link FetchAttempt}.
  */
 public interface PageFetcher extends AutoCloseable {
 
@@ -16,12 +16,18 @@ public interface PageFetcher extends AutoCloseable {
    *
    * @param isHead HEAD instead of GET
    * @param headers request headers to add (e.g. If-None-Match)
-   * @param maxRedirects redirects followed within this request, each recorded in the response's chain;
-   *     0 to return a 3xx as it is
-   * @param metadataFilters when set, a 2xx response whose Content-Type or Content-Length they reject
-   *     ends as {@link FetchAttempt.FailureKind#REJECTED_METADATA} without its body being read
+   * @param maxRedirects redirects followed within this request, each recorded in the response's
+   *     chain; 0 to return a 3xx as it is
+   * @param metadataFilters when set, a 2xx response whose Content-Type or Content-Length they
+   *     reject ends as {@link FetchAttempt.FailureKind#REJECTED_METADATA} without its body being
+   *     read
    */
-  record Call(String url, boolean isHead, Map<String, String> headers, int maxRedirects, @Nullable FetchOptions metadataFilters) {
+  record Call(
+      String url,
+      boolean isHead,
+      Map<String, String> headers,
+      int maxRedirects,
+      @Nullable FetchOptions metadataFilters) {
 
     public Call {
       headers = Map.copyOf(headers);
@@ -37,7 +43,8 @@ public interface PageFetcher extends AutoCloseable {
   CompletableFuture<FetchAttempt> fetch(Call call);
 
   /** Starts a GET. */
-  default CompletableFuture<FetchAttempt> get(String url, Map<String, String> headers, int maxRedirects) {
+  default CompletableFuture<FetchAttempt> get(
+      String url, Map<String, String> headers, int maxRedirects) {
     return fetch(Call.get(url, headers, maxRedirects));
   }
 

@@ -10,10 +10,10 @@ import java.util.Locale;
 import java.util.OptionalLong;
 
 /**
- * What robots.txt allows (RFC 9309, parsed by crawler-commons' {@link SimpleRobotRulesParser}): a 2xx
- * robots.txt is parsed (at most {@value #MAX_BYTES} bytes) and matched on the user agent's product
- * token; a 4xx means no rules (allow all); a 5xx or no response means disallow all until robots.txt
- * is fetched again, sooner than a parsed one expires. Thread-safe.
+ * What robots.txt allows (RFC 9309, parsed by crawler-commons' {@link SimpleRobotRulesParser}): a
+ * 2xx robots.txt is parsed (at most {@value #MAX_BYTES} bytes) and matched on the user agent's
+ * product token; a 4xx means no rules (allow all); a 5xx or no response means disallow all until
+ * robots.txt is fetched again, sooner than a parsed one expires. Thread-safe.
  */
 public final class RobotsPolicy {
 
@@ -57,17 +57,23 @@ public final class RobotsPolicy {
     if (attempt instanceof FetchAttempt.Response response) {
       int status = response.status();
       if (status >= 200 && status < 300) {
-        byte[] body = response.body().length > MAX_BYTES ? Arrays.copyOf(response.body(), MAX_BYTES) : response.body();
+        byte[] body =
+            response.body().length > MAX_BYTES
+                ? Arrays.copyOf(response.body(), MAX_BYTES)
+                : response.body();
         // no limit on Crawl-delay here: the parser would turn a long one into "disallow all"; the
         // origin's max-crawl-delay-ms option caps it instead (OriginPoliteness)
-        SimpleRobotRulesParser parser = new SimpleRobotRulesParser(Long.MAX_VALUE, SimpleRobotRulesParser.DEFAULT_MAX_WARNINGS);
-        return parser.parseContent(robotsUrl, body, response.contentType().orElse("text/plain"), List.of(productToken));
+        SimpleRobotRulesParser parser =
+            new SimpleRobotRulesParser(Long.MAX_VALUE, SimpleRobotRulesParser.DEFAULT_MAX_WARNINGS);
+        return parser.parseContent(
+            robotsUrl, body, response.contentType().orElse("text/plain"), List.of(productToken));
       }
       if (status >= 400 && status < 500) {
         return new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
       }
     }
-    // 5xx, an unfollowed redirect, or no response: the origin may be in trouble; do not crawl it for now
+    // 5xx, an unfollowed redirect, or no response: the origin may be in trouble; do not crawl it
+    // for now
     return new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_NONE);
   }
 
@@ -79,7 +85,9 @@ public final class RobotsPolicy {
   /** Robots.txt's Crawl-delay for our user agent, in milliseconds; empty when it sets none. */
   public static OptionalLong crawlDelayMillis(BaseRobotRules rules) {
     long delay = rules.getCrawlDelay();
-    return delay == BaseRobotRules.UNSET_CRAWL_DELAY || delay < 0 ? OptionalLong.empty() : OptionalLong.of(delay);
+    return delay == BaseRobotRules.UNSET_CRAWL_DELAY || delay < 0
+        ? OptionalLong.empty()
+        : OptionalLong.of(delay);
   }
 
   /** The sitemaps robots.txt names ({@code Sitemap:} lines), as absolute URLs. */

@@ -1,4 +1,7 @@
-/** The fetcher's decisions, free of Kafka and Jetty: politeness, robots verdicts, outcomes, commit points. */
+/**
+ * The fetcher's decisions, free of Kafka and Jetty: politeness, robots verdicts, outcomes, commit
+ * points.
+ */
 @NullMarked
 package dev.crawler.fetcher.domain;
 

@@ -41,12 +41,12 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The {@link PageFetcher} on Jetty's asynchronous {@link HttpClient}: HTTP/1.1, and HTTP/2 where the
- * server offers it (ALPN over TLS). Redirects are followed here, not by Jetty, so each hop is recorded
- * and loops are caught. The raw body is read up to the size limit and the request aborted beyond it;
- * the content coding (gzip, deflate, br) is then decoded with the same limit ({@link ContentDecoding}).
- * TLS certificates are not verified by default: a crawler must read sites whose certificates are expired
- * or self-signed.
+ * The {@link PageFetcher} on Jetty's asynchronous {@link HttpClient}: HTTP/1.1, and HTTP/2 where
+ * the server offers it (ALPN over TLS). Redirects are followed here, not by Jetty, so each hop is
+ * recorded and loops are caught. The raw body is read up to the size limit and the request aborted
+ * beyond it; the content coding (gzip, deflate, br) is then decoded with the same limit ({@link
+ * ContentDecoding}). TLS certificates are not verified by default: a crawler must read sites whose
+ * certificates are expired or self-signed.
  */
 public final class JettyPageFetcher implements PageFetcher {
 
@@ -65,7 +65,14 @@ public final class JettyPageFetcher implements PageFetcher {
    * @param maxConnections connections open at most, over all origins
    * @param verifyTls whether TLS certificates and host names are verified
    */
-  public JettyPageFetcher(String userAgent, long maxBodyBytes, Duration connectTimeout, Duration idleTimeout, Duration requestTimeout, int maxConnections, boolean verifyTls) {
+  public JettyPageFetcher(
+      String userAgent,
+      long maxBodyBytes,
+      Duration connectTimeout,
+      Duration idleTimeout,
+      Duration requestTimeout,
+      int maxConnections,
+      boolean verifyTls) {
     this.maxBodyBytes = maxBodyBytes;
     this.requestTimeout = requestTimeout;
     this.idleTimeout = idleTimeout;
@@ -76,15 +83,22 @@ public final class JettyPageFetcher implements PageFetcher {
     ClientConnector connector = new ClientConnector();
     connector.setSslContextFactory(tls);
     connector.setConnectTimeout(connectTimeout);
-    QueuedThreadPool threads = new QueuedThreadPool(Math.max(8, Runtime.getRuntime().availableProcessors() * 4), 2);
+    QueuedThreadPool threads =
+        new QueuedThreadPool(Math.max(8, Runtime.getRuntime().availableProcessors() * 4), 2);
     threads.setName("fetcher-http");
     threads.setDaemon(true);
     connector.setExecutor(threads);
     HTTP2Client http2 = new HTTP2Client(connector);
-    this.client = new HttpClient(new HttpClientTransportDynamic(connector, HttpClientConnectionFactory.HTTP11, new ClientConnectionFactoryOverHTTP2.HTTP2(http2)));
+    this.client =
+        new HttpClient(
+            new HttpClientTransportDynamic(
+                connector,
+                HttpClientConnectionFactory.HTTP11,
+                new ClientConnectionFactoryOverHTTP2.HTTP2(http2)));
     client.setExecutor(threads);
     client.setFollowRedirects(false);
-    client.setMaxConnectionsPerDestination(Math.max(2, Math.min(maxConnections, FetchOptions.MAX_CONNECTIONS_LIMIT)));
+    client.setMaxConnectionsPerDestination(
+        Math.max(2, Math.min(maxConnections, FetchOptions.MAX_CONNECTIONS_LIMIT)));
     client.setMaxRequestsQueuedPerDestination(1024);
     client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, userAgent));
     client.setIdleTimeout(idleTimeout.toMillis());
@@ -94,9 +108,12 @@ public final class JettyPageFetcher implements PageFetcher {
     } catch (Exception e) {
       throw new IllegalStateException("cannot start the HTTP client: " + e.getMessage(), e);
     }
-    // bodies are decoded here, after the size check, never by Jetty. Cleared after start: Jetty 12.1's
-    // start fills an empty list with every compression on the class path (jetty-compression-gzip comes
-    // with jetty-client), so a list cleared before start decoded gzip after all, racing the size cap
+    // bodies are decoded here, after the size check, never by Jetty. Cleared after start: Jetty
+    // 12.1's
+    // start fills an empty list with every compression on the class path (jetty-compression-gzip
+    // comes
+    // with jetty-client), so a list cleared before start decoded gzip after all, racing the size
+    // cap
     client.getContentDecoderFactories().clear();
   }
 
@@ -107,26 +124,40 @@ public final class JettyPageFetcher implements PageFetcher {
     return attempt;
   }
 
-  private void send(Call call, String url, List<String> chain, CompletableFuture<FetchAttempt> attempt, long started) {
-    long remaining = requestTimeout.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+  private void send(
+      Call call,
+      String url,
+      List<String> chain,
+      CompletableFuture<FetchAttempt> attempt,
+      long started) {
+    long remaining =
+        requestTimeout.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     if (remaining <= 0) {
-      attempt.complete(new FetchAttempt.Failure(FailureKind.TIMEOUT, "redirects took longer than " + requestTimeout.toMillis() + " ms", millisSince(started)));
+      attempt.complete(
+          new FetchAttempt.Failure(
+              FailureKind.TIMEOUT,
+              "redirects took longer than " + requestTimeout.toMillis() + " ms",
+              millisSince(started)));
       return;
     }
     Request request;
     try {
       request =
-          client.newRequest(url)
+          client
+              .newRequest(url)
               .method(call.isHead() ? HttpMethod.HEAD : HttpMethod.GET)
               .followRedirects(false)
               .timeout(remaining, TimeUnit.MILLISECONDS)
               .idleTimeout(idleTimeout.toMillis(), TimeUnit.MILLISECONDS)
-              .headers(fields -> {
-                fields.put(HttpHeader.ACCEPT_ENCODING, ContentDecoding.ACCEPTED);
-                call.headers().forEach(fields::put);
-              });
+              .headers(
+                  fields -> {
+                    fields.put(HttpHeader.ACCEPT_ENCODING, ContentDecoding.ACCEPTED);
+                    call.headers().forEach(fields::put);
+                  });
     } catch (IllegalArgumentException e) {
-      attempt.complete(new FetchAttempt.Failure(FailureKind.CONNECT_FAILED, "bad URL: " + e.getMessage(), millisSince(started)));
+      attempt.complete(
+          new FetchAttempt.Failure(
+              FailureKind.CONNECT_FAILED, "bad URL: " + e.getMessage(), millisSince(started)));
       return;
     }
     request.send(new BodyCollector(call, url, chain, attempt, started));
@@ -141,7 +172,10 @@ public final class JettyPageFetcher implements PageFetcher {
     }
   }
 
-  /** Collects the body up to the limit, follows a redirect when asked, and turns the result into a {@link FetchAttempt}. */
+  /**
+   * Collects the body up to the limit, follows a redirect when asked, and turns the result into a
+   * {@link FetchAttempt}.
+   */
   private final class BodyCollector implements Response.Listener {
 
     private final Call call;
@@ -151,7 +185,12 @@ public final class JettyPageFetcher implements PageFetcher {
     private final long started;
     private final ByteArrayOutputStream body = new ByteArrayOutputStream();
 
-    BodyCollector(Call call, String url, List<String> chain, CompletableFuture<FetchAttempt> attempt, long started) {
+    BodyCollector(
+        Call call,
+        String url,
+        List<String> chain,
+        CompletableFuture<FetchAttempt> attempt,
+        long started) {
       this.call = call;
       this.url = url;
       this.chain = chain;
@@ -163,15 +202,25 @@ public final class JettyPageFetcher implements PageFetcher {
     public void onHeaders(Response response) {
       long length = response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
       if (length > maxBodyBytes && !call.isHead()) {
-        response.abort(new AbortedException(FailureKind.TOO_LARGE, "Content-Length " + length + " is over the limit of " + maxBodyBytes + " bytes"));
+        response.abort(
+            new AbortedException(
+                FailureKind.TOO_LARGE,
+                "Content-Length " + length + " is over the limit of " + maxBodyBytes + " bytes"));
         return;
       }
       FetchOptions filters = call.metadataFilters();
       int status = response.getStatus();
       if (filters != null && status >= 200 && status < 300) {
-        String mediaType = mediaType(response.getHeaders().get(HttpHeader.CONTENT_TYPE)).orElse(null);
+        String mediaType =
+            mediaType(response.getHeaders().get(HttpHeader.CONTENT_TYPE)).orElse(null);
         if (!filters.isAcceptedMetadata(mediaType, length)) {
-          response.abort(new AbortedException(FailureKind.REJECTED_METADATA, "Content-Type " + mediaType + ", Content-Length " + (length < 0 ? "unknown" : length)));
+          response.abort(
+              new AbortedException(
+                  FailureKind.REJECTED_METADATA,
+                  "Content-Type "
+                      + mediaType
+                      + ", Content-Length "
+                      + (length < 0 ? "unknown" : length)));
         }
       }
     }
@@ -179,7 +228,9 @@ public final class JettyPageFetcher implements PageFetcher {
     @Override
     public void onContent(Response response, ByteBuffer content) {
       if (body.size() + content.remaining() > maxBodyBytes) {
-        response.abort(new AbortedException(FailureKind.TOO_LARGE, "body is over the limit of " + maxBodyBytes + " bytes"));
+        response.abort(
+            new AbortedException(
+                FailureKind.TOO_LARGE, "body is over the limit of " + maxBodyBytes + " bytes"));
         return;
       }
       byte[] bytes = new byte[content.remaining()];
@@ -192,13 +243,21 @@ public final class JettyPageFetcher implements PageFetcher {
       long millis = millisSince(started);
       if (result.isFailed()) {
         Throwable failure = result.getFailure();
-        attempt.complete(new FetchAttempt.Failure(kindOf(failure, result.getResponse() != null && result.getResponse().getStatus() > 0), describe(failure), millis));
+        attempt.complete(
+            new FetchAttempt.Failure(
+                kindOf(
+                    failure, result.getResponse() != null && result.getResponse().getStatus() > 0),
+                describe(failure),
+                millis));
         return;
       }
       Response response = result.getResponse();
       int status = response.getStatus();
       Optional<String> target = redirectTarget(response);
-      if (target.isPresent() && chain.size() < call.maxRedirects() && !target.get().equals(url) && !chain.contains(target.get())) {
+      if (target.isPresent()
+          && chain.size() < call.maxRedirects()
+          && !target.get().equals(url)
+          && !chain.contains(target.get())) {
         List<String> next = new ArrayList<>(chain);
         next.add(url);
         send(call, target.get(), next, attempt, started);
@@ -208,19 +267,28 @@ public final class JettyPageFetcher implements PageFetcher {
       for (HttpField field : response.getHeaders()) {
         headers.merge(field.getName(), field.getValue(), (first, second) -> first + ", " + second);
       }
-      ContentDecoding.Decoded decoded = ContentDecoding.decode(response.getHeaders().get(HttpHeader.CONTENT_ENCODING), body.toByteArray(), maxBodyBytes);
+      ContentDecoding.Decoded decoded =
+          ContentDecoding.decode(
+              response.getHeaders().get(HttpHeader.CONTENT_ENCODING),
+              body.toByteArray(),
+              maxBodyBytes);
       if (decoded instanceof ContentDecoding.TooLarge tooLarge) {
-        attempt.complete(new FetchAttempt.Failure(FailureKind.TOO_LARGE, tooLarge.detail(), millis));
+        attempt.complete(
+            new FetchAttempt.Failure(FailureKind.TOO_LARGE, tooLarge.detail(), millis));
         return;
       }
       if (decoded instanceof ContentDecoding.Broken broken) {
-        attempt.complete(new FetchAttempt.Failure(FailureKind.BROKEN_RESPONSE, broken.detail(), millis));
+        attempt.complete(
+            new FetchAttempt.Failure(FailureKind.BROKEN_RESPONSE, broken.detail(), millis));
         return;
       }
       String contentType = response.getHeaders().get(HttpHeader.CONTENT_TYPE);
-      Optional<String> charset = Optional.ofNullable(contentType).map(MimeTypes::getCharsetFromContentType);
+      Optional<String> charset =
+          Optional.ofNullable(contentType).map(MimeTypes::getCharsetFromContentType);
       byte[] bytes = ((ContentDecoding.Body) decoded).bytes();
-      attempt.complete(new FetchAttempt.Response(status, headers, bytes, mediaType(contentType), charset, millis, chain, url));
+      attempt.complete(
+          new FetchAttempt.Response(
+              status, headers, bytes, mediaType(contentType), charset, millis, chain, url));
     }
 
     /** The normalized target of a 3xx, when it names a usable one. */
@@ -229,12 +297,17 @@ public final class JettyPageFetcher implements PageFetcher {
       if (status < 300 || status >= 400 || status == 304) {
         return Optional.empty();
       }
-      return Optional.ofNullable(response.getHeaders().get(HttpHeader.LOCATION)).flatMap(location -> UrlNormalizer.resolve(url, location)).flatMap(UrlNormalizer::tryNormalize);
+      return Optional.ofNullable(response.getHeaders().get(HttpHeader.LOCATION))
+          .flatMap(location -> UrlNormalizer.resolve(url, location))
+          .flatMap(UrlNormalizer::tryNormalize);
     }
   }
 
   private static Optional<String> mediaType(@org.jspecify.annotations.Nullable String contentType) {
-    return Optional.ofNullable(contentType).map(MimeTypes::getContentTypeWithoutCharset).map(type -> type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT)).filter(type -> !type.isEmpty());
+    return Optional.ofNullable(contentType)
+        .map(MimeTypes::getContentTypeWithoutCharset)
+        .map(type -> type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT))
+        .filter(type -> !type.isEmpty());
   }
 
   private static long millisSince(long started) {
@@ -249,7 +322,10 @@ public final class JettyPageFetcher implements PageFetcher {
       if (cause instanceof TimeoutException || cause instanceof java.net.SocketTimeoutException) {
         return FailureKind.TIMEOUT;
       }
-      if (cause instanceof ConnectException || cause instanceof UnknownHostException || cause instanceof UnresolvedAddressException || cause instanceof NoRouteToHostException) {
+      if (cause instanceof ConnectException
+          || cause instanceof UnknownHostException
+          || cause instanceof UnresolvedAddressException
+          || cause instanceof NoRouteToHostException) {
         return FailureKind.CONNECT_FAILED;
       }
       if (cause instanceof HttpException) {
@@ -262,13 +338,17 @@ public final class JettyPageFetcher implements PageFetcher {
     return hadResponse ? FailureKind.BROKEN_RESPONSE : FailureKind.CONNECT_FAILED;
   }
 
-  /** Jetty's description of one of its objects ({@code HttpConnectionOverHTTP@61630baf::…}): no reason for an operator. */
-  private static final java.util.regex.Pattern OBJECT_DUMP = java.util.regex.Pattern.compile("(^|[\\s:(])([a-z]+\\.)*[A-Z][A-Za-z0-9$]*@[0-9a-f]{5,}");
+  /**
+   * Jetty's description of one of its objects ({@code HttpConnectionOverHTTP@61630baf::…}): no
+   * reason for an operator.
+   */
+  private static final java.util.regex.Pattern OBJECT_DUMP =
+      java.util.regex.Pattern.compile("(^|[\\s:(])([a-z]+\\.)*[A-Z][A-Za-z0-9$]*@[0-9a-f]{5,}");
 
   /**
-   * A short description of a failure in words: the innermost HTTP parse error when there is one, else
-   * the first message that says something, never a dump of Jetty's connection objects (a body cut
-   * short reads "the server closed the connection before the response ended").
+   * A short description of a failure in words: the innermost HTTP parse error when there is one,
+   * else the first message that says something, never a dump of Jetty's connection objects (a body
+   * cut short reads "the server closed the connection before the response ended").
    */
   static String describe(Throwable failure) {
     for (Throwable cause = innermostHttpError(failure); cause != null; cause = cause.getCause()) {
@@ -276,7 +356,8 @@ public final class JettyPageFetcher implements PageFetcher {
       if (message == null || message.isBlank()) {
         continue;
       }
-      int dump = message.indexOf(" on oejc"); // Jetty appends its connection's state to some messages
+      int dump =
+          message.indexOf(" on oejc"); // Jetty appends its connection's state to some messages
       String text = (dump > 0 ? message.substring(0, dump) : message).strip();
       if (!OBJECT_DUMP.matcher(text).find()) {
         return text.length() > 200 ? text.substring(0, 200) + "…" : text;

@@ -64,18 +64,19 @@ import org.slf4j.LoggerFactory;
 /**
  * The fetcher's one loop thread: reads fetch requests, keeps them in per-origin {@link HostQueue}s,
  * starts each origin's next request when its {@link OriginPoliteness} allows, and writes what each
- * request gave. HTTP is asynchronous: completions come back to this thread through a task queue, so no
- * origin waits for another and the thread never blocks on HTTP. A partition's offsets are committed
- * only up to the first request whose results Kafka has not yet acknowledged.
+ * request gave. HTTP is asynchronous: completions come back to this thread through a task queue, so
+ * no origin waits for another and the thread never blocks on HTTP. A partition's offsets are
+ * committed only up to the first request whose results Kafka has not yet acknowledged.
  *
- * <p>Politeness survives rebalancing: before a partition is handed over, the requests of its origins
- * that are running are finished and their results written, each origin's politeness state (next
- * request time, back-off, patience, pause) is written to the compacted politeness topic, and the
- * offsets are committed; the partition's next owner reads that state before it starts any request.
+ * <p>Politeness survives rebalancing: before a partition is handed over, the requests of its
+ * origins that are running are finished and their results written, each origin's politeness state
+ * (next request time, back-off, patience, pause) is written to the compacted politeness topic, and
+ * the offsets are committed; the partition's next owner reads that state before it starts any
+ * request.
  *
- * <p>An origin that cannot be fetched for a long while (paused after its patience ran out, robots.txt
- * unreadable, a long Retry-After) does not keep its requests here: they are answered {@code DEFERRED}
- * with the time to come back, and the frontier keeps the URLs queued until then.
+ * <p>An origin that cannot be fetched for a long while (paused after its patience ran out,
+ * robots.txt unreadable, a long Retry-After) does not keep its requests here: they are answered
+ * {@code DEFERRED} with the time to come back, and the frontier keeps the URLs queued until then.
  */
 public final class FetchLoop implements Runnable {
 
@@ -89,16 +90,25 @@ public final class FetchLoop implements Runnable {
   /** How long closing waits for requests in flight. */
   static final Duration CLOSE_GRACE = Duration.ofSeconds(30);
 
-  /** How long one commit may wait for Kafka (a broker away must not hold a stop past its grace period). */
+  /**
+   * How long one commit may wait for Kafka (a broker away must not hold a stop past its grace
+   * period).
+   */
   static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
 
   /** How often the loop looks again while Kafka acknowledges nothing. */
   static final long UNACKNOWLEDGED_RECHECK_MILLIS = 100;
 
-  /** Results waiting this long without any acknowledgement mean Kafka is not taking them (a healthy broker answers in milliseconds). */
+  /**
+   * Results waiting this long without any acknowledgement mean Kafka is not taking them (a healthy
+   * broker answers in milliseconds).
+   */
   static final long ACKNOWLEDGEMENT_STALL_MILLIS = 2_000;
 
-  /** Politeness state worth writing periodically: a next request further away than this (a crash takes longer to notice). */
+  /**
+   * Politeness state worth writing periodically: a next request further away than this (a crash
+   * takes longer to notice).
+   */
   static final long SIGNIFICANT_WAIT_MILLIS = 10_000;
 
   /**
@@ -108,8 +118,10 @@ public final class FetchLoop implements Runnable {
    * @param maxInFlight requests in flight at most, over all origins
    * @param maxHeld requests held in memory at most before reading stops
    * @param commitInterval how often offsets are committed and politeness state written
-   * @param maxHold the longest a request waits here for its origin; beyond, it is deferred to the frontier
-   * @param backoffQuiet how long without rate limits or failures before an origin's back-off is halved
+   * @param maxHold the longest a request waits here for its origin; beyond, it is deferred to the
+   *     frontier
+   * @param backoffQuiet how long without rate limits or failures before an origin's back-off is
+   *     halved
    * @param handoverTimeout how long a revoked partition's running requests may take to finish
    * @param instanceId names this fetcher in the politeness state it writes
    */
@@ -123,11 +135,24 @@ public final class FetchLoop implements Runnable {
       Duration handoverTimeout,
       String instanceId) {}
 
-  /** The records written for one request (its result, or its outcome), kept to write again when a write fails for a reason that passes. */
-  private record Write(TopicPartition partition, long offset, List<ProducerRecord<byte[], byte[]>> records, boolean hasFallback) {}
+  /**
+   * The records written for one request (its result, or its outcome), kept to write again when a
+   * write fails for a reason that passes.
+   */
+  private record Write(
+      TopicPartition partition,
+      long offset,
+      List<ProducerRecord<byte[], byte[]>> records,
+      boolean hasFallback) {}
 
   /** A request held here; {@code heldSince} is when it was read (the loop's clock). */
-  private record Pending(TopicPartition partition, long offset, String origin, FetchRequest request, FetchOptions options, long heldSince) {}
+  private record Pending(
+      TopicPartition partition,
+      long offset,
+      String origin,
+      FetchRequest request,
+      FetchOptions options,
+      long heldSince) {}
 
   private final Consumer<byte[], byte[]> consumer;
   private final Consumer<byte[], byte[]> stateReader;
@@ -140,43 +165,69 @@ public final class FetchLoop implements Runnable {
   private final RecordDecoder<String, FetchRequest> decoder;
   private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
   private final Map<String, HostQueue<Pending>> hosts = new HashMap<>();
+
   /** The partition each known origin's requests come from. */
   private final Map<String, TopicPartition> partitionOf = new HashMap<>();
+
   private final Set<HostQueue<Pending>> ready = new LinkedHashSet<>();
   private final Set<String> ignoringRobots = new HashSet<>();
   private final Set<String> pausedOrigins = new HashSet<>();
+
   /** Origins whose politeness changed since it was last written. */
   private final Set<String> dirty = new HashSet<>();
-  /** Origins whose politeness state is in the topic (so a tombstone is due when it is back to default). */
+
+  /**
+   * Origins whose politeness state is in the topic (so a tombstone is due when it is back to
+   * default).
+   */
   private final Set<String> written = new HashSet<>();
+
   /** Politeness state read from the topic for origins of assigned partitions not yet seen here. */
   private final Map<String, OriginPoliteness.Snapshot> handedOver = new HashMap<>();
+
   private final Map<TopicPartition, OffsetTracker> trackers = new HashMap<>();
+
   /** Per partition: requests running over HTTP plus record batches not yet acknowledged. */
   private final Map<TopicPartition, Integer> outstanding = new HashMap<>();
+
   private final FetcherMetrics metrics = new FetcherMetrics(CrawlMetrics.registry());
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final AtomicBoolean stopped = new AtomicBoolean();
   private volatile boolean isHandingOver;
+
   /** Requests waiting in host queues: what this fetcher holds in memory beyond those in flight. */
   private int held;
+
   private int inFlight;
   private int unacknowledged;
   private boolean isPaused;
+
   /** Whether results were written lately ({@link #canWriteResults()}). */
   private boolean canWrite = true;
-  /** Since when results have waited for Kafka without an acknowledgement (the loop's clock); reset by each one. */
+
+  /**
+   * Since when results have waited for Kafka without an acknowledgement (the loop's clock); reset
+   * by each one.
+   */
   private long waitingForAcknowledgementSince;
-  /** When a write last failed for a reason that passes (a broker away), and when one last succeeded (the loop's clock). */
+
+  /**
+   * When a write last failed for a reason that passes (a broker away), and when one last succeeded
+   * (the loop's clock).
+   */
   private long lastWriteFailedAt = Long.MIN_VALUE;
+
   private long lastWriteSucceededAt = Long.MIN_VALUE;
+
   /** Results whose write failed for a reason that passes: written again once Kafka takes writes. */
   private final ArrayDeque<Write> unwritten = new ArrayDeque<>();
+
   private long lastCommit;
 
   /**
    * @param consumer reads fetch requests in the fetchers' group
-   * @param stateReader reads the politeness topic's partitions on assignment (no group, assigned by hand)
+   * @param stateReader reads the politeness topic's partitions on assignment (no group, assigned by
+   *     hand)
    */
   public FetchLoop(
       Consumer<byte[], byte[]> consumer,
@@ -211,8 +262,11 @@ public final class FetchLoop implements Runnable {
       LOG.error("the fetch loop failed", e);
     } finally {
       try {
-        // a stopped fetcher leaves its group, named or not: its partitions move now, not after the session timeout
-        consumer.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(COMMIT_TIMEOUT));
+        // a stopped fetcher leaves its group, named or not: its partitions move now, not after the
+        // session timeout
+        consumer.close(
+            CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(COMMIT_TIMEOUT));
       } finally {
         stateReader.close(CloseOptions.timeout(COMMIT_TIMEOUT));
         producer.close(COMMIT_TIMEOUT);
@@ -225,7 +279,10 @@ public final class FetchLoop implements Runnable {
     }
   }
 
-  /** Asks the loop to stop: it finishes the requests in flight (up to {@link #CLOSE_GRACE}), commits and closes. */
+  /**
+   * Asks the loop to stop: it finishes the requests in flight (up to {@link #CLOSE_GRACE}), commits
+   * and closes.
+   */
   public void stop() {
     running.set(false);
     consumer.wakeup();
@@ -280,7 +337,12 @@ public final class FetchLoop implements Runnable {
     } catch (UndecodableRecordException e) {
       LOG.warn("dead letter: {}", e.getMessage());
       String key = raw.key() == null ? null : new String(raw.key(), StandardCharsets.UTF_8);
-      send(partition, raw.offset(), List.of(record(topics.deadLetters(), key, DeadLetters.of(raw, e, SERVICE, Instant.now()))), false);
+      send(
+          partition,
+          raw.offset(),
+          List.of(
+              record(topics.deadLetters(), key, DeadLetters.of(raw, e, SERVICE, Instant.now()))),
+          false);
       return;
     }
     if (request == null) {
@@ -292,7 +354,10 @@ public final class FetchLoop implements Runnable {
     try {
       origin = Origin.keyOf(request.getUrl());
     } catch (RuntimeException e) {
-      finish(new Pending(partition, raw.offset(), "", request, options, clock.getAsLong()), Decision.of(request.getUrl(), Outcome.ERROR, "not a fetchable URL: " + e.getMessage()), null);
+      finish(
+          new Pending(partition, raw.offset(), "", request, options, clock.getAsLong()),
+          Decision.of(request.getUrl(), Outcome.ERROR, "not a fetchable URL: " + e.getMessage()),
+          null);
       return;
     }
     HostQueue<Pending> host = host(origin, partition);
@@ -305,7 +370,10 @@ public final class FetchLoop implements Runnable {
     partitionOf.put(origin, partition);
     HostQueue<Pending> host = hosts.get(origin);
     if (host == null) {
-      host = new HostQueue<>(origin, new OriginPoliteness(settings.defaults(), settings.backoffQuiet().toMillis()));
+      host =
+          new HostQueue<>(
+              origin,
+              new OriginPoliteness(settings.defaults(), settings.backoffQuiet().toMillis()));
       OriginPoliteness.Snapshot previous = handedOver.remove(origin);
       if (previous != null) {
         host.politeness().restore(previous);
@@ -319,21 +387,30 @@ public final class FetchLoop implements Runnable {
   /** Starts what may start; returns the milliseconds until the next origin's delay is over. */
   private long startReady(long now) {
     if (!canWriteResults()) {
-      return UNACKNOWLEDGED_RECHECK_MILLIS; // back-pressure: no request starts whose result could not be written
+      return UNACKNOWLEDGED_RECHECK_MILLIS; // back-pressure: no request starts whose result could
+      // not be written
     }
     long untilNext = Long.MAX_VALUE;
-    for (Iterator<HostQueue<Pending>> it = ready.iterator(); it.hasNext() && inFlight < settings.maxInFlight(); ) {
+    for (Iterator<HostQueue<Pending>> it = ready.iterator();
+        it.hasNext() && inFlight < settings.maxInFlight(); ) {
       HostQueue<Pending> host = it.next();
       OriginPoliteness politeness = host.politeness();
       if (host.hasWaiting() && politeness.isPaused(now)) {
         deferWaiting(host, politeness.pausedUntil(), "origin paused (patience ran out)");
-      } else if (host.hasWaiting() && !host.isFetchingRobots() && host.nextStartAt() - now > settings.maxHold().toMillis()) {
-        deferWaiting(host, host.nextStartAt(), "origin's next request not due within " + settings.maxHold().toSeconds() + " s");
+      } else if (host.hasWaiting()
+          && !host.isFetchingRobots()
+          && host.nextStartAt() - now > settings.maxHold().toMillis()) {
+        deferWaiting(
+            host,
+            host.nextStartAt(),
+            "origin's next request not due within " + settings.maxHold().toSeconds() + " s");
       }
       while (host.hasWaiting() && host.isReady(now) && inFlight < settings.maxInFlight()) {
         startNext(host, now);
       }
-      if (!host.hasWaiting() || host.isFetchingRobots() || politeness.inFlight() >= politeness.options().maxConnections()) {
+      if (!host.hasWaiting()
+          || host.isFetchingRobots()
+          || politeness.inFlight() >= politeness.options().maxConnections()) {
         it.remove(); // put back when a request ends or arrives
       } else if (!host.isReady(now)) {
         untilNext = Math.min(untilNext, host.nextStartAt() - now);
@@ -344,7 +421,8 @@ public final class FetchLoop implements Runnable {
 
   private void startNext(HostQueue<Pending> host, long now) {
     Pending pending = host.peek().orElseThrow();
-    // the options of the request about to go apply to the origin from now on, robots.txt's request included
+    // the options of the request about to go apply to the origin from now on, robots.txt's request
+    // included
     host.politeness().options(pending.options());
     boolean obeysRobots = pending.options().obeysRobots();
     if (obeysRobots && host.needsRobots(now)) {
@@ -353,7 +431,8 @@ public final class FetchLoop implements Runnable {
     }
     BaseRobotRules rules = host.robots().orElse(null);
     if (obeysRobots && rules != null && rules.isAllowNone()) {
-      // robots.txt could not be read: the origin is not crawled until it can be (RFC 9309 section 2.3.1.4)
+      // robots.txt could not be read: the origin is not crawled until it can be (RFC 9309 section
+      // 2.3.1.4)
       deferWaiting(host, host.robotsExpireAt(), "robots.txt unavailable");
       return;
     }
@@ -362,13 +441,23 @@ public final class FetchLoop implements Runnable {
     if (!trackers.containsKey(pending.partition())) {
       return; // revoked meanwhile: the partition's new owner fetches it
     }
-    if (obeysRobots && rules != null && !RobotsPolicy.isAllowedByRobots(rules, pending.request().getUrl())) {
-      // no request is made, so the origin's delay is not spent: the next waiting request may go at once
-      finish(pending, requestFacts(Decision.of(pending.request().getUrl(), Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"), pending), null);
+    if (obeysRobots
+        && rules != null
+        && !RobotsPolicy.isAllowedByRobots(rules, pending.request().getUrl())) {
+      // no request is made, so the origin's delay is not spent: the next waiting request may go at
+      // once
+      finish(
+          pending,
+          requestFacts(
+              Decision.of(pending.request().getUrl(), Outcome.BLOCKED_BY_ROBOTS_TXT, "robots.txt"),
+              pending),
+          null);
       return;
     }
     if (!obeysRobots && ignoringRobots.add(host.origin())) {
-      LOG.warn("robots.txt of {} is NOT obeyed: the crawl configuration sets obey-robots-txt: false for its URLs", host.origin());
+      LOG.warn(
+          "robots.txt of {} is NOT obeyed: the crawl configuration sets obey-robots-txt: false for its URLs",
+          host.origin());
     }
     if (pausedOrigins.remove(host.origin())) {
       LOG.info("{}: pause over, crawling it again", host.origin());
@@ -382,7 +471,9 @@ public final class FetchLoop implements Runnable {
     host.fetchingRobots(true);
     host.politeness().started();
     inFlight++;
-    fetcher.get(url, Map.of(), RobotsPolicy.MAX_REDIRECTS).thenAccept(attempt -> submit(() -> robotsFetched(host, url, attempt)));
+    fetcher
+        .get(url, Map.of(), RobotsPolicy.MAX_REDIRECTS)
+        .thenAccept(attempt -> submit(() -> robotsFetched(host, url, attempt)));
   }
 
   private void robotsFetched(HostQueue<Pending> host, String url, FetchAttempt attempt) {
@@ -396,13 +487,20 @@ public final class FetchLoop implements Runnable {
     host.robots(rules, now + robots.validity(rules).toMillis());
     host.fetchingRobots(false);
     if (rules.isAllowNone()) {
-      LOG.warn("{} could not be read ({}): not crawling {} for {}", url, describe(attempt), host.origin(), robots.validity(rules));
+      LOG.warn(
+          "{} could not be read ({}): not crawling {} for {}",
+          url,
+          describe(attempt),
+          host.origin(),
+          robots.validity(rules));
     }
     OriginPoliteness.Delay delay = politeness.crawlDelay(RobotsPolicy.crawlDelayMillis(rules));
     if (delay.isCapped()) {
       LOG.info(
           "{} asks for a Crawl-delay of {} ms; capped at {} ms (option max-crawl-delay-ms)",
-          url, RobotsPolicy.crawlDelayMillis(rules).orElse(0), politeness.options().maxCrawlDelayMillis());
+          url,
+          RobotsPolicy.crawlDelayMillis(rules).orElse(0),
+          politeness.options().maxCrawlDelayMillis());
     }
     sendSitemaps(host.origin(), url, RobotsPolicy.sitemaps(rules));
     dirty.add(host.origin());
@@ -420,7 +518,14 @@ public final class FetchLoop implements Runnable {
         LOG.debug("{} names a sitemap that is not a URL: {}", robotsUrl, sitemap);
         continue;
       }
-      DiscoveredUrl discovered = DiscoveredUrl.newBuilder().setUrl(sitemap).setSourceUrl(robotsUrl).setDepth(0).setKind(UrlKind.SITEMAP).setDiscoveredAt(now).build();
+      DiscoveredUrl discovered =
+          DiscoveredUrl.newBuilder()
+              .setUrl(sitemap)
+              .setSourceUrl(robotsUrl)
+              .setDepth(0)
+              .setKind(UrlKind.SITEMAP)
+              .setDiscoveredAt(now)
+              .build();
       sendUntracked(record(topics.discovered(), key, discovered));
     }
   }
@@ -440,31 +545,52 @@ public final class FetchLoop implements Runnable {
     }
     Instant startedAt = Instant.now();
     if (options.head() != FetchOptions.HeadMode.DISABLED) {
-      fetcher.fetch(call(pending, true, Map.of())).thenAccept(attempt -> submit(() -> headed(host, pending, headers, startedAt, attempt)));
+      fetcher
+          .fetch(call(pending, true, Map.of()))
+          .thenAccept(attempt -> submit(() -> headed(host, pending, headers, startedAt, attempt)));
       return;
     }
     get(host, pending, headers, startedAt);
   }
 
-  private void get(HostQueue<Pending> host, Pending pending, Map<String, String> headers, Instant startedAt) {
-    fetcher.fetch(call(pending, false, headers)).thenAccept(attempt -> submit(() -> fetched(host, pending, startedAt, attempt)));
+  private void get(
+      HostQueue<Pending> host, Pending pending, Map<String, String> headers, Instant startedAt) {
+    fetcher
+        .fetch(call(pending, false, headers))
+        .thenAccept(attempt -> submit(() -> fetched(host, pending, startedAt, attempt)));
   }
 
   /** The HTTP request for a pending fetch request, with the metadata filters its options set. */
-  private static PageFetcher.Call call(Pending pending, boolean isHead, Map<String, String> headers) {
+  private static PageFetcher.Call call(
+      Pending pending, boolean isHead, Map<String, String> headers) {
     FetchOptions options = pending.options();
-    return new PageFetcher.Call(pending.request().getUrl(), isHead, headers, options.maxRedirects(), options.hasMetadataFilters() ? options : null);
+    return new PageFetcher.Call(
+        pending.request().getUrl(),
+        isHead,
+        headers,
+        options.maxRedirects(),
+        options.hasMetadataFilters() ? options : null);
   }
 
   /**
-   * The HEAD request went first (seed 002): a 2xx that the metadata filters accept goes on to the GET
-   * at once (HEAD and GET count as one request for politeness); rejected metadata ends the URL as
-   * {@code FILTERED}; any other answer ends it when HEAD is required, and goes on to the GET when it is
-   * optional (many servers answer HEAD badly).
+   * The HEAD request went first (seed 002): a 2xx that the metadata filters accept goes on to the
+   * GET at once (HEAD and GET count as one request for politeness); rejected metadata ends the URL
+   * as {@code FILTERED}; any other answer ends it when HEAD is required, and goes on to the GET
+   * when it is optional (many servers answer HEAD badly).
    */
-  private void headed(HostQueue<Pending> host, Pending pending, Map<String, String> headers, Instant startedAt, FetchAttempt head) {
-    boolean isAccepted = head instanceof FetchAttempt.Response response && response.status() >= 200 && response.status() < 300;
-    boolean isRejected = head instanceof FetchAttempt.Failure failure && failure.kind() == FetchAttempt.FailureKind.REJECTED_METADATA;
+  private void headed(
+      HostQueue<Pending> host,
+      Pending pending,
+      Map<String, String> headers,
+      Instant startedAt,
+      FetchAttempt head) {
+    boolean isAccepted =
+        head instanceof FetchAttempt.Response response
+            && response.status() >= 200
+            && response.status() < 300;
+    boolean isRejected =
+        head instanceof FetchAttempt.Failure failure
+            && failure.kind() == FetchAttempt.FailureKind.REJECTED_METADATA;
     if (isAccepted || (!isRejected && pending.options().head() == FetchOptions.HeadMode.OPTIONAL)) {
       get(host, pending, headers, startedAt);
       return;
@@ -473,15 +599,16 @@ public final class FetchLoop implements Runnable {
   }
 
   /**
-   * When a request that ended by the clock's {@code now} counts as ended for the delay: the clock counts
-   * whole milliseconds, so the end is taken as the next one, and the delay after it is never cut short
-   * by the fraction of a millisecond that {@code now} dropped.
+   * When a request that ended by the clock's {@code now} counts as ended for the delay: the clock
+   * counts whole milliseconds, so the end is taken as the next one, and the delay after it is never
+   * cut short by the fraction of a millisecond that {@code now} dropped.
    */
   private static long endedAt(long now) {
     return now + 1;
   }
 
-  private void fetched(HostQueue<Pending> host, Pending pending, Instant startedAt, FetchAttempt attempt) {
+  private void fetched(
+      HostQueue<Pending> host, Pending pending, Instant startedAt, FetchAttempt attempt) {
     inFlight--;
     long now = clock.getAsLong();
     OriginPoliteness politeness = host.politeness();
@@ -502,17 +629,33 @@ public final class FetchLoop implements Runnable {
       FetchVerdict verdict = FetchVerdict.of(request.getUrl(), attempt);
       if (verdict.isFetched()) {
         FetchAttempt.Response response = (FetchAttempt.Response) attempt;
-        send(pending.partition(), pending.offset(), List.of(record(topics.fetchResults(), pending.origin(), result(pending, response, startedAt))), true);
+        send(
+            pending.partition(),
+            pending.offset(),
+            List.of(
+                record(
+                    topics.fetchResults(), pending.origin(), result(pending, response, startedAt))),
+            true);
         return;
       }
-      Decision decision = requestFacts(Decision.of(request.getUrl(), verdict.outcome().orElseThrow(), verdict.detail().orElse(null)), pending).withDuration(attempt.durationMillis());
+      Decision decision =
+          requestFacts(
+                  Decision.of(
+                      request.getUrl(),
+                      verdict.outcome().orElseThrow(),
+                      verdict.detail().orElse(null)),
+                  pending)
+              .withDuration(attempt.durationMillis());
       if (attempt instanceof FetchAttempt.Response response) {
         decision = decision.withStatus(response.status());
       }
       finish(pending, decision, verdict.redirectTarget().orElse(null));
     } catch (RuntimeException e) {
       LOG.error("cannot handle the response of {}", request.getUrl(), e);
-      finish(pending, requestFacts(Decision.of(request.getUrl(), Outcome.ERROR, e.toString()), pending), null);
+      finish(
+          pending,
+          requestFacts(Decision.of(request.getUrl(), Outcome.ERROR, e.toString()), pending),
+          null);
     } finally {
       release(pending.partition());
     }
@@ -525,23 +668,40 @@ public final class FetchLoop implements Runnable {
       case PAUSED -> {
         metrics.paused();
         pausedOrigins.add(host.origin());
-        LOG.warn("{}: patience ran out ({}); paused until {}, its URLs stay queued in the frontier", host.origin(), what, Instant.ofEpochMilli(politeness.pausedUntil()));
+        LOG.warn(
+            "{}: patience ran out ({}); paused until {}, its URLs stay queued in the frontier",
+            host.origin(),
+            what,
+            Instant.ofEpochMilli(politeness.pausedUntil()));
       }
       case BACKED_OFF -> {
         metrics.backedOff();
-        LOG.info("{}: {}; delay now {} ms, patience {}", host.origin(), what, politeness.delay().millis(), politeness.patience());
+        LOG.info(
+            "{}: {}; delay now {} ms, patience {}",
+            host.origin(),
+            what,
+            politeness.delay().millis(),
+            politeness.patience());
       }
       case NONE -> {}
     }
   }
 
-  /** Answers every waiting request of the origin {@code DEFERRED}: the frontier queues them again and holds the origin until {@code until}. */
+  /**
+   * Answers every waiting request of the origin {@code DEFERRED}: the frontier queues them again
+   * and holds the origin until {@code until}.
+   */
   private void deferWaiting(HostQueue<Pending> host, long until, String reason) {
     String detail = reason + "; not before " + Instant.ofEpochMilli(until);
     for (Pending pending : host.drain()) {
       held--;
       if (trackers.containsKey(pending.partition())) {
-        finish(pending, requestFacts(Decision.of(pending.request().getUrl(), Outcome.DEFERRED, detail), pending), null, until);
+        finish(
+            pending,
+            requestFacts(
+                Decision.of(pending.request().getUrl(), Outcome.DEFERRED, detail), pending),
+            null,
+            until);
       }
     }
   }
@@ -550,15 +710,21 @@ public final class FetchLoop implements Runnable {
     long retryAt = 0;
     HostQueue<Pending> host = hosts.get(pending.origin());
     long now = clock.getAsLong();
-    if (host != null && (host.politeness().isPaused(now) || host.nextStartAt() - now > settings.maxHold().toMillis())) {
+    if (host != null
+        && (host.politeness().isPaused(now)
+            || host.nextStartAt() - now > settings.maxHold().toMillis())) {
       // the origin will not be fetched for a while: the frontier holds its queue until then
       retryAt = Math.max(host.politeness().nextStartAt(), host.politeness().pausedUntil());
     }
     finish(pending, decision, redirectTarget, retryAt);
   }
 
-  /** Writes a decision that ends a request (and a redirect's target), and marks the request done once written. */
-  private void finish(Pending pending, Decision decision, @Nullable String redirectTarget, long retryAt) {
+  /**
+   * Writes a decision that ends a request (and a redirect's target), and marks the request done
+   * once written.
+   */
+  private void finish(
+      Pending pending, Decision decision, @Nullable String redirectTarget, long retryAt) {
     Instant now = Instant.now();
     List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(3);
     CrawlOutcome.Builder outcome = decision.toOutcome(SERVICE, now);
@@ -586,7 +752,10 @@ public final class FetchLoop implements Runnable {
   }
 
   private static Decision requestFacts(Decision decision, Pending pending) {
-    return decision.withRequest(pending.request().getRequestId(), pending.request().getDepth(), pending.request().getAttempt());
+    return decision.withRequest(
+        pending.request().getRequestId(),
+        pending.request().getDepth(),
+        pending.request().getAttempt());
   }
 
   private FetchResult result(Pending pending, FetchAttempt.Response response, Instant startedAt) {
@@ -606,7 +775,8 @@ public final class FetchLoop implements Runnable {
         .setDurationMillis(response.durationMillis())
         .setRedirectChain(response.redirectChain())
         .setFinalUrl(wasRedirected ? response.url() : null)
-        .setRobotsVerdict(pending.options().obeysRobots() ? RobotsVerdict.ALLOWED : RobotsVerdict.IGNORED)
+        .setRobotsVerdict(
+            pending.options().obeysRobots() ? RobotsVerdict.ALLOWED : RobotsVerdict.IGNORED)
         .setKind(request.getKind())
         .setOptions(request.getOptions())
         .build();
@@ -617,9 +787,14 @@ public final class FetchLoop implements Runnable {
    * done. If the main record cannot be written, an ERROR outcome is written in its place so the
    * frontier does not wait for it.
    */
-  private void send(TopicPartition partition, long offset, List<ProducerRecord<byte[], byte[]>> records, boolean hasFallback) {
+  private void send(
+      TopicPartition partition,
+      long offset,
+      List<ProducerRecord<byte[], byte[]>> records,
+      boolean hasFallback) {
     if (isAcknowledgementStalled()) {
-      // Kafka takes nothing (the broker away), and a send would block the loop: written when it does
+      // Kafka takes nothing (the broker away), and a send would block the loop: written when it
+      // does
       unwritten.add(new Write(partition, offset, records, hasFallback));
       return;
     }
@@ -633,17 +808,24 @@ public final class FetchLoop implements Runnable {
       producer.send(
           record,
           (metadata, error) -> {
-            if (error != null && firstError.compareAndSet(null, error) && !(error instanceof RetriableException)) {
+            if (error != null
+                && firstError.compareAndSet(null, error)
+                && !(error instanceof RetriableException)) {
               LOG.error("cannot write to {}: {}", record.topic(), error.toString());
             }
             if (remaining.decrementAndGet() == 0) {
-              submit(() -> acknowledged(new Write(partition, offset, records, hasFallback), firstError.get()));
+              submit(
+                  () ->
+                      acknowledged(
+                          new Write(partition, offset, records, hasFallback), firstError.get()));
             }
           });
     }
   }
 
-  /** Writes again the results whose write failed for a reason that passes, once Kafka takes writes. */
+  /**
+   * Writes again the results whose write failed for a reason that passes, once Kafka takes writes.
+   */
   private void writeUnwritten() {
     while (!unwritten.isEmpty() && !isAcknowledgementStalled()) {
       Write next = unwritten.poll();
@@ -664,8 +846,8 @@ public final class FetchLoop implements Runnable {
 
   /**
    * Kafka answered the writes of one request. Written: its offset is done. Failed for a reason that
-   * passes (a timeout, the broker away): written again later, the offset not done meanwhile. Failed for
-   * good (a record too large): an ERROR outcome is written in the result's place.
+   * passes (a timeout, the broker away): written again later, the offset not done meanwhile. Failed
+   * for good (a record too large): an ERROR outcome is written in the result's place.
    */
   private void acknowledged(Write sent, @Nullable Exception error) {
     TopicPartition partition = sent.partition();
@@ -680,15 +862,28 @@ public final class FetchLoop implements Runnable {
     }
     waitingForAcknowledgementSince = now;
     lastWriteSucceededAt = now;
-    ProducerRecord<byte[], byte[]> failedResult = error != null && sent.hasFallback() ? sent.records().get(0) : null;
+    ProducerRecord<byte[], byte[]> failedResult =
+        error != null && sent.hasFallback() ? sent.records().get(0) : null;
     if (failedResult != null) {
-      FetchResult result = topics.fetchResults().valueSerde().deserializer().deserialize(failedResult.topic(), failedResult.value());
+      FetchResult result =
+          topics
+              .fetchResults()
+              .valueSerde()
+              .deserializer()
+              .deserialize(failedResult.topic(), failedResult.value());
       if (result != null) {
         Decision decision =
-            Decision.of(result.getUrl(), Outcome.ERROR, "cannot write the fetch result: " + error).withRequest(result.getRequestId(), result.getDepth(), result.getAttempt());
+            Decision.of(result.getUrl(), Outcome.ERROR, "cannot write the fetch result: " + error)
+                .withRequest(result.getRequestId(), result.getDepth(), result.getAttempt());
         String origin = new String(failedResult.key(), StandardCharsets.UTF_8);
         Instant at = Instant.ofEpochMilli(now);
-        send(partition, offset, List.of(record(topics.outcomes(), origin, decision.toOutcome(SERVICE, at).build()), record(topics.log(), origin, decision.toLogEntry(SERVICE, at))), false);
+        send(
+            partition,
+            offset,
+            List.of(
+                record(topics.outcomes(), origin, decision.toOutcome(SERVICE, at).build()),
+                record(topics.log(), origin, decision.toLogEntry(SERVICE, at))),
+            false);
         return;
       }
     }
@@ -702,9 +897,12 @@ public final class FetchLoop implements Runnable {
     outstanding.computeIfPresent(partition, (p, count) -> count > 1 ? count - 1 : null);
   }
 
-  private <V> ProducerRecord<byte[], byte[]> record(TopicSpec<String, V> topic, @Nullable String key, @Nullable V value) {
-    byte[] keyBytes = key == null ? null : topic.keySerde().serializer().serialize(topic.name(), key);
-    byte[] valueBytes = value == null ? null : topic.valueSerde().serializer().serialize(topic.name(), value);
+  private <V> ProducerRecord<byte[], byte[]> record(
+      TopicSpec<String, V> topic, @Nullable String key, @Nullable V value) {
+    byte[] keyBytes =
+        key == null ? null : topic.keySerde().serializer().serialize(topic.name(), key);
+    byte[] valueBytes =
+        value == null ? null : topic.valueSerde().serializer().serialize(topic.name(), value);
     return new ProducerRecord<>(topic.name(), keyBytes, valueBytes);
   }
 
@@ -717,7 +915,8 @@ public final class FetchLoop implements Runnable {
   private void submit(Runnable task) {
     tasks.add(task);
     if (!isHandingOver) {
-      consumer.wakeup(); // during a hand-over the loop is in the rebalance callback and takes tasks itself
+      consumer.wakeup(); // during a hand-over the loop is in the rebalance callback and takes tasks
+      // itself
     }
   }
 
@@ -729,9 +928,9 @@ public final class FetchLoop implements Runnable {
   }
 
   /**
-   * Writes the politeness state of these origins: whatever it is ({@code all}, before a hand-over) or
-   * only whose state outlives a crash's detection (a pause, a back-off, lowered
-   * patience, a next request far away). An origin back to a fresh state gets a tombstone.
+   * Writes the politeness state of these origins: whatever it is ({@code all}, before a hand-over)
+   * or only whose state outlives a crash's detection (a pause, a back-off, lowered patience, a next
+   * request far away). An origin back to a fresh state gets a tombstone.
    */
   private void writePoliteness(long now, Collection<String> origins, boolean all) {
     for (String origin : origins) {
@@ -750,7 +949,11 @@ public final class FetchLoop implements Runnable {
         continue;
       }
       OriginPoliteness.Snapshot snapshot = politeness.snapshot(now);
-      boolean isSignificant = politeness.isPaused(now) || snapshot.backoffMillis() > 0 || snapshot.patience() < politeness.options().patience() || snapshot.nextStartAt() - now > SIGNIFICANT_WAIT_MILLIS;
+      boolean isSignificant =
+          politeness.isPaused(now)
+              || snapshot.backoffMillis() > 0
+              || snapshot.patience() < politeness.options().patience()
+              || snapshot.nextStartAt() - now > SIGNIFICANT_WAIT_MILLIS;
       if (all || isSignificant) {
         sendUntracked(record(topics.politeness(), origin, state(origin, snapshot, now)));
         written.add(origin);
@@ -784,7 +987,8 @@ public final class FetchLoop implements Runnable {
   }
 
   /** What to commit for these partitions, each tracker told the consumer's position first. */
-  private Map<TopicPartition, OffsetTracker.Commit> commitsOf(Collection<TopicPartition> partitions) {
+  private Map<TopicPartition, OffsetTracker.Commit> commitsOf(
+      Collection<TopicPartition> partitions) {
     Map<TopicPartition, OffsetTracker.Commit> commits = new HashMap<>();
     for (TopicPartition partition : partitions) {
       OffsetTracker tracker = trackers.get(partition);
@@ -797,7 +1001,8 @@ public final class FetchLoop implements Runnable {
   }
 
   private void commit(boolean sync) {
-    Map<TopicPartition, OffsetTracker.Commit> commits = commitsOf(new ArrayList<>(trackers.keySet()));
+    Map<TopicPartition, OffsetTracker.Commit> commits =
+        commitsOf(new ArrayList<>(trackers.keySet()));
     if (commits.isEmpty()) {
       return;
     }
@@ -805,22 +1010,30 @@ public final class FetchLoop implements Runnable {
       commitSync(commits);
     } else {
       try {
-        consumer.commitAsync(offsets(commits), (committed, error) -> {
-          if (error != null) {
-            LOG.warn("committing offsets failed (they are committed again later): {}", error.toString());
-          } else {
-            acknowledge(commits);
-          }
-        });
+        consumer.commitAsync(
+            offsets(commits),
+            (committed, error) -> {
+              if (error != null) {
+                LOG.warn(
+                    "committing offsets failed (they are committed again later): {}",
+                    error.toString());
+              } else {
+                acknowledge(commits);
+              }
+            });
       } catch (WakeupException e) {
-        consumer.wakeup(); // looking for the coordinator took the wake-up meant for the next poll; committed again later
+        consumer.wakeup(); // looking for the coordinator took the wake-up meant for the next poll;
+        // committed again later
       } catch (KafkaException e) {
         LOG.warn("committing offsets failed (they are committed again later): {}", e.toString());
       }
     }
   }
 
-  /** Tells the tracker the consumer's position in the partition, when the consumer knows it without asking the broker. */
+  /**
+   * Tells the tracker the consumer's position in the partition, when the consumer knows it without
+   * asking the broker.
+   */
   private void readPosition(TopicPartition partition, OffsetTracker tracker) {
     if (!consumer.assignment().contains(partition)) {
       return;
@@ -834,7 +1047,10 @@ public final class FetchLoop implements Runnable {
     }
   }
 
-  /** Commits and waits; a commit Kafka refuses (a rebalance under way, a broker away) is made again later. */
+  /**
+   * Commits and waits; a commit Kafka refuses (a rebalance under way, a broker away) is made again
+   * later.
+   */
   private void commitSync(Map<TopicPartition, OffsetTracker.Commit> commits) {
     for (int attempt = 0; attempt < 3; attempt++) {
       try {
@@ -844,7 +1060,10 @@ public final class FetchLoop implements Runnable {
       } catch (WakeupException e) {
         // a completion woke the consumer: commit again
       } catch (KafkaException e) {
-        LOG.warn("committing offsets {} failed (they are committed again later): {}", offsets(commits), e.toString());
+        LOG.warn(
+            "committing offsets {} failed (they are committed again later): {}",
+            offsets(commits),
+            e.toString());
         return;
       }
     }
@@ -853,17 +1072,21 @@ public final class FetchLoop implements Runnable {
 
   /** Kafka acknowledged these commits: their trackers ask for no commit until something changes. */
   private void acknowledge(Map<TopicPartition, OffsetTracker.Commit> commits) {
-    commits.forEach((partition, commit) -> {
-      OffsetTracker tracker = trackers.get(partition);
-      if (tracker != null) {
-        tracker.committed(commit);
-      }
-    });
+    commits.forEach(
+        (partition, commit) -> {
+          OffsetTracker tracker = trackers.get(partition);
+          if (tracker != null) {
+            tracker.committed(commit);
+          }
+        });
   }
 
-  private static Map<TopicPartition, OffsetAndMetadata> offsets(Map<TopicPartition, OffsetTracker.Commit> commits) {
+  private static Map<TopicPartition, OffsetAndMetadata> offsets(
+      Map<TopicPartition, OffsetTracker.Commit> commits) {
     Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-    commits.forEach((partition, commit) -> offsets.put(partition, new OffsetAndMetadata(commit.offset(), commit.metadata())));
+    commits.forEach(
+        (partition, commit) ->
+            offsets.put(partition, new OffsetAndMetadata(commit.offset(), commit.metadata())));
     return offsets;
   }
 
@@ -875,7 +1098,12 @@ public final class FetchLoop implements Runnable {
     for (Iterator<HostQueue<Pending>> it = hosts.values().iterator(); it.hasNext(); ) {
       HostQueue<Pending> host = it.next();
       OriginPoliteness politeness = host.politeness();
-      if (!host.hasWaiting() && !politeness.isBusy() && !host.isFetchingRobots() && now >= host.nextStartAt() && !politeness.isPaused(now) && host.needsRobots(now)) {
+      if (!host.hasWaiting()
+          && !politeness.isBusy()
+          && !host.isFetchingRobots()
+          && now >= host.nextStartAt()
+          && !politeness.isPaused(now)
+          && host.needsRobots(now)) {
         it.remove();
         partitionOf.remove(host.origin());
         dirty.remove(host.origin());
@@ -885,14 +1113,21 @@ public final class FetchLoop implements Runnable {
         }
       }
     }
-    handedOver.values().removeIf(snapshot -> snapshot.nextStartAt() < now && snapshot.pausedUntil() < now && snapshot.backoffChangedAt() < now - settings.backoffQuiet().toMillis() * 8);
+    handedOver
+        .values()
+        .removeIf(
+            snapshot ->
+                snapshot.nextStartAt() < now
+                    && snapshot.pausedUntil() < now
+                    && snapshot.backoffChangedAt() < now - settings.backoffQuiet().toMillis() * 8);
   }
 
   /**
-   * Whether results can be written: Kafka acknowledged one within {@value #ACKNOWLEDGEMENT_STALL_MILLIS}
-   * ms while some wait, and fewer than twice {@code maxInFlight} wait. When Kafka stops acknowledging
-   * (the broker away), no new request starts, so the fetcher does not fetch pages whose results it
-   * cannot write; the requests it holds wait, and start again when Kafka takes the results.
+   * Whether results can be written: Kafka acknowledged one within {@value
+   * #ACKNOWLEDGEMENT_STALL_MILLIS} ms while some wait, and fewer than twice {@code maxInFlight}
+   * wait. When Kafka stops acknowledging (the broker away), no new request starts, so the fetcher
+   * does not fetch pages whose results it cannot write; the requests it holds wait, and start again
+   * when Kafka takes the results.
    */
   private boolean canWriteResults() {
     boolean can = !isAcknowledgementStalled() && unacknowledged < 2 * settings.maxInFlight();
@@ -901,21 +1136,26 @@ public final class FetchLoop implements Runnable {
       if (can) {
         LOG.info("Kafka acknowledges the results again: requests start again");
       } else {
-        LOG.warn("{} results wait for Kafka's acknowledgement: no request starts until Kafka takes them", unacknowledged);
+        LOG.warn(
+            "{} results wait for Kafka's acknowledgement: no request starts until Kafka takes them",
+            unacknowledged);
       }
     }
     return can;
   }
 
   /**
-   * Whether Kafka takes no writes now: results have waited {@value #ACKNOWLEDGEMENT_STALL_MILLIS} ms
-   * without any acknowledgement, or the last write failed for a reason that passes and nothing was
-   * written since (tried again {@value #ACKNOWLEDGEMENT_STALL_MILLIS} ms later).
+   * Whether Kafka takes no writes now: results have waited {@value #ACKNOWLEDGEMENT_STALL_MILLIS}
+   * ms without any acknowledgement, or the last write failed for a reason that passes and nothing
+   * was written since (tried again {@value #ACKNOWLEDGEMENT_STALL_MILLIS} ms later).
    */
   private boolean isAcknowledgementStalled() {
     long now = clock.getAsLong();
-    boolean isWaiting = unacknowledged > 0 && now - waitingForAcknowledgementSince > ACKNOWLEDGEMENT_STALL_MILLIS;
-    boolean hasFailed = lastWriteFailedAt > lastWriteSucceededAt && now - lastWriteFailedAt < ACKNOWLEDGEMENT_STALL_MILLIS;
+    boolean isWaiting =
+        unacknowledged > 0 && now - waitingForAcknowledgementSince > ACKNOWLEDGEMENT_STALL_MILLIS;
+    boolean hasFailed =
+        lastWriteFailedAt > lastWriteSucceededAt
+            && now - lastWriteFailedAt < ACKNOWLEDGEMENT_STALL_MILLIS;
     return isWaiting || hasFailed;
   }
 
@@ -935,7 +1175,9 @@ public final class FetchLoop implements Runnable {
     long deadline = System.nanoTime() + CLOSE_GRACE.toNanos();
     // results Kafka stopped acknowledging (the broker away) are not waited for: their offsets stay
     // uncommitted, and the partition's next owner fetches those requests again
-    while ((inFlight > 0 || ((unacknowledged > 0 || !unwritten.isEmpty()) && !isAcknowledgementStalled())) && System.nanoTime() < deadline) {
+    while ((inFlight > 0
+            || ((unacknowledged > 0 || !unwritten.isEmpty()) && !isAcknowledgementStalled()))
+        && System.nanoTime() < deadline) {
       writeUnwritten();
       try {
         Runnable task = tasks.poll(100, TimeUnit.MILLISECONDS);
@@ -946,7 +1188,8 @@ public final class FetchLoop implements Runnable {
         Thread.currentThread().interrupt();
         break;
       }
-      // no flush: with the broker away it would wait for the delivery timeout (2 minutes), past any grace period;
+      // no flush: with the broker away it would wait for the delivery timeout (2 minutes), past any
+      // grace period;
       // the producer sends what it holds within its linger, and the acknowledgements come as tasks
     }
     runTasks();
@@ -954,10 +1197,15 @@ public final class FetchLoop implements Runnable {
   }
 
   private static String describe(FetchAttempt attempt) {
-    return attempt instanceof FetchAttempt.Response response ? "status " + response.status() : ((FetchAttempt.Failure) attempt).detail();
+    return attempt instanceof FetchAttempt.Response response
+        ? "status " + response.status()
+        : ((FetchAttempt.Failure) attempt).detail();
   }
 
-  /** Hands partitions over politely (finish, write state, commit) before they go; reads their state when they come. */
+  /**
+   * Hands partitions over politely (finish, write state, commit) before they go; reads their state
+   * when they come.
+   */
   private final class Rebalance implements ConsumerRebalanceListener {
 
     @Override
@@ -970,14 +1218,16 @@ public final class FetchLoop implements Runnable {
         finishRunning(partitions);
         long now = clock.getAsLong();
         Set<String> leaving = new HashSet<>();
-        partitionOf.forEach((origin, partition) -> {
-          if (partitions.contains(partition)) {
-            leaving.add(origin);
-          }
-        });
+        partitionOf.forEach(
+            (origin, partition) -> {
+              if (partitions.contains(partition)) {
+                leaving.add(origin);
+              }
+            });
         writePoliteness(now, leaving, true);
         if (!isAcknowledgementStalled()) {
-          producer.flush(); // with the broker away, a flush would wait for the delivery timeout (2 minutes)
+          producer.flush(); // with the broker away, a flush would wait for the delivery timeout (2
+          // minutes)
         }
         // the acknowledgements the flush brought mark their requests done before the last commit
         runTasks();
@@ -992,11 +1242,16 @@ public final class FetchLoop implements Runnable {
       forget(partitions);
     }
 
-    /** Waits (up to the hand-over timeout) for the partitions' running requests and their records. */
+    /**
+     * Waits (up to the hand-over timeout) for the partitions' running requests and their records.
+     */
     private void finishRunning(Collection<TopicPartition> partitions) {
       long deadline = System.nanoTime() + settings.handoverTimeout().toNanos();
-      // with Kafka taking no writes (the broker away), what is still outstanding cannot be written: no waiting for it
-      while (partitions.stream().anyMatch(outstanding::containsKey) && !isAcknowledgementStalled() && System.nanoTime() < deadline) {
+      // with Kafka taking no writes (the broker away), what is still outstanding cannot be written:
+      // no waiting for it
+      while (partitions.stream().anyMatch(outstanding::containsKey)
+          && !isAcknowledgementStalled()
+          && System.nanoTime() < deadline) {
         try {
           Runnable task = tasks.poll(20, TimeUnit.MILLISECONDS);
           if (task != null) {
@@ -1009,7 +1264,10 @@ public final class FetchLoop implements Runnable {
       }
       runTasks();
       if (partitions.stream().anyMatch(outstanding::containsKey)) {
-        LOG.warn("requests of {} still running after {}: their next owner fetches them again", partitions, settings.handoverTimeout());
+        LOG.warn(
+            "requests of {} still running after {}: their next owner fetches them again",
+            partitions,
+            settings.handoverTimeout());
       }
     }
 
@@ -1027,7 +1285,10 @@ public final class FetchLoop implements Runnable {
       try {
         committed = consumer.committed(new HashSet<>(partitions), Duration.ofSeconds(10));
       } catch (RuntimeException e) {
-        LOG.warn("cannot read the committed offsets of {}: requests done beyond them are fetched again: {}", partitions, e.toString());
+        LOG.warn(
+            "cannot read the committed offsets of {}: requests done beyond them are fetched again: {}",
+            partitions,
+            e.toString());
       }
       for (TopicPartition partition : partitions) {
         OffsetAndMetadata last = committed.get(partition);
@@ -1036,61 +1297,94 @@ public final class FetchLoop implements Runnable {
       readPoliteness(partitions);
     }
 
-    /** Reads the politeness state of the origins of newly assigned partitions, before any of their requests start. */
+    /**
+     * Reads the politeness state of the origins of newly assigned partitions, before any of their
+     * requests start.
+     */
     private void readPoliteness(Collection<TopicPartition> partitions) {
-      List<TopicPartition> stateTopic = partitions.stream().map(p -> new TopicPartition(topics.politeness().name(), p.partition())).toList();
+      List<TopicPartition> stateTopic =
+          partitions.stream()
+              .map(p -> new TopicPartition(topics.politeness().name(), p.partition()))
+              .toList();
       Map<String, OriginPoliteness.Snapshot> read = new HashMap<>();
       long deadline = System.nanoTime() + settings.handoverTimeout().toNanos();
       try {
         stateReader.assign(stateTopic);
         stateReader.seekToBeginning(stateTopic);
         Map<TopicPartition, Long> ends = stateReader.endOffsets(stateTopic);
-        while (stateTopic.stream().anyMatch(p -> stateReader.position(p) < ends.get(p)) && System.nanoTime() < deadline) {
+        while (stateTopic.stream().anyMatch(p -> stateReader.position(p) < ends.get(p))
+            && System.nanoTime() < deadline) {
           for (ConsumerRecord<byte[], byte[]> raw : stateReader.poll(Duration.ofMillis(100))) {
-            String origin = raw.key() == null ? null : new String(raw.key(), StandardCharsets.UTF_8);
+            String origin =
+                raw.key() == null ? null : new String(raw.key(), StandardCharsets.UTF_8);
             if (origin == null) {
               continue;
             }
             try {
-              PolitenessState state = topics.politeness().valueSerde().deserializer().deserialize(raw.topic(), raw.value());
+              PolitenessState state =
+                  topics
+                      .politeness()
+                      .valueSerde()
+                      .deserializer()
+                      .deserialize(raw.topic(), raw.value());
               if (state == null) {
                 read.remove(origin);
               } else {
                 read.put(origin, snapshot(state));
               }
             } catch (RuntimeException e) {
-              LOG.warn("politeness state of {} at {}-{}@{} cannot be read; starting it fresh: {}", origin, raw.topic(), raw.partition(), raw.offset(), e.toString());
+              LOG.warn(
+                  "politeness state of {} at {}-{}@{} cannot be read; starting it fresh: {}",
+                  origin,
+                  raw.topic(),
+                  raw.partition(),
+                  raw.offset(),
+                  e.toString());
             }
           }
         }
       } catch (RuntimeException e) {
-        LOG.warn("cannot read the politeness state of {}: starting their origins fresh: {}", partitions, e.toString());
+        LOG.warn(
+            "cannot read the politeness state of {}: starting their origins fresh: {}",
+            partitions,
+            e.toString());
       } finally {
         stateReader.assign(List.of());
       }
       long now = clock.getAsLong();
-      read.values().removeIf(snapshot -> snapshot.nextStartAt() < now && snapshot.pausedUntil() < now && snapshot.backoffMillis() == 0 && snapshot.failureStreak() == 0);
-      read.forEach((origin, snapshot) -> {
-        HostQueue<Pending> host = hosts.get(origin);
-        if (host != null) {
-          host.politeness().restore(snapshot);
-        } else {
-          handedOver.put(origin, snapshot);
-        }
-      });
+      read.values()
+          .removeIf(
+              snapshot ->
+                  snapshot.nextStartAt() < now
+                      && snapshot.pausedUntil() < now
+                      && snapshot.backoffMillis() == 0
+                      && snapshot.failureStreak() == 0);
+      read.forEach(
+          (origin, snapshot) -> {
+            HostQueue<Pending> host = hosts.get(origin);
+            if (host != null) {
+              host.politeness().restore(snapshot);
+            } else {
+              handedOver.put(origin, snapshot);
+            }
+          });
       LOG.info("assigned {}; politeness state of {} origins taken over", partitions, read.size());
     }
 
     private void forget(Collection<TopicPartition> partitions) {
       partitions.forEach(trackers::remove);
       partitions.forEach(outstanding::remove);
-      // results never written: their offsets were not committed, so the partition's next owner fetches them again
+      // results never written: their offsets were not committed, so the partition's next owner
+      // fetches them again
       unwritten.removeIf(result -> partitions.contains(result.partition()));
       for (Iterator<HostQueue<Pending>> it = hosts.values().iterator(); it.hasNext(); ) {
         HostQueue<Pending> host = it.next();
         held -= host.removeIf(pending -> partitions.contains(pending.partition()));
         TopicPartition partition = partitionOf.get(host.origin());
-        if (partition != null && partitions.contains(partition) && !host.isBusy() && !host.isFetchingRobots()) {
+        if (partition != null
+            && partitions.contains(partition)
+            && !host.isBusy()
+            && !host.isFetchingRobots()) {
           it.remove(); // its next owner has its politeness now
           ready.remove(host);
           partitionOf.remove(host.origin());

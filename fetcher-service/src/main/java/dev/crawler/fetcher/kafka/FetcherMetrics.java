@@ -9,10 +9,10 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The fetcher's meters: fetch latency and size histograms, how long requests wait for their origin's
- * politeness, robots.txt fetches, back-offs and pauses, and gauges of the loop's load. Counters and
- * timers are thread-safe; the gauges' values are written by the fetch loop's thread and read by the
- * scraping thread.
+ * The fetcher's meters: fetch latency and size histograms, how long requests wait for their
+ * origin's politeness, robots.txt fetches, back-offs and pauses, and gauges of the loop's load.
+ * Counters and timers are thread-safe; the gauges' values are written by the fetch loop's thread
+ * and read by the scraping thread.
  */
 final class FetcherMetrics {
 
@@ -32,7 +32,8 @@ final class FetcherMetrics {
   FetcherMetrics(MeterRegistry registry) {
     this.fetchDuration =
         Timer.builder("crawler.fetch.duration")
-            .description("Time from sending a page's request to its last byte (redirects of robots.txt included)")
+            .description(
+                "Time from sending a page's request to its last byte (redirects of robots.txt included)")
             .publishPercentileHistogram()
             .minimumExpectedValue(Duration.ofMillis(1))
             .maximumExpectedValue(Duration.ofSeconds(60))
@@ -47,20 +48,46 @@ final class FetcherMetrics {
             .register(registry);
     this.politenessWait =
         Timer.builder("crawler.politeness.wait")
-            .description("Time a request waited in its origin's queue before it started (delay, Crawl-delay, back-off, robots.txt)")
+            .description(
+                "Time a request waited in its origin's queue before it started (delay, Crawl-delay, back-off, robots.txt)")
             .publishPercentileHistogram()
             .minimumExpectedValue(Duration.ofMillis(1))
             .maximumExpectedValue(Duration.ofMinutes(10))
             .register(registry);
-    this.robotsRead = Counter.builder("crawler.robots.fetches").description("robots.txt fetches").tag("result", "read").register(registry);
-    this.robotsUnavailable = Counter.builder("crawler.robots.fetches").description("robots.txt fetches").tag("result", "unavailable").register(registry);
-    this.rateLimited = Counter.builder("crawler.rate.limited").description("Answers 429, or 503 with Retry-After").register(registry);
-    this.backoffs = Counter.builder("crawler.backoffs").description("Times an origin's delay was raised (rate limit or failures)").register(registry);
-    this.pauses = Counter.builder("crawler.pauses").description("Times an origin was paused because its patience ran out").register(registry);
-    Gauge.builder("crawler.fetcher.in.flight", this, m -> m.inFlight).description("HTTP requests running").register(registry);
-    Gauge.builder("crawler.fetcher.held", this, m -> m.held).description("Fetch requests waiting in the origins' queues").register(registry);
-    Gauge.builder("crawler.fetcher.origins", this, m -> m.origins).description("Origins with a queue in this fetcher").register(registry);
-    Gauge.builder("crawler.fetcher.origins.paused", this, m -> m.pausedOrigins).description("Origins paused (patience ran out)").register(registry);
+    this.robotsRead =
+        Counter.builder("crawler.robots.fetches")
+            .description("robots.txt fetches")
+            .tag("result", "read")
+            .register(registry);
+    this.robotsUnavailable =
+        Counter.builder("crawler.robots.fetches")
+            .description("robots.txt fetches")
+            .tag("result", "unavailable")
+            .register(registry);
+    this.rateLimited =
+        Counter.builder("crawler.rate.limited")
+            .description("Answers 429, or 503 with Retry-After")
+            .register(registry);
+    this.backoffs =
+        Counter.builder("crawler.backoffs")
+            .description("Times an origin's delay was raised (rate limit or failures)")
+            .register(registry);
+    this.pauses =
+        Counter.builder("crawler.pauses")
+            .description("Times an origin was paused because its patience ran out")
+            .register(registry);
+    Gauge.builder("crawler.fetcher.in.flight", this, m -> m.inFlight)
+        .description("HTTP requests running")
+        .register(registry);
+    Gauge.builder("crawler.fetcher.held", this, m -> m.held)
+        .description("Fetch requests waiting in the origins' queues")
+        .register(registry);
+    Gauge.builder("crawler.fetcher.origins", this, m -> m.origins)
+        .description("Origins with a queue in this fetcher")
+        .register(registry);
+    Gauge.builder("crawler.fetcher.origins.paused", this, m -> m.pausedOrigins)
+        .description("Origins paused (patience ran out)")
+        .register(registry);
   }
 
   void fetched(long durationMillis, int bytes) {

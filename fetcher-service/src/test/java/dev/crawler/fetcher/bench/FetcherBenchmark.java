@@ -34,13 +34,16 @@ import org.eclipse.jetty.client.HttpClient;
  * The fetcher's politeness and speed, measured at the servers (prints figures; not a test):
  *
  * <ul>
- *   <li>(a) 50 origins at a delay of 200 ms: requests/s against the politeness bound of 50 / 0.2 s = 250/s;
+ *   <li>(a) 50 origins at a delay of 200 ms: requests/s against the politeness bound of 50 / 0.2 s
+ *       = 250/s;
  *   <li>(b) the same with one origin answering in 2 s: the other 49 against their bound;
- *   <li>(c) no delay, local pages: requests/s of one fetcher, beside Jetty's HttpClient alone on the same pages.
+ *   <li>(c) no delay, local pages: requests/s of one fetcher, beside Jetty's HttpClient alone on
+ *       the same pages.
  * </ul>
  *
- * <p>Everything runs in this JVM: an embedded broker and registry, the origins (Jetty), one fetcher.
- * Arguments: pages per origin for (a) and (b) (default 40), pages in all for (c) (default 20000).
+ * <p>Everything runs in this JVM: an embedded broker and registry, the origins (Jetty), one
+ * fetcher. Arguments: pages per origin for (a) and (b) (default 40), pages in all for (c) (default
+ * 20000).
  */
 public final class FetcherBenchmark {
 
@@ -49,7 +52,11 @@ public final class FetcherBenchmark {
     int fastPages = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
     Path dataDir = Files.createTempDirectory("fetcher-bench");
     try (EmbeddedCluster cluster = EmbeddedCluster.start(dataDir, 4)) {
-      System.out.printf(Locale.ROOT, "%d cores, %s%n", Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"));
+      System.out.printf(
+          Locale.ROOT,
+          "%d cores, %s%n",
+          Runtime.getRuntime().availableProcessors(),
+          System.getProperty("java.vm.name"));
       polite(cluster, "a", pagesPerOrigin, false);
       polite(cluster, "b", pagesPerOrigin, true);
       fast(cluster, fastPages);
@@ -57,12 +64,15 @@ public final class FetcherBenchmark {
   }
 
   /** (a) and (b): 50 origins, delay 200 ms; with one slow origin for (b). */
-  private static void polite(EmbeddedCluster cluster, String name, int pagesPerOrigin, boolean withSlowOrigin) throws Exception {
+  private static void polite(
+      EmbeddedCluster cluster, String name, int pagesPerOrigin, boolean withSlowOrigin)
+      throws Exception {
     int originCount = 50;
     long delay = 200;
     List<TestOrigins.Site> sites = new ArrayList<>();
     for (int i = 0; i < originCount; i++) {
-      sites.add(withSlowOrigin && i == 0 ? new TestOrigins.Site().slow(2000) : new TestOrigins.Site());
+      sites.add(
+          withSlowOrigin && i == 0 ? new TestOrigins.Site().slow(2000) : new TestOrigins.Site());
     }
     try (TestOrigins origins = TestOrigins.start(sites)) {
       Topics topics = topics(cluster, "bench-" + name);
@@ -77,7 +87,8 @@ public final class FetcherBenchmark {
       send(cluster, topics, urls, delay);
       int first = withSlowOrigin ? 1 : 0;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-      while (!allFetched(origins, first, originCount, pagesPerOrigin) && System.nanoTime() < deadline) {
+      while (!allFetched(origins, first, originCount, pagesPerOrigin)
+          && System.nanoTime() < deadline) {
         Thread.sleep(100);
       }
       long cpu = cpuNanos() - cpuBefore;
@@ -88,14 +99,17 @@ public final class FetcherBenchmark {
       for (int i = first; i < originCount; i++) {
         List<TestOrigins.Hit> hits = pagesOf(origins.hits(origins.origin(i)));
         pages += hits.size();
-        // from the first page's start to the last page's start: (n - 1) intervals, each bounded by the delay
-        double seconds = (hits.get(hits.size() - 1).startMillis() - hits.get(0).startMillis()) / 1000.0;
+        // from the first page's start to the last page's start: (n - 1) intervals, each bounded by
+        // the delay
+        double seconds =
+            (hits.get(hits.size() - 1).startMillis() - hits.get(0).startMillis()) / 1000.0;
         double rate = (hits.size() - 1) / seconds;
         worst = Math.min(worst, rate);
         sum += rate;
         long gap = origins.smallestGap(origins.origin(i));
         if (gap < delay - 1) { // 1 ms: the servers' and the fetcher's clocks tick apart
-          System.out.printf(Locale.ROOT, "  VIOLATION at %s: a gap of %d ms%n", origins.origin(i), gap);
+          System.out.printf(
+              Locale.ROOT, "  VIOLATION at %s: a gap of %d ms%n", origins.origin(i), gap);
         }
       }
       int measured = originCount - first;
@@ -116,7 +130,10 @@ public final class FetcherBenchmark {
           100 * worst * delay / 1000.0,
           cpu / 1e6 / pages);
       if (withSlowOrigin) {
-        System.out.printf(Locale.ROOT, "    the slow origin: %d pages meanwhile%n", pagesOf(origins.hits(origins.origin(0))).size());
+        System.out.printf(
+            Locale.ROOT,
+            "    the slow origin: %d pages meanwhile%n",
+            pagesOf(origins.hits(origins.origin(0))).size());
       }
     }
   }
@@ -184,12 +201,15 @@ public final class FetcherBenchmark {
       long started = System.nanoTime();
       for (String url : urls) {
         slots.acquire();
-        client.newRequest(url).send(result -> {
-          if (result.isFailed()) {
-            failures.incrementAndGet();
-          }
-          slots.release();
-        });
+        client
+            .newRequest(url)
+            .send(
+                result -> {
+                  if (result.isFailed()) {
+                    failures.incrementAndGet();
+                  }
+                  slots.release();
+                });
       }
       slots.acquire(concurrency);
       double seconds = (System.nanoTime() - started) / 1e9;
@@ -206,7 +226,8 @@ public final class FetcherBenchmark {
     return hits.stream().filter(hit -> hit.path().startsWith("/page/")).toList();
   }
 
-  private static boolean allFetched(TestOrigins origins, int first, int originCount, int pagesPerOrigin) {
+  private static boolean allFetched(
+      TestOrigins origins, int first, int originCount, int pagesPerOrigin) {
     for (int i = first; i < originCount; i++) {
       if (pagesOf(origins.hits(origins.origin(i))).size() < pagesPerOrigin) {
         return false;
@@ -216,7 +237,8 @@ public final class FetcherBenchmark {
   }
 
   private static Topics topics(EmbeddedCluster cluster, String prefix) {
-    Topics topics = Topics.create(prefix + ".", new HttpSchemaRegistryClient(cluster.schemaRegistryUrl()));
+    Topics topics =
+        Topics.create(prefix + ".", new HttpSchemaRegistryClient(cluster.schemaRegistryUrl()));
     Properties properties = new Properties();
     properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
     try (Admin admin = Admin.create(properties)) {
@@ -239,17 +261,29 @@ public final class FetcherBenchmark {
     Properties properties = new Properties();
     properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
     properties.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-    try (KafkaProducer<String, FetchRequest> producer = new KafkaProducer<>(properties, topics.fetchRequests().keySerde().serializer(), topics.fetchRequests().valueSerde().serializer())) {
+    try (KafkaProducer<String, FetchRequest> producer =
+        new KafkaProducer<>(
+            properties,
+            topics.fetchRequests().keySerde().serializer(),
+            topics.fetchRequests().valueSerde().serializer())) {
       for (String url : urls) {
         FetchRequest request =
-            FetchRequest.newBuilder().setUrl(url).setRequestId("b-" + url).setAttempt(1).setReleasedAt(Instant.now()).setOptions(Map.of("delay-ms", Long.toString(delay))).build();
-        producer.send(new ProducerRecord<>(topics.fetchRequests().name(), Origin.keyOf(url), request));
+            FetchRequest.newBuilder()
+                .setUrl(url)
+                .setRequestId("b-" + url)
+                .setAttempt(1)
+                .setReleasedAt(Instant.now())
+                .setOptions(Map.of("delay-ms", Long.toString(delay)))
+                .build();
+        producer.send(
+            new ProducerRecord<>(topics.fetchRequests().name(), Origin.keyOf(url), request));
       }
     }
   }
 
   private static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private FetcherBenchmark() {}

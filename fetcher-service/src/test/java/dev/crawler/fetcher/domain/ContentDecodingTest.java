@@ -12,35 +12,52 @@ import org.junit.jupiter.api.Test;
 
 class ContentDecodingTest {
 
-  private static final byte[] TEXT = "<html>hello, decoded world</html>".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] TEXT =
+      "<html>hello, decoded world</html>".getBytes(StandardCharsets.UTF_8);
 
   @Test
   void leavesAnUncodedBodyAsItIs() {
-    assertThat(ContentDecoding.decode(null, TEXT, 100)).isInstanceOfSatisfying(ContentDecoding.Body.class, body -> assertThat(body.bytes()).isEqualTo(TEXT));
-    assertThat(ContentDecoding.decode("identity", TEXT, 100)).isInstanceOfSatisfying(ContentDecoding.Body.class, body -> assertThat(body.bytes()).isEqualTo(TEXT));
+    assertThat(ContentDecoding.decode(null, TEXT, 100))
+        .isInstanceOfSatisfying(
+            ContentDecoding.Body.class, body -> assertThat(body.bytes()).isEqualTo(TEXT));
+    assertThat(ContentDecoding.decode("identity", TEXT, 100))
+        .isInstanceOfSatisfying(
+            ContentDecoding.Body.class, body -> assertThat(body.bytes()).isEqualTo(TEXT));
   }
 
   @Test
   void decodesGzip() throws IOException {
-    assertThat(ContentDecoding.decode("gzip", gzip(TEXT), 100)).isInstanceOfSatisfying(ContentDecoding.Body.class, body -> assertThat(body.bytes()).isEqualTo(TEXT));
+    assertThat(ContentDecoding.decode("gzip", gzip(TEXT), 100))
+        .isInstanceOfSatisfying(
+            ContentDecoding.Body.class, body -> assertThat(body.bytes()).isEqualTo(TEXT));
   }
 
   @Test
   void decodesZlibAndRawDeflate() throws IOException {
-    assertThat(ContentDecoding.decode("deflate", deflate(TEXT, false), 100)).isInstanceOfSatisfying(ContentDecoding.Body.class, body -> assertThat(body.bytes()).isEqualTo(TEXT));
-    assertThat(ContentDecoding.decode("deflate", deflate(TEXT, true), 100)).isInstanceOfSatisfying(ContentDecoding.Body.class, body -> assertThat(body.bytes()).isEqualTo(TEXT));
+    assertThat(ContentDecoding.decode("deflate", deflate(TEXT, false), 100))
+        .isInstanceOfSatisfying(
+            ContentDecoding.Body.class, body -> assertThat(body.bytes()).isEqualTo(TEXT));
+    assertThat(ContentDecoding.decode("deflate", deflate(TEXT, true), 100))
+        .isInstanceOfSatisfying(
+            ContentDecoding.Body.class, body -> assertThat(body.bytes()).isEqualTo(TEXT));
   }
 
   @Test
   void decodesBrotli() {
-    byte[] brotliX = {0x0b, 0x00, (byte) 0x80, 0x58, 0x03}; // "X", from the Brotli reference test data
+    byte[] brotliX = {
+      0x0b, 0x00, (byte) 0x80, 0x58, 0x03
+    }; // "X", from the Brotli reference test data
 
-    assertThat(ContentDecoding.decode("br", brotliX, 100)).isInstanceOfSatisfying(ContentDecoding.Body.class, body -> assertThat(body.bytes()).containsExactly('X'));
+    assertThat(ContentDecoding.decode("br", brotliX, 100))
+        .isInstanceOfSatisfying(
+            ContentDecoding.Body.class, body -> assertThat(body.bytes()).containsExactly('X'));
   }
 
   @Test
   void undoesSeveralCodingsFromTheLast() throws IOException {
-    assertThat(ContentDecoding.decode("deflate, gzip", gzip(deflate(TEXT, false)), 100)).isInstanceOfSatisfying(ContentDecoding.Body.class, body -> assertThat(body.bytes()).isEqualTo(TEXT));
+    assertThat(ContentDecoding.decode("deflate, gzip", gzip(deflate(TEXT, false)), 100))
+        .isInstanceOfSatisfying(
+            ContentDecoding.Body.class, body -> assertThat(body.bytes()).isEqualTo(TEXT));
   }
 
   @Test
@@ -48,19 +65,25 @@ class ContentDecodingTest {
     byte[] bomb = gzip(new byte[50 * 1024 * 1024]); // 50 MiB of zeros in about 50 KiB
 
     assertThat(bomb.length).isLessThan(100 * 1024);
-    assertThat(ContentDecoding.decode("gzip", bomb, 1024 * 1024)).isInstanceOf(ContentDecoding.TooLarge.class);
+    assertThat(ContentDecoding.decode("gzip", bomb, 1024 * 1024))
+        .isInstanceOf(ContentDecoding.TooLarge.class);
   }
 
   @Test
   void saysWhenABodyIsNotWhatItsCodingClaims() {
-    assertThat(ContentDecoding.decode("gzip", TEXT, 100)).isInstanceOf(ContentDecoding.Broken.class);
+    assertThat(ContentDecoding.decode("gzip", TEXT, 100))
+        .isInstanceOf(ContentDecoding.Broken.class);
     assertThat(ContentDecoding.decode("br", TEXT, 100)).isInstanceOf(ContentDecoding.Broken.class);
-    assertThat(ContentDecoding.decode("compress", TEXT, 100)).isInstanceOfSatisfying(ContentDecoding.Broken.class, broken -> assertThat(broken.detail()).contains("compress"));
+    assertThat(ContentDecoding.decode("compress", TEXT, 100))
+        .isInstanceOfSatisfying(
+            ContentDecoding.Broken.class,
+            broken -> assertThat(broken.detail()).contains("compress"));
   }
 
   @Test
   void acceptsAnEmptyCodedBody() {
-    assertThat(ContentDecoding.decode("gzip", new byte[0], 100)).isInstanceOf(ContentDecoding.Body.class);
+    assertThat(ContentDecoding.decode("gzip", new byte[0], 100))
+        .isInstanceOf(ContentDecoding.Body.class);
   }
 
   static byte[] gzip(byte[] bytes) throws IOException {
@@ -73,7 +96,8 @@ class ContentDecodingTest {
 
   static byte[] deflate(byte[] bytes, boolean raw) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (DeflaterOutputStream deflate = new DeflaterOutputStream(out, new Deflater(Deflater.DEFAULT_COMPRESSION, raw))) {
+    try (DeflaterOutputStream deflate =
+        new DeflaterOutputStream(out, new Deflater(Deflater.DEFAULT_COMPRESSION, raw))) {
       deflate.write(bytes);
     }
     return out.toByteArray();

@@ -46,10 +46,16 @@ class FeedbackTest {
     if (retryAfter != null) {
       headers.put("Retry-After", retryAfter);
     }
-    Feedback feedback = Feedback.of(new FetchAttempt.Response(status, headers, new byte[0], Optional.empty(), Optional.empty(), 1), NOW);
+    Feedback feedback =
+        Feedback.of(
+            new FetchAttempt.Response(
+                status, headers, new byte[0], Optional.empty(), Optional.empty(), 1),
+            NOW);
 
     assertThat(feedback.kind()).isEqualTo(kind);
-    assertThat(feedback.retryAfterMillis()).isEqualTo(retryAfterMillis == null ? OptionalLong.empty() : OptionalLong.of(retryAfterMillis));
+    assertThat(feedback.retryAfterMillis())
+        .isEqualTo(
+            retryAfterMillis == null ? OptionalLong.empty() : OptionalLong.of(retryAfterMillis));
   }
 
   @ParameterizedTest(name = "{0} -> {1}, persistent at once {2}")

@@ -29,19 +29,43 @@ class FetchOptionsTest {
                 "max-content-length", "4096"));
 
     assertThat(options)
-        .isEqualTo(new FetchOptions(250, 3, 10_000, 600_000, 2, 5000, false, 3, FetchOptions.HeadMode.REQUIRED, List.of("text/html", "text/*"), 4096));
+        .isEqualTo(
+            new FetchOptions(
+                250,
+                3,
+                10_000,
+                600_000,
+                2,
+                5000,
+                false,
+                3,
+                FetchOptions.HeadMode.REQUIRED,
+                List.of("text/html", "text/*"),
+                4096));
   }
 
   @Test
   void keepsTheDefaultForAnUnreadableValue() {
-    FetchOptions options = DEFAULTS.with(Map.of("delay-ms", "soon", "max-connections-per-origin", "0", "head", "sometimes", "redirects", "follow many"));
+    FetchOptions options =
+        DEFAULTS.with(
+            Map.of(
+                "delay-ms",
+                "soon",
+                "max-connections-per-origin",
+                "0",
+                "head",
+                "sometimes",
+                "redirects",
+                "follow many"));
 
     assertThat(options).isEqualTo(DEFAULTS);
   }
 
   @Test
   void neverObeysRobotsWhenTheServiceIsToldNotTo() {
-    assertThat(FetchOptions.defaults(0, false).with(Map.of("obey-robots-txt", "true")).obeysRobots()).isFalse();
+    assertThat(
+            FetchOptions.defaults(0, false).with(Map.of("obey-robots-txt", "true")).obeysRobots())
+        .isFalse();
   }
 
   @ParameterizedTest(name = "{0} -> {1}")
@@ -52,7 +76,8 @@ class FetchOptionsTest {
 
   @Test
   void capsTheConnectionsPerOrigin() {
-    assertThat(DEFAULTS.with(Map.of("max-connections-per-origin", "1000")).maxConnections()).isEqualTo(FetchOptions.MAX_CONNECTIONS_LIMIT);
+    assertThat(DEFAULTS.with(Map.of("max-connections-per-origin", "1000")).maxConnections())
+        .isEqualTo(FetchOptions.MAX_CONNECTIONS_LIMIT);
   }
 
   @ParameterizedTest(name = "types [{0}] max {1}: {2} of {3} bytes -> {4}")
@@ -69,8 +94,15 @@ class FetchOptionsTest {
         "                     | 1000 | text/html       | 1001  | false",
         "                     | 1000 | text/html       | -1    | true",
       })
-  void filtersOnMetadata(String types, long maxLength, String mediaType, long length, boolean isAccepted) {
-    FetchOptions options = DEFAULTS.with(Map.of("content-types", types == null ? "" : types, "max-content-length", Long.toString(maxLength)));
+  void filtersOnMetadata(
+      String types, long maxLength, String mediaType, long length, boolean isAccepted) {
+    FetchOptions options =
+        DEFAULTS.with(
+            Map.of(
+                "content-types",
+                types == null ? "" : types,
+                "max-content-length",
+                Long.toString(maxLength)));
 
     assertThat(options.isAcceptedMetadata(mediaType, length)).isEqualTo(isAccepted);
   }

@@ -35,7 +35,8 @@ class FetchVerdictTest {
         "403 |                    |     | BAD_STATUS    | 403",
         "199 |                    |     | BAD_STATUS    | 199",
       })
-  void mapsAStatusToAnOutcome(int status, String location, String retryAfter, String outcome, String detail) {
+  void mapsAStatusToAnOutcome(
+      int status, String location, String retryAfter, String outcome, String detail) {
     Map<String, String> headers = new HashMap<>();
     if (location != null) {
       headers.put("location", location);
@@ -43,7 +44,11 @@ class FetchVerdictTest {
     if (retryAfter != null) {
       headers.put("Retry-After", retryAfter);
     }
-    FetchVerdict verdict = FetchVerdict.of(URL, new FetchAttempt.Response(status, headers, new byte[0], Optional.empty(), Optional.empty(), 5));
+    FetchVerdict verdict =
+        FetchVerdict.of(
+            URL,
+            new FetchAttempt.Response(
+                status, headers, new byte[0], Optional.empty(), Optional.empty(), 5));
 
     assertThat(verdict.outcome().map(Enum::name)).isEqualTo(Optional.ofNullable(outcome));
     assertThat(verdict.detail()).isEqualTo(Optional.ofNullable(detail));
@@ -55,7 +60,14 @@ class FetchVerdictTest {
   void recognisesARedirectBackIntoTheFollowedChainAsALoop() {
     FetchAttempt.Response response =
         new FetchAttempt.Response(
-            302, Map.of("Location", "/a"), new byte[0], Optional.empty(), Optional.empty(), 5, java.util.List.of("http://a.example/a"), "http://a.example/b");
+            302,
+            Map.of("Location", "/a"),
+            new byte[0],
+            Optional.empty(),
+            Optional.empty(),
+            5,
+            java.util.List.of("http://a.example/a"),
+            "http://a.example/b");
 
     FetchVerdict verdict = FetchVerdict.of("http://a.example/a", response);
 
@@ -67,9 +79,18 @@ class FetchVerdictTest {
   @org.junit.jupiter.api.Test
   void resolvesTheLocationOfAFollowedRedirectAgainstTheUrlThatAnswered() {
     FetchAttempt.Response response =
-        new FetchAttempt.Response(301, Map.of("Location", "next"), new byte[0], Optional.empty(), Optional.empty(), 5, java.util.List.of("http://a.example/a"), "http://b.example/x/y");
+        new FetchAttempt.Response(
+            301,
+            Map.of("Location", "next"),
+            new byte[0],
+            Optional.empty(),
+            Optional.empty(),
+            5,
+            java.util.List.of("http://a.example/a"),
+            "http://b.example/x/y");
 
-    assertThat(FetchVerdict.of("http://a.example/a", response).redirectTarget()).contains("http://b.example/x/next");
+    assertThat(FetchVerdict.of("http://a.example/a", response).redirectTarget())
+        .contains("http://b.example/x/next");
   }
 
   @ParameterizedTest(name = "{0} -> {1}")

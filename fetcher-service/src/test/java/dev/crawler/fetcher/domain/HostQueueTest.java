@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 class HostQueueTest {
 
   private static HostQueue<String> host() {
-    return new HostQueue<>("http://a.example", new OriginPoliteness(FetchOptions.defaults(1000, true), 60_000));
+    return new HostQueue<>(
+        "http://a.example", new OriginPoliteness(FetchOptions.defaults(1000, true), 60_000));
   }
 
   @Test

@@ -15,7 +15,9 @@ class OffsetTrackerTest {
 
     tracker.done(11);
     tracker.done(12);
-    assertThat(tracker.commit()).as("10 is not done: nothing past it, 11 and 12 as metadata").contains(new OffsetTracker.Commit(10, "done:11-12"));
+    assertThat(tracker.commit())
+        .as("10 is not done: nothing past it, 11 and 12 as metadata")
+        .contains(new OffsetTracker.Commit(10, "done:11-12"));
 
     tracker.done(10);
     assertThat(tracker.commit()).contains(new OffsetTracker.Commit(13, ""));
@@ -30,7 +32,9 @@ class OffsetTrackerTest {
     tracker.done(10);
 
     assertThat(tracker.commit()).contains(new OffsetTracker.Commit(11, ""));
-    assertThat(tracker.commit()).as("the commit failed: nothing changed, but it is still to be made").contains(new OffsetTracker.Commit(11, ""));
+    assertThat(tracker.commit())
+        .as("the commit failed: nothing changed, but it is still to be made")
+        .contains(new OffsetTracker.Commit(11, ""));
     tracker.committed(new OffsetTracker.Commit(11, ""));
     assertThat(tracker.commit()).isEmpty();
   }
@@ -57,7 +61,9 @@ class OffsetTrackerTest {
     tracker.received(5);
     tracker.received(7);
     tracker.done(5);
-    assertThat(tracker.commit()).as("6 was a marker, 7 is waiting").contains(new OffsetTracker.Commit(7, ""));
+    assertThat(tracker.commit())
+        .as("6 was a marker, 7 is waiting")
+        .contains(new OffsetTracker.Commit(7, ""));
     tracker.done(7);
     assertThat(tracker.commit()).contains(new OffsetTracker.Commit(8, ""));
   }
@@ -100,7 +106,9 @@ class OffsetTrackerTest {
     tracker.committed(new OffsetTracker.Commit(11, "done:12-13,15"));
     assertThat(tracker.commit()).as("nothing changed").isEmpty();
     tracker.done(16);
-    assertThat(tracker.commit()).as("the metadata changed").contains(new OffsetTracker.Commit(11, "done:12-13,15-16"));
+    assertThat(tracker.commit())
+        .as("the metadata changed")
+        .contains(new OffsetTracker.Commit(11, "done:12-13,15-16"));
   }
 
   @Test
@@ -134,6 +142,7 @@ class OffsetTrackerTest {
       }
     }
 
-    assertThat(tracker.commit().orElseThrow().metadata().length()).isLessThanOrEqualTo(OffsetTracker.MAX_METADATA_CHARS);
+    assertThat(tracker.commit().orElseThrow().metadata().length())
+        .isLessThanOrEqualTo(OffsetTracker.MAX_METADATA_CHARS);
   }
 }

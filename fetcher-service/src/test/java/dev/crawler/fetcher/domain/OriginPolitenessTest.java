@@ -25,7 +25,8 @@ class OriginPolitenessTest {
     return politeness.ended(at, feedback);
   }
 
-  @ParameterizedTest(name = "option {0}, Crawl-delay {1}, cap {2}, back-off {3} -> {4} (capped {5})")
+  @ParameterizedTest(
+      name = "option {0}, Crawl-delay {1}, cap {2}, back-off {3} -> {4} (capped {5})")
   @CsvSource({
     "1000,     -1, 60000,     0,  1000, false",
     "1000,   5000, 60000,     0,  5000, false",
@@ -35,26 +36,35 @@ class OriginPolitenessTest {
     "0,        -1, 60000,     0,     0, false",
     "1000, 120000, 60000, 90000, 90000, true",
   })
-  void resolvesTheDelayFromOptionCrawlDelayCapAndBackoff(long option, long crawlDelay, long cap, long backoff, long delay, boolean isCapped) {
-    assertThat(OriginPoliteness.resolve(option, crawlDelay, cap, backoff)).isEqualTo(new OriginPoliteness.Delay(delay, isCapped));
+  void resolvesTheDelayFromOptionCrawlDelayCapAndBackoff(
+      long option, long crawlDelay, long cap, long backoff, long delay, boolean isCapped) {
+    assertThat(OriginPoliteness.resolve(option, crawlDelay, cap, backoff))
+        .isEqualTo(new OriginPoliteness.Delay(delay, isCapped));
   }
 
   @Test
   void takesRobotsCrawlDelayUpToTheCap() {
     OriginPoliteness politeness = politeness();
 
-    assertThat(politeness.crawlDelay(OptionalLong.of(5000))).isEqualTo(new OriginPoliteness.Delay(5000, false));
-    assertThat(politeness.crawlDelay(OptionalLong.of(3_600_000))).isEqualTo(new OriginPoliteness.Delay(60_000, true));
-    assertThat(politeness.crawlDelay(OptionalLong.empty())).isEqualTo(new OriginPoliteness.Delay(1000, false));
+    assertThat(politeness.crawlDelay(OptionalLong.of(5000)))
+        .isEqualTo(new OriginPoliteness.Delay(5000, false));
+    assertThat(politeness.crawlDelay(OptionalLong.of(3_600_000)))
+        .isEqualTo(new OriginPoliteness.Delay(60_000, true));
+    assertThat(politeness.crawlDelay(OptionalLong.empty()))
+        .isEqualTo(new OriginPoliteness.Delay(1000, false));
   }
 
-  /** The back-off curve: each rate limit without Retry-After doubles the delay, up to the cap (10 minutes). */
+  /**
+   * The back-off curve: each rate limit without Retry-After doubles the delay, up to the cap (10
+   * minutes).
+   */
   @ParameterizedTest(name = "after {0} rate limits the delay is {1} ms")
   @CsvSource({"1, 2000", "2, 4000", "3, 8000", "4, 16000", "9, 512000", "10, 600000", "11, 600000"})
   void doublesTheDelayOnEachRateLimitUpToTheCap(int rateLimits, long delay) {
     OriginPoliteness politeness = politeness();
     for (int i = 0; i < rateLimits; i++) {
-      assertThat(request(politeness, i, FeedbackTest.of(Kind.RATE_LIMITED))).isEqualTo(Change.BACKED_OFF);
+      assertThat(request(politeness, i, FeedbackTest.of(Kind.RATE_LIMITED)))
+          .isEqualTo(Change.BACKED_OFF);
     }
 
     assertThat(politeness.delay().millis()).isEqualTo(delay);
@@ -75,14 +85,19 @@ class OriginPolitenessTest {
 
   @Test
   void capsRetryAfterAtTheMaximumBackoff() {
-    OriginPoliteness politeness = new OriginPoliteness(FetchOptions.defaults(1000, true).with(Map.of(FetchOptions.MAX_BACKOFF, "30000")), QUIET);
+    OriginPoliteness politeness =
+        new OriginPoliteness(
+            FetchOptions.defaults(1000, true).with(Map.of(FetchOptions.MAX_BACKOFF, "30000")),
+            QUIET);
 
     request(politeness, 0, new Feedback(Kind.RATE_LIMITED, OptionalLong.of(3_600_000)));
 
     assertThat(politeness.nextStartAt()).isEqualTo(30_000);
   }
 
-  /** After a quiet period without trouble, each answered request halves the back-off, down to none. */
+  /**
+   * After a quiet period without trouble, each answered request halves the back-off, down to none.
+   */
   @ParameterizedTest(name = "answered at {0} ms -> back-off {1}")
   @CsvSource({"30000, 8000", "60000, 4000"})
   void decaysTheBackoffAfterAQuietPeriod(long answeredAt, long backoff) {
@@ -131,7 +146,8 @@ class OriginPolitenessTest {
     "'UNREACHABLE RATE_LIMITED',                                 BACKED_OFF, 4",
     "'SERVER_ERROR SERVER_ERROR SERVER_ERROR SERVER_ERROR SERVER_ERROR SERVER_ERROR', PAUSED, 5",
   })
-  void lowersPatienceOnFailuresThatLookPersistentAndPausesAtZero(String kinds, Change lastChange, int patienceLeft) {
+  void lowersPatienceOnFailuresThatLookPersistentAndPausesAtZero(
+      String kinds, Change lastChange, int patienceLeft) {
     OriginPoliteness politeness = politeness();
     Change change = Change.NONE;
     long at = 0;
@@ -147,7 +163,11 @@ class OriginPolitenessTest {
 
   @Test
   void staysPausedForThePauseOptionThenGoesOnWithFullPatience() {
-    OriginPoliteness politeness = new OriginPoliteness(FetchOptions.defaults(1000, true).with(Map.of(FetchOptions.PATIENCE, "2", FetchOptions.PAUSE, "300000")), QUIET);
+    OriginPoliteness politeness =
+        new OriginPoliteness(
+            FetchOptions.defaults(1000, true)
+                .with(Map.of(FetchOptions.PATIENCE, "2", FetchOptions.PAUSE, "300000")),
+            QUIET);
 
     request(politeness, 1000, FeedbackTest.of(Kind.UNREACHABLE));
     Change change = request(politeness, 2000, FeedbackTest.of(Kind.UNREACHABLE));
@@ -161,7 +181,9 @@ class OriginPolitenessTest {
 
   @Test
   void runsAtMostMaxConnectionsRequestsAtOnce() {
-    OriginPoliteness politeness = new OriginPoliteness(FetchOptions.defaults(0, true).with(Map.of(FetchOptions.MAX_CONNECTIONS, "2")), QUIET);
+    OriginPoliteness politeness =
+        new OriginPoliteness(
+            FetchOptions.defaults(0, true).with(Map.of(FetchOptions.MAX_CONNECTIONS, "2")), QUIET);
 
     politeness.started();
     assertThat(politeness.isReady(0)).isTrue();

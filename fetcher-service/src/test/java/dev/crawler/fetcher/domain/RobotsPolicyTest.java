@@ -26,15 +26,26 @@ class RobotsPolicyTest {
     "MyBot/1.0 (+http://x.example/), http://a.example/private/x,       true",
   })
   void matchesRulesOnTheProductToken(String userAgent, String url, boolean allowed) {
-    BaseRobotRules rules = new RobotsPolicy(userAgent, Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, TXT));
+    BaseRobotRules rules =
+        new RobotsPolicy(userAgent, Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, TXT));
 
     assertThat(RobotsPolicy.isAllowedByRobots(rules, url)).isEqualTo(allowed);
   }
 
   @ParameterizedTest(name = "status {0} -> allow all {1}, allow none {2}")
-  @CsvSource({"404, true, false", "401, true, false", "410, true, false", "500, false, true", "503, false, true", "301, false, true"})
-  void treatsMissingRobotsAsAllowAllAndAFailingServerAsAllowNone(int status, boolean allowAll, boolean allowNone) {
-    BaseRobotRules rules = new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(status, "whatever"));
+  @CsvSource({
+    "404, true, false",
+    "401, true, false",
+    "410, true, false",
+    "500, false, true",
+    "503, false, true",
+    "301, false, true"
+  })
+  void treatsMissingRobotsAsAllowAllAndAFailingServerAsAllowNone(
+      int status, boolean allowAll, boolean allowNone) {
+    BaseRobotRules rules =
+        new RobotsPolicy("bot", Duration.ofMinutes(30))
+            .rulesFrom(ROBOTS, response(status, "whatever"));
 
     assertThat(rules.isAllowAll()).isEqualTo(allowAll);
     assertThat(rules.isAllowNone()).isEqualTo(allowNone);
@@ -43,16 +54,24 @@ class RobotsPolicyTest {
   @Test
   void disallowsAllWhenRobotsCannotBeFetchedAndRetriesSooner() {
     RobotsPolicy policy = new RobotsPolicy("bot", Duration.ofMinutes(30));
-    BaseRobotRules rules = policy.rulesFrom(ROBOTS, new FetchAttempt.Failure(FetchAttempt.FailureKind.CONNECT_FAILED, "refused", 1));
+    BaseRobotRules rules =
+        policy.rulesFrom(
+            ROBOTS,
+            new FetchAttempt.Failure(FetchAttempt.FailureKind.CONNECT_FAILED, "refused", 1));
 
     assertThat(rules.isAllowNone()).isTrue();
     assertThat(policy.validity(rules)).isEqualTo(RobotsPolicy.RETRY_AFTER_FAILURE);
-    assertThat(policy.validity(policy.rulesFrom(ROBOTS, response(200, TXT)))).isEqualTo(Duration.ofMinutes(30));
+    assertThat(policy.validity(policy.rulesFrom(ROBOTS, response(200, TXT))))
+        .isEqualTo(Duration.ofMinutes(30));
   }
 
   @Test
   void readsSitemapsAndCrawlDelay() {
-    BaseRobotRules rules = new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, "User-agent: *\nCrawl-delay: 5\nSitemap: http://a.example/s.xml\n"));
+    BaseRobotRules rules =
+        new RobotsPolicy("bot", Duration.ofMinutes(30))
+            .rulesFrom(
+                ROBOTS,
+                response(200, "User-agent: *\nCrawl-delay: 5\nSitemap: http://a.example/s.xml\n"));
 
     assertThat(rules.getSitemaps()).containsExactly("http://a.example/s.xml");
     assertThat(rules.getCrawlDelay()).isEqualTo(5000);
@@ -60,7 +79,9 @@ class RobotsPolicyTest {
 
   @Test
   void keepsALongCrawlDelayForTheOriginToCapInsteadOfDisallowingAll() {
-    BaseRobotRules rules = new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, "User-agent: *\nCrawl-delay: 3600\nDisallow: /x\n"));
+    BaseRobotRules rules =
+        new RobotsPolicy("bot", Duration.ofMinutes(30))
+            .rulesFrom(ROBOTS, response(200, "User-agent: *\nCrawl-delay: 3600\nDisallow: /x\n"));
 
     assertThat(rules.isAllowNone()).isFalse();
     assertThat(RobotsPolicy.isAllowedByRobots(rules, "http://a.example/page")).isTrue();
@@ -69,13 +90,17 @@ class RobotsPolicyTest {
 
   @Test
   void saysWhenNoCrawlDelayIsSet() {
-    BaseRobotRules rules = new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, TXT));
+    BaseRobotRules rules =
+        new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, TXT));
 
     assertThat(RobotsPolicy.crawlDelayMillis(rules)).isEmpty();
     assertThat(RobotsPolicy.sitemaps(rules)).containsExactly("http://a.example/sitemap.xml");
   }
 
-  /** RFC 9309 section 2.2.2: the most specific (longest) match wins; allow wins a tie; {@code *} and {@code $}. */
+  /**
+   * RFC 9309 section 2.2.2: the most specific (longest) match wins; allow wins a tie; {@code *} and
+   * {@code $}.
+   */
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({
     "http://a.example/folder/page,        false",
@@ -88,15 +113,19 @@ class RobotsPolicyTest {
     "http://a.example/tie,                true",
   })
   void appliesTheRfc9309MatchingRules(String url, boolean allowed) {
-    String txt = "User-agent: *\nDisallow: /folder/\nAllow: /folder/allowed.html\nDisallow: /*.php$\nDisallow: /private*\nDisallow: /tie\nAllow: /tie\n";
-    BaseRobotRules rules = new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, txt));
+    String txt =
+        "User-agent: *\nDisallow: /folder/\nAllow: /folder/allowed.html\nDisallow: /*.php$\nDisallow: /private*\nDisallow: /tie\nAllow: /tie\n";
+    BaseRobotRules rules =
+        new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, txt));
 
     assertThat(RobotsPolicy.isAllowedByRobots(rules, url)).isEqualTo(allowed);
   }
 
   @Test
   void allowsAllWhenTheGroupsNameOtherAgentsOnly() {
-    BaseRobotRules rules = new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, "User-agent: otherbot\nDisallow: /\n"));
+    BaseRobotRules rules =
+        new RobotsPolicy("bot", Duration.ofMinutes(30))
+            .rulesFrom(ROBOTS, response(200, "User-agent: otherbot\nDisallow: /\n"));
 
     assertThat(RobotsPolicy.isAllowedByRobots(rules, "http://a.example/anything")).isTrue();
   }
@@ -104,19 +133,36 @@ class RobotsPolicyTest {
   @Test
   void parsesOnlyTheFirst500KiB() {
     String padding = "# " + "x".repeat(RobotsPolicy.MAX_BYTES) + "\n";
-    BaseRobotRules rules = new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, "User-agent: *\nDisallow: /a\n" + padding + "Disallow: /b\n"));
+    BaseRobotRules rules =
+        new RobotsPolicy("bot", Duration.ofMinutes(30))
+            .rulesFrom(
+                ROBOTS,
+                response(200, "User-agent: *\nDisallow: /a\n" + padding + "Disallow: /b\n"));
 
     assertThat(RobotsPolicy.isAllowedByRobots(rules, "http://a.example/a")).isFalse();
-    assertThat(RobotsPolicy.isAllowedByRobots(rules, "http://a.example/b")).as("beyond the limit").isTrue();
+    assertThat(RobotsPolicy.isAllowedByRobots(rules, "http://a.example/b"))
+        .as("beyond the limit")
+        .isTrue();
   }
 
   @ParameterizedTest
-  @CsvSource({"kafka-crawler/0.1, kafka-crawler", "MyBot/1.0 (+http://x), mybot", "Plain, plain", "'  spaced bot', spaced"})
+  @CsvSource({
+    "kafka-crawler/0.1, kafka-crawler",
+    "MyBot/1.0 (+http://x), mybot",
+    "Plain, plain",
+    "'  spaced bot', spaced"
+  })
   void takesTheProductTokenOfTheUserAgent(String userAgent, String token) {
     assertThat(RobotsPolicy.productToken(userAgent)).isEqualTo(token);
   }
 
   private static FetchAttempt.Response response(int status, String body) {
-    return new FetchAttempt.Response(status, Map.of(), body.getBytes(StandardCharsets.UTF_8), Optional.of("text/plain"), Optional.empty(), 1);
+    return new FetchAttempt.Response(
+        status,
+        Map.of(),
+        body.getBytes(StandardCharsets.UTF_8),
+        Optional.of("text/plain"),
+        Optional.empty(),
+        1);
   }
 }

@@ -30,7 +30,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The fetcher speaks HTTP/2 to a server that offers it over TLS (ALPN), and reads a self-signed site. */
+/**
+ * The fetcher speaks HTTP/2 to a server that offers it over TLS (ALPN), and reads a self-signed
+ * site.
+ */
 class JettyPageFetcherHttp2Test {
 
   @TempDir static Path keys;
@@ -45,12 +48,32 @@ class JettyPageFetcherHttp2Test {
     String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
     Process process =
         new ProcessBuilder(
-                keytool, "-genkeypair", "-alias", "test", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2", "-storetype", "PKCS12",
-                "-keystore", keyStore.toString(), "-storepass", "secret", "-keypass", "secret", "-dname", "CN=127.0.0.1")
+                keytool,
+                "-genkeypair",
+                "-alias",
+                "test",
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                keyStore.toString(),
+                "-storepass",
+                "secret",
+                "-keypass",
+                "secret",
+                "-dname",
+                "CN=127.0.0.1")
             .redirectErrorStream(true)
             .start();
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(process.exitValue()).as(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+    assertThat(process.exitValue())
+        .as(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+        .isZero();
 
     server = new Server();
     HttpConfiguration config = new HttpConfiguration();
@@ -62,7 +85,12 @@ class JettyPageFetcherHttp2Test {
     ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory();
     alpn.setDefaultProtocol("http/1.1");
     ServerConnector connector =
-        new ServerConnector(server, new SslConnectionFactory(tls, alpn.getProtocol()), alpn, new HTTP2ServerConnectionFactory(config), new HttpConnectionFactory(config));
+        new ServerConnector(
+            server,
+            new SslConnectionFactory(tls, alpn.getProtocol()),
+            alpn,
+            new HTTP2ServerConnectionFactory(config),
+            new HttpConnectionFactory(config));
     connector.setHost("127.0.0.1");
     server.addConnector(connector);
     server.setHandler(
@@ -70,13 +98,25 @@ class JettyPageFetcherHttp2Test {
           @Override
           public boolean handle(Request request, Response response, Callback callback) {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=UTF-8");
-            response.write(true, ByteBuffer.wrap(request.getConnectionMetaData().getProtocol().getBytes(StandardCharsets.UTF_8)), callback);
+            response.write(
+                true,
+                ByteBuffer.wrap(
+                    request.getConnectionMetaData().getProtocol().getBytes(StandardCharsets.UTF_8)),
+                callback);
             return true;
           }
         });
     server.start();
     base = "https://127.0.0.1:" + connector.getLocalPort();
-    fetcher = new JettyPageFetcher("test-bot/1.0", 1024, Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10), 16, false);
+    fetcher =
+        new JettyPageFetcher(
+            "test-bot/1.0",
+            1024,
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(10),
+            16,
+            false);
   }
 
   @AfterAll
@@ -89,10 +129,15 @@ class JettyPageFetcherHttp2Test {
   void speaksHttp2WhereTheServerOffersIt() throws Exception {
     FetchAttempt attempt = fetcher.get(base + "/", Map.of(), 0).get(20, TimeUnit.SECONDS);
 
-    assertThat(attempt).isInstanceOfSatisfying(FetchAttempt.Response.class, response -> {
-      assertThat(response.status()).isEqualTo(200);
-      assertThat(new String(response.body(), StandardCharsets.UTF_8)).as("the protocol the server saw").isEqualTo("HTTP/2.0");
-      assertThat(response.redirectChain()).isEqualTo(List.of());
-    });
+    assertThat(attempt)
+        .isInstanceOfSatisfying(
+            FetchAttempt.Response.class,
+            response -> {
+              assertThat(response.status()).isEqualTo(200);
+              assertThat(new String(response.body(), StandardCharsets.UTF_8))
+                  .as("the protocol the server saw")
+                  .isEqualTo("HTTP/2.0");
+              assertThat(response.redirectChain()).isEqualTo(List.of());
+            });
   }
 }

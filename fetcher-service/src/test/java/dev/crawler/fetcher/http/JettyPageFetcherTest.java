@@ -39,15 +39,21 @@ class JettyPageFetcherTest {
     server.setHandler(
         new Handler.Abstract() {
           @Override
-          public boolean handle(Request request, Response response, Callback callback) throws Exception {
+          public boolean handle(Request request, Response response, Callback callback)
+              throws Exception {
             String path = request.getHttpURI().getPath();
             switch (path) {
               case "/page" -> {
                 response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=ISO-8859-1");
                 response.getHeaders().add("X-Many", "a");
                 response.getHeaders().add("X-Many", "b");
-                response.getHeaders().put("User-Agent-Seen", request.getHeaders().get(HttpHeader.USER_AGENT));
-                response.write(true, ByteBuffer.wrap("<html>hello</html>".getBytes(StandardCharsets.ISO_8859_1)), callback);
+                response
+                    .getHeaders()
+                    .put("User-Agent-Seen", request.getHeaders().get(HttpHeader.USER_AGENT));
+                response.write(
+                    true,
+                    ByteBuffer.wrap("<html>hello</html>".getBytes(StandardCharsets.ISO_8859_1)),
+                    callback);
               }
               case "/big" -> {
                 response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
@@ -77,7 +83,15 @@ class JettyPageFetcherTest {
         });
     server.start();
     base = "http://127.0.0.1:" + connector.getLocalPort();
-    fetcher = new JettyPageFetcher("test-bot/1.0", 1024, Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofMillis(500), 16, false);
+    fetcher =
+        new JettyPageFetcher(
+            "test-bot/1.0",
+            1024,
+            Duration.ofSeconds(2),
+            Duration.ofMillis(500),
+            Duration.ofMillis(500),
+            16,
+            false);
   }
 
   @AfterAll
@@ -88,10 +102,12 @@ class JettyPageFetcherTest {
 
   @Test
   void returnsStatusHeadersBodyAndContentType() throws Exception {
-    FetchAttempt.Response response = (FetchAttempt.Response) fetcher.get(base + "/page", Map.of(), 0).get(5, TimeUnit.SECONDS);
+    FetchAttempt.Response response =
+        (FetchAttempt.Response) fetcher.get(base + "/page", Map.of(), 0).get(5, TimeUnit.SECONDS);
 
     assertThat(response.status()).isEqualTo(200);
-    assertThat(new String(response.body(), StandardCharsets.ISO_8859_1)).isEqualTo("<html>hello</html>");
+    assertThat(new String(response.body(), StandardCharsets.ISO_8859_1))
+        .isEqualTo("<html>hello</html>");
     assertThat(response.contentType()).contains("text/html");
     assertThat(response.charset()).contains("iso-8859-1");
     assertThat(response.header("x-many")).contains("a, b");
@@ -100,8 +116,10 @@ class JettyPageFetcherTest {
 
   @Test
   void doesNotFollowRedirectsUnlessAsked() throws Exception {
-    FetchAttempt.Response notFollowed = (FetchAttempt.Response) fetcher.get(base + "/moved", Map.of(), 0).get(5, TimeUnit.SECONDS);
-    FetchAttempt.Response followed = (FetchAttempt.Response) fetcher.get(base + "/moved", Map.of(), 5).get(5, TimeUnit.SECONDS);
+    FetchAttempt.Response notFollowed =
+        (FetchAttempt.Response) fetcher.get(base + "/moved", Map.of(), 0).get(5, TimeUnit.SECONDS);
+    FetchAttempt.Response followed =
+        (FetchAttempt.Response) fetcher.get(base + "/moved", Map.of(), 5).get(5, TimeUnit.SECONDS);
 
     assertThat(notFollowed.status()).isEqualTo(301);
     assertThat(notFollowed.header("Location")).contains("/page");
@@ -112,14 +130,18 @@ class JettyPageFetcherTest {
   void abortsABodyOverTheLimit() throws Exception {
     FetchAttempt attempt = fetcher.get(base + "/big", Map.of(), 0).get(5, TimeUnit.SECONDS);
 
-    assertThat(attempt).isInstanceOfSatisfying(FetchAttempt.Failure.class, failure -> assertThat(failure.kind()).isEqualTo(FailureKind.TOO_LARGE));
+    assertThat(attempt)
+        .isInstanceOfSatisfying(
+            FetchAttempt.Failure.class,
+            failure -> assertThat(failure.kind()).isEqualTo(FailureKind.TOO_LARGE));
   }
 
   @Test
   void decodesBodiesItselfUnderTheLimitNeverLettingJettyDecodeThem() throws Exception {
     FetchAttempt attempt = fetcher.get(base + "/gzip-bomb", Map.of(), 0).get(5, TimeUnit.SECONDS);
 
-    // Jetty decoding it would abort on the decoded bytes ("body is over the limit"), racing its own decoder
+    // Jetty decoding it would abort on the decoded bytes ("body is over the limit"), racing its own
+    // decoder
     assertThat(attempt)
         .isInstanceOfSatisfying(
             FetchAttempt.Failure.class,
@@ -141,7 +163,10 @@ class JettyPageFetcherTest {
   void timesOutASlowResponse() throws Exception {
     FetchAttempt attempt = fetcher.get(base + "/slow", Map.of(), 0).get(5, TimeUnit.SECONDS);
 
-    assertThat(attempt).isInstanceOfSatisfying(FetchAttempt.Failure.class, failure -> assertThat(failure.kind()).isEqualTo(FailureKind.TIMEOUT));
+    assertThat(attempt)
+        .isInstanceOfSatisfying(
+            FetchAttempt.Failure.class,
+            failure -> assertThat(failure.kind()).isEqualTo(FailureKind.TIMEOUT));
   }
 
   @Test
@@ -150,19 +175,35 @@ class JettyPageFetcherTest {
     try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       closedPort = socket.getLocalPort();
     }
-    FetchAttempt attempt = fetcher.get("http://127.0.0.1:" + closedPort + "/", Map.of(), 0).get(5, TimeUnit.SECONDS);
+    FetchAttempt attempt =
+        fetcher.get("http://127.0.0.1:" + closedPort + "/", Map.of(), 0).get(5, TimeUnit.SECONDS);
 
-    assertThat(attempt).isInstanceOfSatisfying(FetchAttempt.Failure.class, failure -> assertThat(failure.kind()).isEqualTo(FailureKind.CONNECT_FAILED));
+    assertThat(attempt)
+        .isInstanceOfSatisfying(
+            FetchAttempt.Failure.class,
+            failure -> assertThat(failure.kind()).isEqualTo(FailureKind.CONNECT_FAILED));
   }
 
   @Test
   void describesAFailureInWordsAndNeverAsAJettyObjectDump() {
-    String dump = "HttpConnectionOverHTTP@61630baf::SocketChannelEndPoint@2c1b9e4e{l=/127.0.0.1:40000,r=/127.0.0.1:8080,OPEN,fill=-,flush=-,to=3/30000}";
+    String dump =
+        "HttpConnectionOverHTTP@61630baf::SocketChannelEndPoint@2c1b9e4e{l=/127.0.0.1:40000,r=/127.0.0.1:8080,OPEN,fill=-,flush=-,to=3/30000}";
 
-    assertThat(JettyPageFetcher.describe(new java.io.EOFException(dump))).isEqualTo("the server closed the connection before the response ended");
-    assertThat(JettyPageFetcher.describe(new java.io.IOException("oejcti." + dump, new java.io.EOFException()))).isEqualTo("the server closed the connection before the response ended");
-    assertThat(JettyPageFetcher.describe(new java.io.IOException("wrapped", new java.io.EOFException(dump)))).isEqualTo("wrapped");
-    assertThat(JettyPageFetcher.describe(new java.nio.channels.ClosedChannelException())).isEqualTo("the connection was closed");
-    assertThat(JettyPageFetcher.describe(new IllegalStateException("Connection reset on oejcti.HttpConnectionOverHTTP@1"))).isEqualTo("Connection reset");
+    assertThat(JettyPageFetcher.describe(new java.io.EOFException(dump)))
+        .isEqualTo("the server closed the connection before the response ended");
+    assertThat(
+            JettyPageFetcher.describe(
+                new java.io.IOException("oejcti." + dump, new java.io.EOFException())))
+        .isEqualTo("the server closed the connection before the response ended");
+    assertThat(
+            JettyPageFetcher.describe(
+                new java.io.IOException("wrapped", new java.io.EOFException(dump))))
+        .isEqualTo("wrapped");
+    assertThat(JettyPageFetcher.describe(new java.nio.channels.ClosedChannelException()))
+        .isEqualTo("the connection was closed");
+    assertThat(
+            JettyPageFetcher.describe(
+                new IllegalStateException("Connection reset on oejcti.HttpConnectionOverHTTP@1")))
+        .isEqualTo("Connection reset");
   }
 }

@@ -13,19 +13,28 @@ import java.util.List;
  * @param seeds the crawl's seeds besides the configuration's sites' (for the host, domain and
  *     directory scopes)
  * @param maxPages fetch requests this frontier instance releases at most; 0 for no limit
- * @param windowPerOrigin requests in flight per origin at most; 0 to derive it from the delay ({@link
- *     #window()})
+ * @param windowPerOrigin requests in flight per origin at most; 0 to derive it from the delay
+ *     ({@link #window()})
  * @param leaseTimeout how long a released request waits for its outcome before it is released again
- * @param maxAttempts fetch attempts per URL for outcomes that are retried ({@link #isRetried(Outcome, int)})
+ * @param maxAttempts fetch attempts per URL for outcomes that are retried ({@link
+ *     #isRetried(Outcome, int)})
  */
-public record FrontierSettings(CrawlConfig crawl, List<String> seeds, long maxPages, int windowPerOrigin, Duration leaseTimeout, int maxAttempts) {
+public record FrontierSettings(
+    CrawlConfig crawl,
+    List<String> seeds,
+    long maxPages,
+    int windowPerOrigin,
+    Duration leaseTimeout,
+    int maxAttempts) {
 
   /** The global politeness delay between two requests to one origin, which sizes the window. */
   public long delayMillis() {
     return crawl.globalValue(CrawlOption.DELAY_MS);
   }
 
-  /** How long one URL takes from release to outcome through the services, roughly, in milliseconds. */
+  /**
+   * How long one URL takes from release to outcome through the services, roughly, in milliseconds.
+   */
   static final long PIPELINE_LATENCY_MILLIS = 2_000;
 
   static final int MIN_WINDOW = 2;
@@ -33,9 +42,10 @@ public record FrontierSettings(CrawlConfig crawl, List<String> seeds, long maxPa
 
   /**
    * Requests in flight per origin at most. Unless configured, enough to keep an origin busy at its
-   * delay while outcomes make their way back ({@value #PIPELINE_LATENCY_MILLIS} ms), between {@value
-   * #MIN_WINDOW} and {@value #MAX_WINDOW}: 2 at a delay of one second, 64 at no delay. The window is
-   * what keeps one slow origin from filling a partition: the others' requests are released beside it.
+   * delay while outcomes make their way back ({@value #PIPELINE_LATENCY_MILLIS} ms), between
+   * {@value #MIN_WINDOW} and {@value #MAX_WINDOW}: 2 at a delay of one second, 64 at no delay. The
+   * window is what keeps one slow origin from filling a partition: the others' requests are
+   * released beside it.
    */
   public int window() {
     return window(delayMillis());
@@ -57,8 +67,8 @@ public record FrontierSettings(CrawlConfig crawl, List<String> seeds, long maxPa
 
   /**
    * Whether an outcome (after the retries) puts the URL in the error state: blacklisted, so later
-   * discoveries are {@code BLACKLISTED} until an operator clears the errors (seed 001's pending file,
-   * state 2).
+   * discoveries are {@code BLACKLISTED} until an operator clears the errors (seed 001's pending
+   * file, state 2).
    */
   public static boolean isError(Outcome outcome) {
     switch (outcome) {
@@ -76,8 +86,9 @@ public record FrontierSettings(CrawlConfig crawl, List<String> seeds, long maxPa
   }
 
   /**
-   * Whether a URL whose fetch ended with this outcome is queued again: transient failures (a network
-   * error, a rate limit; seed 003's transient-error retry) until {@code maxAttempts} attempts were made.
+   * Whether a URL whose fetch ended with this outcome is queued again: transient failures (a
+   * network error, a rate limit; seed 003's transient-error retry) until {@code maxAttempts}
+   * attempts were made.
    */
   public boolean isRetried(Outcome outcome, int attempt) {
     boolean isTransient = outcome == Outcome.NETWORK_ERROR || outcome == Outcome.RATE_LIMITED;

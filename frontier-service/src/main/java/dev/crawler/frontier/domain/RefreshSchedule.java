@@ -6,10 +6,11 @@ import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * When a fetched URL is fetched again (continuous refresh, seeds 002 and 003: per-URL due times): after
- * {@code interval} minutes; a sitemap's {@code changefreq} sets the interval instead; with {@code
- * adaptive}, the interval halves when the content changed and doubles when it did not, within {@code
- * min} and {@code max}; a failed fetch is tried again after {@code errorInterval} when set. Pure.
+ * When a fetched URL is fetched again (continuous refresh, seeds 002 and 003: per-URL due times):
+ * after {@code interval} minutes; a sitemap's {@code changefreq} sets the interval instead; with
+ * {@code adaptive}, the interval halves when the content changed and doubles when it did not,
+ * within {@code min} and {@code max}; a failed fetch is tried again after {@code errorInterval}
+ * when set. Pure.
  *
  * @param interval minutes; 0 turns refresh off
  * @param isAdaptive whether the interval adapts to changes
@@ -17,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param max the longest adaptive interval, minutes
  * @param errorInterval minutes after a failed fetch; 0 for the interval
  */
-public record RefreshSchedule(long interval, boolean isAdaptive, long min, long max, long errorInterval) {
+public record RefreshSchedule(
+    long interval, boolean isAdaptive, long min, long max, long errorInterval) {
 
   /**
    * The next interval in minutes after a fetch that ended with {@code outcome}, the URL's current

@@ -3,8 +3,8 @@ package dev.crawler.frontier.domain;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * How many more fetch requests this frontier instance may release ({@code frontier.max.pages}), shared
- * by all its stream tasks. Thread-safe.
+ * How many more fetch requests this frontier instance may release ({@code frontier.max.pages}),
+ * shared by all its stream tasks. Thread-safe.
  */
 public final class ReleaseBudget {
 

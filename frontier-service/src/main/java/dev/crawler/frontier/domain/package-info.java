@@ -1,4 +1,7 @@
-/** The frontier's decisions, free of Kafka: admission of discovered URLs, the release window, retries. */
+/**
+ * The frontier's decisions, free of Kafka: admission of discovered URLs, the release window,
+ * retries.
+ */
 @NullMarked
 package dev.crawler.frontier.domain;
 

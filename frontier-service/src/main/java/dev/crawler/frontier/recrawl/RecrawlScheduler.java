@@ -13,32 +13,38 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Seed 000's event-driven recrawl (section 6.1.2, Tables 6.8 to 6.10), as a pure state machine driven
- * by a clock the caller passes in. Each {@link #fire event} goes to the next site, in round-robin order,
- * among the sites that still have a suitable document; all of the event's runs go to that site, one
- * request each, oldest document first; runs left when the site has nothing suitable are not passed to
- * another site. A multi-page document takes one run per page, and no other document of the site starts
- * until all its pages are done (possibly over several events).
+ * Seed 000's event-driven recrawl (section 6.1.2, Tables 6.8 to 6.10), as a pure state machine
+ * driven by a clock the caller passes in. Each {@link #fire event} goes to the next site, in
+ * round-robin order, among the sites that still have a suitable document; all of the event's runs
+ * go to that site, one request each, oldest document first; runs left when the site has nothing
+ * suitable are not passed to another site. A multi-page document takes one run per page, and no
+ * other document of the site starts until all its pages are done (possibly over several events).
  *
- * <p>A document is suitable when its site's recrawling is active, it was recrawled fewer than {@code
- * maxCount} times, not within {@code minBetween}, and it is newer than {@code newerThan}. Each site keeps
- * its documents ordered by last recrawl (never first), then publish date, then URL, so an event looks at
- * the head of one site's order and never scans all documents: a document too old is dropped for good
- * (age only grows), and when the head was recrawled too recently, so were all the others. Not
- * thread-safe.
+ * <p>A document is suitable when its site's recrawling is active, it was recrawled fewer than
+ * {@code maxCount} times, not within {@code minBetween}, and it is newer than {@code newerThan}.
+ * Each site keeps its documents ordered by last recrawl (never first), then publish date, then URL,
+ * so an event looks at the head of one site's order and never scans all documents: a document too
+ * old is dropped for good (age only grows), and when the head was recrawled too recently, so were
+ * all the others. Not thread-safe.
  */
 public final class RecrawlScheduler {
 
   /** One run of an event: one request for one page of a document. */
   public record Run(String site, String document, String page, int pageIndex, int pageCount) {}
 
-  /** What an event did: the site it went to (none when no site had a suitable document) and its runs. */
+  /**
+   * What an event did: the site it went to (none when no site had a suitable document) and its
+   * runs.
+   */
   public record Event(Instant at, Optional<String> site, List<Run> runs) {}
 
   /** How often a document was recrawled and when last (empty before its first recrawl). */
   public record Recrawls(int count, Optional<Instant> lastRecrawledAt) {}
 
-  /** A multi-page document a site is in the middle of: the next event goes on with page {@code nextPage}. */
+  /**
+   * A multi-page document a site is in the middle of: the next event goes on with page {@code
+   * nextPage}.
+   */
   public record Progress(String document, int nextPage) {}
 
   private static final class Document {
@@ -56,7 +62,8 @@ public final class RecrawlScheduler {
   }
 
   private static final Comparator<Document> OLDEST_FIRST =
-      Comparator.<Document, Instant>comparing(d -> d.lastRecrawledAt == null ? Instant.MIN : d.lastRecrawledAt)
+      Comparator.<Document, Instant>comparing(
+              d -> d.lastRecrawledAt == null ? Instant.MIN : d.lastRecrawledAt)
           .thenComparing(d -> d.publishedAt)
           .thenComparing(d -> d.url);
 
@@ -74,10 +81,13 @@ public final class RecrawlScheduler {
   }
 
   private final Map<String, Site> sites = new HashMap<>();
+
   /** Sites in round-robin order (the order they were added). */
   private final List<Site> order = new ArrayList<>();
+
   private final Map<String, Site> siteOfDocument = new HashMap<>();
   private final Map<String, Document> documents = new HashMap<>();
+
   /** The position in {@link #order} of the site the last event went to; -1 before the first. */
   private int lastSite = -1;
 
@@ -94,9 +104,10 @@ public final class RecrawlScheduler {
   }
 
   /**
-   * A document the site published (the committer's upsert): its pages in order (one for a single-page
-   * document) and its publish date, which recrawls never change. A known document keeps its publish
-   * date and recrawl count; only its pages are taken when they changed (a page added or removed).
+   * A document the site published (the committer's upsert): its pages in order (one for a
+   * single-page document) and its publish date, which recrawls never change. A known document keeps
+   * its publish date and recrawl count; only its pages are taken when they changed (a page added or
+   * removed).
    *
    * @return whether anything changed
    */
@@ -131,7 +142,8 @@ public final class RecrawlScheduler {
    * A document as it was saved (after a restart): its pages, publish date and recrawls so far. A
    * document recrawled its site's maximum count of times is kept but not queued.
    */
-  public void restore(String site, String url, List<String> pages, Instant publishedAt, Recrawls recrawls) {
+  public void restore(
+      String site, String url, List<String> pages, Instant publishedAt, Recrawls recrawls) {
     Site owner = Objects.requireNonNull(sites.get(site), () -> "unknown site " + site);
     Document document = new Document(url, pages, publishedAt);
     document.count = recrawls.count();
@@ -147,14 +159,19 @@ public final class RecrawlScheduler {
   public void resume(String site, Progress progress) {
     Site owner = Objects.requireNonNull(sites.get(site), () -> "unknown site " + site);
     Document document = documents.get(progress.document());
-    if (document != null && progress.nextPage() > 0 && progress.nextPage() < document.pages.size()) {
+    if (document != null
+        && progress.nextPage() > 0
+        && progress.nextPage() < document.pages.size()) {
       owner.queue.remove(document);
       owner.current = document;
       owner.nextPage = progress.nextPage();
     }
   }
 
-  /** Restores the site the last event went to (after a restart), so the next goes to the one after it. */
+  /**
+   * Restores the site the last event went to (after a restart), so the next goes to the one after
+   * it.
+   */
   public void resumeAfter(String site) {
     Site owner = sites.get(site);
     lastSite = owner == null ? -1 : order.indexOf(owner);
@@ -168,7 +185,9 @@ public final class RecrawlScheduler {
   /** A known document's recrawls so far. */
   public Optional<Recrawls> recrawls(String url) {
     Document document = documents.get(url);
-    return document == null ? Optional.empty() : Optional.of(new Recrawls(document.count, Optional.ofNullable(document.lastRecrawledAt)));
+    return document == null
+        ? Optional.empty()
+        : Optional.of(new Recrawls(document.count, Optional.ofNullable(document.lastRecrawledAt)));
   }
 
   /** A known document's pages. */
@@ -184,7 +203,9 @@ public final class RecrawlScheduler {
   /** The multi-page document a site is in the middle of, if any. */
   public Optional<Progress> progress(String site) {
     Site owner = Objects.requireNonNull(sites.get(site), () -> "unknown site " + site);
-    return owner.current == null ? Optional.empty() : Optional.of(new Progress(owner.current.url, owner.nextPage));
+    return owner.current == null
+        ? Optional.empty()
+        : Optional.of(new Progress(owner.current.url, owner.nextPage));
   }
 
   /** How many documents the scheduler knows. */
@@ -206,8 +227,8 @@ public final class RecrawlScheduler {
   }
 
   /**
-   * One recrawl event at {@code now}: picks the site and returns its runs; the documents they finish
-   * count as recrawled at {@code now}.
+   * One recrawl event at {@code now}: picks the site and returns its runs; the documents they
+   * finish count as recrawled at {@code now}.
    */
   public Event fire(Instant now) {
     for (int i = 1; i <= order.size(); i++) {
@@ -221,7 +242,10 @@ public final class RecrawlScheduler {
     return new Event(now, Optional.empty(), List.of());
   }
 
-  /** The documents of a site that are suitable at {@code now} (for reports and tests: looks at all of them). */
+  /**
+   * The documents of a site that are suitable at {@code now} (for reports and tests: looks at all
+   * of them).
+   */
   public int suitableCount(String name, Instant now) {
     Site site = Objects.requireNonNull(sites.get(name), () -> "unknown site " + name);
     if (!site.policy.isActive()) {
@@ -236,15 +260,27 @@ public final class RecrawlScheduler {
     return count;
   }
 
-  /** Whether a document is suitable for recrawling at {@code now} (seed 000, sections 6.1.2.4 to 6.1.2.6). */
-  public static boolean isSuitable(RecrawlPolicy policy, int count, @Nullable Instant lastRecrawledAt, Instant publishedAt, Instant now) {
+  /**
+   * Whether a document is suitable for recrawling at {@code now} (seed 000, sections 6.1.2.4 to
+   * 6.1.2.6).
+   */
+  public static boolean isSuitable(
+      RecrawlPolicy policy,
+      int count,
+      @Nullable Instant lastRecrawledAt,
+      Instant publishedAt,
+      Instant now) {
     if (!policy.isActive() || count >= policy.maxCount()) {
       return false;
     }
-    if (lastRecrawledAt != null && Duration.between(lastRecrawledAt, now).compareTo(policy.minBetween()) < 0) {
+    if (lastRecrawledAt != null
+        && Duration.between(lastRecrawledAt, now).compareTo(policy.minBetween()) < 0) {
       return false;
     }
-    return policy.newerThan().map(window -> Duration.between(publishedAt, now).compareTo(window) < 0).orElse(true);
+    return policy
+        .newerThan()
+        .map(window -> Duration.between(publishedAt, now).compareTo(window) < 0)
+        .orElse(true);
   }
 
   private static boolean isSuitable(RecrawlPolicy policy, Document document, Instant now) {
@@ -262,13 +298,18 @@ public final class RecrawlScheduler {
   }
 
   /**
-   * The site's next suitable document, dropping for good those that will never be suitable again (too
-   * old); null when the head is not suitable now (recrawled too recently: so were all behind it).
+   * The site's next suitable document, dropping for good those that will never be suitable again
+   * (too old); null when the head is not suitable now (recrawled too recently: so were all behind
+   * it).
    */
   private @Nullable Document head(Site site, Instant now) {
     while (!site.queue.isEmpty()) {
       Document first = site.queue.first();
-      boolean isTooOld = site.policy.newerThan().map(window -> Duration.between(first.publishedAt, now).compareTo(window) >= 0).orElse(false);
+      boolean isTooOld =
+          site.policy
+              .newerThan()
+              .map(window -> Duration.between(first.publishedAt, now).compareTo(window) >= 0)
+              .orElse(false);
       if (isTooOld) {
         site.queue.pollFirst();
         continue;
@@ -291,7 +332,13 @@ public final class RecrawlScheduler {
         site.nextPage = 0;
       }
       Document document = site.current;
-      runs.add(new Run(site.name, document.url, document.pages.get(site.nextPage), site.nextPage, document.pages.size()));
+      runs.add(
+          new Run(
+              site.name,
+              document.url,
+              document.pages.get(site.nextPage),
+              site.nextPage,
+              document.pages.size()));
       site.nextPage++;
       if (site.nextPage == document.pages.size()) {
         finished(site, document, now);

@@ -1,4 +1,6 @@
-/** The event-driven recrawl scheduler of seed 000 (WP Content Crawler's recrawling), pure: no Kafka. */
+/**
+ * The event-driven recrawl scheduler of seed 000 (WP Content Crawler's recrawling), pure: no Kafka.
+ */
 @NullMarked
 package dev.crawler.frontier.recrawl;
 

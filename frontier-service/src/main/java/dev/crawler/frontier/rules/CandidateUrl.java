@@ -10,16 +10,18 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * A URL the rules decide about, taken apart once (RFC 3986): scheme, host, path, query parameter names,
- * file extension, and the depth it was found at.
+ * A URL the rules decide about, taken apart once (RFC 3986): scheme, host, path, query parameter
+ * names, file extension, and the depth it was found at.
  *
  * @param url the URL as given (normalized by the caller for http and https)
  * @param path the path, never empty for http(s) URLs
  * @param query the raw query, when there is one
  * @param parameters the query parameter names, in order
  * @param extension the lower-case extension of the last path segment, when it has one
- * @param registeredDomain the host's registered domain (the host itself when it has none), looked up once
- * @param origin the URL's origin ({@code scheme://host[:port]}), empty when it has none (not http(s))
+ * @param registeredDomain the host's registered domain (the host itself when it has none), looked
+ *     up once
+ * @param origin the URL's origin ({@code scheme://host[:port]}), empty when it has none (not
+ *     http(s))
  */
 public record CandidateUrl(
     String url,
@@ -53,17 +55,21 @@ public record CandidateUrl(
     String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
     Optional<String> query = Optional.ofNullable(uri.getRawQuery());
     List<String> parameters = new ArrayList<>();
-    query.ifPresent(q -> {
-      for (String pair : q.split("&")) {
-        if (!pair.isEmpty()) {
-          int equals = pair.indexOf('=');
-          parameters.add(equals < 0 ? pair : pair.substring(0, equals));
-        }
-      }
-    });
+    query.ifPresent(
+        q -> {
+          for (String pair : q.split("&")) {
+            if (!pair.isEmpty()) {
+              int equals = pair.indexOf('=');
+              parameters.add(equals < 0 ? pair : pair.substring(0, equals));
+            }
+          }
+        });
     String segment = path.substring(path.lastIndexOf('/') + 1);
     int dot = segment.lastIndexOf('.');
-    Optional<String> extension = dot > 0 && dot < segment.length() - 1 ? Optional.of(segment.substring(dot + 1).toLowerCase(Locale.ROOT)) : Optional.empty();
+    Optional<String> extension =
+        dot > 0 && dot < segment.length() - 1
+            ? Optional.of(segment.substring(dot + 1).toLowerCase(Locale.ROOT))
+            : Optional.empty();
     String origin;
     try {
       origin = Origin.keyOf(url);
@@ -71,7 +77,17 @@ public record CandidateUrl(
       origin = "";
     }
     return new CandidateUrl(
-        url, uri.getScheme().toLowerCase(Locale.ROOT), host, uri.getPort(), path, query, List.copyOf(parameters), extension, Condition.registeredDomain(host), origin, depth);
+        url,
+        uri.getScheme().toLowerCase(Locale.ROOT),
+        host,
+        uri.getPort(),
+        path,
+        query,
+        List.copyOf(parameters),
+        extension,
+        Condition.registeredDomain(host),
+        origin,
+        depth);
   }
 
   /** Whether the URL has a query string. */
@@ -98,13 +114,15 @@ public record CandidateUrl(
 
   /**
    * The first of these extensions the whole address ends in, after a dot and in any case (seed 001
-   * matches {@code \.(ext|…)$} on the URL): {@code /get?f=report.pdf} ends in pdf, {@code /doc.pdf?x=1}
-   * in nothing.
+   * matches {@code \.(ext|…)$} on the URL): {@code /get?f=report.pdf} ends in pdf, {@code
+   * /doc.pdf?x=1} in nothing.
    */
   public Optional<String> endsInExtension(List<String> extensions) {
     for (String extension : extensions) {
       int at = url.length() - extension.length();
-      if (at > 0 && url.charAt(at - 1) == '.' && url.regionMatches(true, at, extension, 0, extension.length())) {
+      if (at > 0
+          && url.charAt(at - 1) == '.'
+          && url.regionMatches(true, at, extension, 0, extension.length())) {
         return Optional.of(extension);
       }
     }

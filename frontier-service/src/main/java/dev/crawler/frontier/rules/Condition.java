@@ -1,13 +1,12 @@
 package dev.crawler.frontier.rules;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * A test on a URL that a rule applies for, or that URLs may not or must have (seed 004). Conditions are
- * immutable, thread-safe, and compiled once when the configuration is loaded.
+ * A test on a URL that a rule applies for, or that URLs may not or must have (seed 004). Conditions
+ * are immutable, thread-safe, and compiled once when the configuration is loaded.
  */
 public sealed interface Condition {
 
@@ -22,7 +21,9 @@ public sealed interface Condition {
     }
   }
 
-  /** The host is exactly this one, or with {@code *.suffix} the suffix domain or any host under it. */
+  /**
+   * The host is exactly this one, or with {@code *.suffix} the suffix domain or any host under it.
+   */
   record Host(String host) implements Condition {
     @Override
     public boolean matches(CandidateUrl url) {
@@ -34,7 +35,10 @@ public sealed interface Condition {
     }
   }
 
-  /** The registered domain (public suffix + one label, crawler-commons' {@link EffectiveTldFinder}) is this one. */
+  /**
+   * The registered domain (public suffix + one label, crawler-commons' {@link EffectiveTldFinder})
+   * is this one.
+   */
   record Domain(String domain) implements Condition {
     @Override
     public boolean matches(CandidateUrl url) {
@@ -83,9 +87,10 @@ public sealed interface Condition {
   }
 
   /**
-   * Seed 003's url_query_parameters policies together: a URL without query parameters matches; one with
-   * parameters matches when any policy whose path prefix applies allows every one of them. A query no
-   * policy applies to is not allowed ("a combination of query parameters not explicitly allowed").
+   * Seed 003's url_query_parameters policies together: a URL without query parameters matches; one
+   * with parameters matches when any policy whose path prefix applies allows every one of them. A
+   * query no policy applies to is not allowed ("a combination of query parameters not explicitly
+   * allowed").
    */
   record QueryPolicies(List<QueryPolicy> policies) implements Condition {
     @Override
@@ -168,7 +173,10 @@ public sealed interface Condition {
     }
   }
 
-  /** The registered domain of a host, or the host itself when it has none (an IP address, localhost). */
+  /**
+   * The registered domain of a host, or the host itself when it has none (an IP address,
+   * localhost).
+   */
   static String registeredDomain(String host) {
     return dev.crawler.common.url.RegisteredDomain.of(host);
   }

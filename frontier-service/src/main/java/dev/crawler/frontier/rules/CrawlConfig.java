@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The crawl configuration ({@code crawl.yaml}): global options, sites, and the ordered rules, with the
- * policies of seed 003 already turned into rules. Immutable and thread-safe.
+ * The crawl configuration ({@code crawl.yaml}): global options, sites, and the ordered rules, with
+ * the policies of seed 003 already turned into rules. Immutable and thread-safe.
  */
 public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, List<Rule> rules) {
 
@@ -28,9 +28,14 @@ public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, 
     return typed(global.getOrDefault(option, option.defaultValue()));
   }
 
-  /** An option's value for a site as a whole: the site's, else the global value (rules are per URL and not asked). */
+  /**
+   * An option's value for a site as a whole: the site's, else the global value (rules are per URL
+   * and not asked).
+   */
   public <T> T siteValue(Site site, CrawlOption<T> option) {
-    return site.options().containsKey(option) ? typed(site.options().get(option)) : globalValue(option);
+    return site.options().containsKey(option)
+        ? typed(site.options().get(option))
+        : globalValue(option);
   }
 
   @SuppressWarnings("unchecked")
@@ -61,12 +66,15 @@ public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, 
    * so a decision that only needs it can be skipped when nothing does and its default applies.
    */
   public boolean assigns(CrawlOption<?> option) {
-    return global.containsKey(option) || sites.stream().anyMatch(site -> site.options().containsKey(option)) || assigns(rules, option);
+    return global.containsKey(option)
+        || sites.stream().anyMatch(site -> site.options().containsKey(option))
+        || assigns(rules, option);
   }
 
   private static boolean assigns(List<Rule> rules, CrawlOption<?> option) {
     for (Rule rule : rules) {
-      if (rule instanceof Rule.Apply apply && (apply.options().containsKey(option) || assigns(apply.children(), option))) {
+      if (rule instanceof Rule.Apply apply
+          && (apply.options().containsKey(option) || assigns(apply.children(), option))) {
         return true;
       }
     }

@@ -25,14 +25,16 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
- * Reads {@code crawl.yaml} (format: {@code docs/crawl-config.md}) and checks all of it: an unknown key,
- * a bad value or a bad regular expression is a {@link CrawlConfigException} naming the file, the line
- * and the key, so nothing starts with a configuration that does not mean what its author thinks.
+ * Reads {@code crawl.yaml} (format: {@code docs/crawl-config.md}) and checks all of it: an unknown
+ * key, a bad value or a bad regular expression is a {@link CrawlConfigException} naming the file,
+ * the line and the key, so nothing starts with a configuration that does not mean what its author
+ * thinks.
  */
 public final class CrawlConfigLoader {
 
   private static final Set<String> TOP_LEVEL = Set.of("global", "sites", "rules", "policies");
-  private static final Set<String> RULE_KINDS = Set.of("apply-for", "apply-except-for", "may-not-have", "must-have");
+  private static final Set<String> RULE_KINDS =
+      Set.of("apply-for", "apply-except-for", "may-not-have", "must-have");
   private static final Pattern DEPTH = Pattern.compile("\\s*(<=|>=|==|!=|<|>)?\\s*(\\d+)\\s*");
 
   private final String file;
@@ -62,13 +64,15 @@ public final class CrawlConfigLoader {
     try {
       root = new Yaml(new LoaderOptions()).compose(new StringReader(text));
     } catch (YAMLException e) {
-      throw new CrawlConfigException(file + ": not valid YAML: " + e.getMessage().replace('\n', ' '));
+      throw new CrawlConfigException(
+          file + ": not valid YAML: " + e.getMessage().replace('\n', ' '));
     }
     if (root == null) {
       return CrawlConfig.DEFAULTS;
     }
     Map<String, Node> top = mapping(root, "the document", TOP_LEVEL);
-    Map<CrawlOption<?>, Object> global = top.containsKey("global") ? options(top.get("global"), "global") : Map.of();
+    Map<CrawlOption<?>, Object> global =
+        top.containsKey("global") ? options(top.get("global"), "global") : Map.of();
     List<Site> sites = top.containsKey("sites") ? sites(top.get("sites")) : List.of();
     List<Rule> rules = new ArrayList<>();
     if (top.containsKey("policies")) {
@@ -87,7 +91,8 @@ public final class CrawlConfigLoader {
     for (int i = 0; i < items.size(); i++) {
       String where = "sites[" + i + "]";
       Map<String, Node> site = mapping(items.get(i), where, Set.of("name", "seeds", "options"));
-      String name = site.containsKey("name") ? scalar(site.get("name"), where + ".name") : "site" + (i + 1);
+      String name =
+          site.containsKey("name") ? scalar(site.get("name"), where + ".name") : "site" + (i + 1);
       if (!names.add(name)) {
         throw error(items.get(i), where + ".name", "two sites are named '" + name + "'");
       }
@@ -98,11 +103,13 @@ public final class CrawlConfigLoader {
           try {
             seeds.add(dev.crawler.common.url.UrlNormalizer.normalize(url));
           } catch (RuntimeException e) {
-            throw error(seed, where + ".seeds", "'" + url + "' is not a crawlable URL: " + e.getMessage());
+            throw error(
+                seed, where + ".seeds", "'" + url + "' is not a crawlable URL: " + e.getMessage());
           }
         }
       }
-      Map<CrawlOption<?>, Object> options = site.containsKey("options") ? options(site.get("options"), where + ".options") : Map.of();
+      Map<CrawlOption<?>, Object> options =
+          site.containsKey("options") ? options(site.get("options"), where + ".options") : Map.of();
       sites.add(new Site(name, List.copyOf(seeds), Map.copyOf(options)));
     }
     return sites;
@@ -113,12 +120,23 @@ public final class CrawlConfigLoader {
     for (NodeTuple tuple : tuples(node, where)) {
       String key = scalar(tuple.getKeyNode(), where);
       CrawlOption<?> option =
-          CrawlOption.named(key).orElseThrow(() -> error(tuple.getKeyNode(), where + "." + key, "unknown option; options are " + String.join(", ", CrawlOption.all().keySet())));
+          CrawlOption.named(key)
+              .orElseThrow(
+                  () ->
+                      error(
+                          tuple.getKeyNode(),
+                          where + "." + key,
+                          "unknown option; options are "
+                              + String.join(", ", CrawlOption.all().keySet())));
       if (option.level() == CrawlOption.Level.GLOBAL && !where.equals("global")) {
-        throw error(tuple.getKeyNode(), where + "." + key, "a global option: assign it under global");
+        throw error(
+            tuple.getKeyNode(), where + "." + key, "a global option: assign it under global");
       }
       if (option.level() == CrawlOption.Level.SITE && where.startsWith("rules")) {
-        throw error(tuple.getKeyNode(), where + "." + key, "a site option: assign it under global or a site's options");
+        throw error(
+            tuple.getKeyNode(),
+            where + "." + key,
+            "a site option: assign it under global or a site's options");
       }
       try {
         options.put(option, option.parse(value(tuple.getValueNode(), where + "." + key)));
@@ -139,26 +157,53 @@ public final class CrawlConfigLoader {
   }
 
   private Rule rule(Node node, String where) {
-    Map<String, Node> rule = mapping(node, where, Set.of("apply-for", "apply-except-for", "may-not-have", "must-have", "name", "options", "rules", "log"));
+    Map<String, Node> rule =
+        mapping(
+            node,
+            where,
+            Set.of(
+                "apply-for",
+                "apply-except-for",
+                "may-not-have",
+                "must-have",
+                "name",
+                "options",
+                "rules",
+                "log"));
     List<String> kinds = rule.keySet().stream().filter(RULE_KINDS::contains).toList();
     if (kinds.size() != 1) {
-      throw error(node, where, "a rule has exactly one of apply-for, apply-except-for, may-not-have, must-have; found " + (kinds.isEmpty() ? "none" : kinds));
+      throw error(
+          node,
+          where,
+          "a rule has exactly one of apply-for, apply-except-for, may-not-have, must-have; found "
+              + (kinds.isEmpty() ? "none" : kinds));
     }
     String kind = kinds.get(0);
     String path = rule.containsKey("name") ? scalar(rule.get("name"), where + ".name") : where;
     Condition condition = condition(rule.get(kind), where + "." + kind);
     if (kind.startsWith("apply")) {
       if (rule.containsKey("log")) {
-        throw error(rule.get("log"), where + ".log", "log is a flag of may-not-have and must-have rules");
+        throw error(
+            rule.get("log"), where + ".log", "log is a flag of may-not-have and must-have rules");
       }
-      Map<CrawlOption<?>, Object> options = rule.containsKey("options") ? options(rule.get("options"), where + ".options") : Map.of();
+      Map<CrawlOption<?>, Object> options =
+          rule.containsKey("options") ? options(rule.get("options"), where + ".options") : Map.of();
       // children are named under their parent's name, so an explanation reads "archive.rules[0]"
-      List<Rule> children = rule.containsKey("rules") ? rules(rule.get("rules"), path + ".rules") : List.of();
-      return new Rule.Apply(path, condition, kind.equals("apply-except-for"), Map.copyOf(options), List.copyOf(children));
+      List<Rule> children =
+          rule.containsKey("rules") ? rules(rule.get("rules"), path + ".rules") : List.of();
+      return new Rule.Apply(
+          path,
+          condition,
+          kind.equals("apply-except-for"),
+          Map.copyOf(options),
+          List.copyOf(children));
     }
     for (String key : List.of("options", "rules")) {
       if (rule.containsKey(key)) {
-        throw error(rule.get(key), where + "." + key, key + " belong to apply-for and apply-except-for rules");
+        throw error(
+            rule.get(key),
+            where + "." + key,
+            key + " belong to apply-for and apply-except-for rules");
       }
     }
     boolean log = rule.containsKey("log") && bool(rule.get("log"), where + ".log");
@@ -167,9 +212,29 @@ public final class CrawlConfigLoader {
 
   private Condition condition(Node node, String where) {
     Map<String, Node> condition =
-        mapping(node, where, Set.of("url-regex", "host", "domain", "path-prefix", "path-regex", "extension", "query-parameter", "query-parameters-only", "depth", "all", "any", "not"));
+        mapping(
+            node,
+            where,
+            Set.of(
+                "url-regex",
+                "host",
+                "domain",
+                "path-prefix",
+                "path-regex",
+                "extension",
+                "query-parameter",
+                "query-parameters-only",
+                "depth",
+                "all",
+                "any",
+                "not"));
     if (condition.size() != 1) {
-      throw error(node, where, "a condition has exactly one key, found " + condition.keySet() + " (combine with all, any, not)");
+      throw error(
+          node,
+          where,
+          "a condition has exactly one key, found "
+              + condition.keySet()
+              + " (combine with all, any, not)");
     }
     Map.Entry<String, Node> entry = condition.entrySet().iterator().next();
     String key = entry.getKey();
@@ -191,7 +256,11 @@ public final class CrawlConfigLoader {
         }
         return new Condition.PathPrefix(prefix);
       case "extension":
-        return new Condition.Extension(Set.copyOf(words(value, at).stream().map(e -> e.toLowerCase(Locale.ROOT).replaceFirst("^\\.", "")).toList()));
+        return new Condition.Extension(
+            Set.copyOf(
+                words(value, at).stream()
+                    .map(e -> e.toLowerCase(Locale.ROOT).replaceFirst("^\\.", ""))
+                    .toList()));
       case "query-parameter":
         return new Condition.QueryParameter(scalar(value, at));
       case "query-parameters-only":
@@ -201,7 +270,8 @@ public final class CrawlConfigLoader {
         if (!matcher.matches()) {
           throw error(value, at, "a depth comparison is e.g. '> 2', '<= 3' or '0'");
         }
-        return new Condition.Depth(matcher.group(1) == null ? "==" : matcher.group(1), Integer.parseInt(matcher.group(2)));
+        return new Condition.Depth(
+            matcher.group(1) == null ? "==" : matcher.group(1), Integer.parseInt(matcher.group(2)));
       case "all":
       case "any":
         List<Condition> parts = new ArrayList<>();
@@ -209,7 +279,9 @@ public final class CrawlConfigLoader {
         for (int i = 0; i < items.size(); i++) {
           parts.add(condition(items.get(i), at + "[" + i + "]"));
         }
-        return key.equals("all") ? new Condition.All(List.copyOf(parts)) : new Condition.Any(List.copyOf(parts));
+        return key.equals("all")
+            ? new Condition.All(List.copyOf(parts))
+            : new Condition.Any(List.copyOf(parts));
       case "not":
         return new Condition.Not(condition(value, at));
       default:
@@ -220,29 +292,51 @@ public final class CrawlConfigLoader {
   /** Seed 003's policies, as the rules they stand for. */
   private List<Rule> policies(Node node) {
     List<Rule> rules = new ArrayList<>();
-    Map<String, Node> policies = mapping(node, "policies", Set.of("do-not-crawl", "url-query-parameters"));
+    Map<String, Node> policies =
+        mapping(node, "policies", Set.of("do-not-crawl", "url-query-parameters"));
     if (policies.containsKey("do-not-crawl")) {
       List<Node> patterns = sequence(policies.get("do-not-crawl"), "policies.do-not-crawl");
       for (int i = 0; i < patterns.size(); i++) {
         String where = "policies.do-not-crawl[" + i + "]";
-        rules.add(new Rule.Filter(where, new Condition.UrlRegex(regex(patterns.get(i), where)), false, true, "LOCAL_POLICY"));
+        rules.add(
+            new Rule.Filter(
+                where,
+                new Condition.UrlRegex(regex(patterns.get(i), where)),
+                false,
+                true,
+                "LOCAL_POLICY"));
       }
     }
     if (policies.containsKey("url-query-parameters")) {
-      List<Node> entries = sequence(policies.get("url-query-parameters"), "policies.url-query-parameters");
+      List<Node> entries =
+          sequence(policies.get("url-query-parameters"), "policies.url-query-parameters");
       List<Condition.QueryPolicy> queryPolicies = new ArrayList<>();
       for (int i = 0; i < entries.size(); i++) {
         String where = "policies.url-query-parameters[" + i + "]";
         Map<String, Node> entry = mapping(entries.get(i), where, Set.of("path-prefix", "allowed"));
-        String prefix = entry.containsKey("path-prefix") ? scalar(entry.get("path-prefix"), where + ".path-prefix") : "/";
+        String prefix =
+            entry.containsKey("path-prefix")
+                ? scalar(entry.get("path-prefix"), where + ".path-prefix")
+                : "/";
         if (!prefix.startsWith("/")) {
-          throw error(entry.get("path-prefix"), where + ".path-prefix", "a path prefix starts with /");
+          throw error(
+              entry.get("path-prefix"), where + ".path-prefix", "a path prefix starts with /");
         }
-        Set<String> allowed = entry.containsKey("allowed") ? Set.copyOf(words(entry.get("allowed"), where + ".allowed")) : Set.of();
+        Set<String> allowed =
+            entry.containsKey("allowed")
+                ? Set.copyOf(words(entry.get("allowed"), where + ".allowed"))
+                : Set.of();
         queryPolicies.add(new Condition.QueryPolicy(prefix, allowed));
       }
-      // one rule for all the policies: a query passes when any applicable policy allows it (seed 003)
-      rules.add(new Rule.Filter("policies.url-query-parameters", new Condition.QueryPolicies(List.copyOf(queryPolicies)), true, true, "LOCAL_POLICY"));
+      // one rule for all the policies: a query passes when any applicable policy allows it (seed
+      // 003)
+      rules.add(
+          new Rule.Filter(
+              "policies.url-query-parameters",
+              new Condition.QueryPolicies(List.copyOf(queryPolicies)),
+              true,
+              true,
+              "LOCAL_POLICY"));
     }
     return rules;
   }
@@ -297,7 +391,10 @@ public final class CrawlConfigLoader {
     for (NodeTuple tuple : tuples(node, where)) {
       String key = scalar(tuple.getKeyNode(), where);
       if (!allowed.contains(key)) {
-        throw error(tuple.getKeyNode(), where.equals("the document") ? key : where + "." + key, "unknown key; expected one of " + new java.util.TreeSet<>(allowed));
+        throw error(
+            tuple.getKeyNode(),
+            where.equals("the document") ? key : where + "." + key,
+            "unknown key; expected one of " + new java.util.TreeSet<>(allowed));
       }
       if (entries.put(key, tuple.getValueNode()) != null) {
         throw error(tuple.getKeyNode(), where + "." + key, "given twice");
@@ -328,6 +425,7 @@ public final class CrawlConfigLoader {
   }
 
   private CrawlConfigException error(Node node, String key, String message) {
-    return new CrawlConfigException(file + ":" + (node.getStartMark().getLine() + 1) + ": " + key + ": " + message);
+    return new CrawlConfigException(
+        file + ":" + (node.getStartMark().getLine() + 1) + ": " + key + ": " + message);
   }
 }

@@ -11,10 +11,10 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * One per-URL option that the crawl configuration's global section, sites and rules can assign (seed
- * 004: "the majority of the options can be specified in the recursive rules"). Every option goes
- * through this one mechanism: a name, a parser that turns a configuration value into a typed value (or
- * says why it cannot), and a default.
+ * One per-URL option that the crawl configuration's global section, sites and rules can assign
+ * (seed 004: "the majority of the options can be specified in the recursive rules"). Every option
+ * goes through this one mechanism: a name, a parser that turns a configuration value into a typed
+ * value (or says why it cannot), and a default.
  *
  * @param <T> the value type
  */
@@ -30,7 +30,10 @@ public final class CrawlOption<T> {
     DISALLOW_LOG
   }
 
-  /** Which URLs a crawl stays within (seed 001's offsite and "index entire site", seed 003's origins). */
+  /**
+   * Which URLs a crawl stays within (seed 001's offsite and "index entire site", seed 003's
+   * origins).
+   */
   public enum Scope {
     /** The origins of the seeds (seed 003). */
     ORIGIN,
@@ -44,7 +47,10 @@ public final class CrawlOption<T> {
     ANY
   }
 
-  /** How redirects are handled: recorded with the target queued (seed 003), or followed within the fetch. */
+  /**
+   * How redirects are handled: recorded with the target queued (seed 003), or followed within the
+   * fetch.
+   */
   public record Redirects(boolean follow, int maxHops) {
     public static final Redirects RECORD = new Redirects(false, 0);
 
@@ -57,29 +63,62 @@ public final class CrawlOption<T> {
   /** FDSE's default "Ignore Links To" list, plus binary types of today. */
   public static final List<String> DEFAULT_IGNORED_EXTENSIONS =
       List.of(
-          "gif", "jpg", "jpe", "js", "css", "wav", "ram", "ra", "mpeg", "mpg", "avi", "zip", "exe", "doc", "xls", "pdf", "gz",
-          "jpeg", "png", "webp", "svg", "ico", "bmp", "tif", "tiff", "mp3", "mp4", "m4a", "m4v", "mov", "webm", "ogg", "flac",
-          "woff", "woff2", "ttf", "otf", "eot", "tar", "tgz", "bz2", "xz", "7z", "rar", "dmg", "iso", "bin", "msi", "apk",
-          "docx", "xlsx", "ppt", "pptx");
+          "gif", "jpg", "jpe", "js", "css", "wav", "ram", "ra", "mpeg", "mpg", "avi", "zip", "exe",
+          "doc", "xls", "pdf", "gz", "jpeg", "png", "webp", "svg", "ico", "bmp", "tif", "tiff",
+          "mp3", "mp4", "m4a", "m4v", "mov", "webm", "ogg", "flac", "woff", "woff2", "ttf", "otf",
+          "eot", "tar", "tgz", "bz2", "xz", "7z", "rar", "dmg", "iso", "bin", "msi", "apk", "docx",
+          "xlsx", "ppt", "pptx");
 
   private static final Map<String, CrawlOption<?>> ALL = new LinkedHashMap<>();
 
   public static final CrawlOption<DefaultAllow> DEFAULT_ALLOW =
-      define("default-allow", DefaultAllow.ALLOW, value -> enumValue(DefaultAllow.class, value), "allow | disallow | disallow-log: the fate of a URL no rule filtered.");
+      define(
+          "default-allow",
+          DefaultAllow.ALLOW,
+          value -> enumValue(DefaultAllow.class, value),
+          "allow | disallow | disallow-log: the fate of a URL no rule filtered.");
   public static final CrawlOption<Scope> SCOPE =
-      define("scope", Scope.ORIGIN, value -> enumValue(Scope.class, value), "origin | host | domain | directory | any: which URLs the crawl stays within.");
+      define(
+          "scope",
+          Scope.ORIGIN,
+          value -> enumValue(Scope.class, value),
+          "origin | host | domain | directory | any: which URLs the crawl stays within.");
   public static final CrawlOption<Integer> MAX_DEPTH =
-      define("max-depth", -1, value -> integer(value, -1), "The deepest link depth crawled (seeds are 0); -1 for no limit.");
+      define(
+          "max-depth",
+          -1,
+          value -> integer(value, -1),
+          "The deepest link depth crawled (seeds are 0); -1 for no limit.");
   public static final CrawlOption<Integer> MAX_URL_LENGTH =
-      define("max-url-length", 2048, value -> integer(value, 1), "The longest URL crawled, in characters (FDSE's default was 128).");
+      define(
+          "max-url-length",
+          2048,
+          value -> integer(value, 1),
+          "The longest URL crawled, in characters (FDSE's default was 128).");
   public static final CrawlOption<Boolean> FOLLOW_QUERY_STRINGS =
-      define("follow-query-strings", true, CrawlOption::bool, "Whether URLs with a query string are crawled.");
+      define(
+          "follow-query-strings",
+          true,
+          CrawlOption::bool,
+          "Whether URLs with a query string are crawled.");
   public static final CrawlOption<List<String>> ALLOWED_QUERY_PARAMETERS =
-      define("allowed-query-parameters", List.of(), CrawlOption::list, "When not empty, the only query parameters a crawled URL may have.");
+      define(
+          "allowed-query-parameters",
+          List.of(),
+          CrawlOption::list,
+          "When not empty, the only query parameters a crawled URL may have.");
   public static final CrawlOption<List<String>> IGNORE_EXTENSIONS =
-      define("ignore-extensions", DEFAULT_IGNORED_EXTENSIONS, value -> lowerCase(list(value)), "File extensions not crawled (case-insensitive, at the end of the path).");
+      define(
+          "ignore-extensions",
+          DEFAULT_IGNORED_EXTENSIONS,
+          value -> lowerCase(list(value)),
+          "File extensions not crawled (case-insensitive, at the end of the path).");
   public static final CrawlOption<List<String>> SCHEMES =
-      defineFrontierOnly("schemes", List.of("http", "https"), CrawlOption::schemes, "The URL schemes followed: http, https or both (seed 001's protocol rule); others are FILTERED (UNSUPPORTED_SCHEME).");
+      defineFrontierOnly(
+          "schemes",
+          List.of("http", "https"),
+          CrawlOption::schemes,
+          "The URL schemes followed: http, https or both (seed 001's protocol rule); others are FILTERED (UNSUPPORTED_SCHEME).");
   public static final CrawlOption<Integer> MAX_REPEATED_SEGMENTS =
       defineFrontierOnly(
           "max-repeated-segments",
@@ -87,9 +126,17 @@ public final class CrawlOption<T> {
           value -> integer(value, -1),
           "How many times in a row a path segment, or a run of up to 10 segments, may appear (/a/a/ is 2); more is a URL trap, FILTERED (TRAP_REPEATED_SEGMENT); -1 for no limit.");
   public static final CrawlOption<Integer> MAX_PATH_SEGMENTS =
-      defineFrontierOnly("max-path-segments", 20, value -> integer(value, -1), "The most path segments a crawled URL has; more is FILTERED (TRAP_TOO_MANY_SEGMENTS); -1 for no limit.");
+      defineFrontierOnly(
+          "max-path-segments",
+          20,
+          value -> integer(value, -1),
+          "The most path segments a crawled URL has; more is FILTERED (TRAP_TOO_MANY_SEGMENTS); -1 for no limit.");
   public static final CrawlOption<Integer> MAX_QUERY_PARAMETERS =
-      defineFrontierOnly("max-query-parameters", 10, value -> integer(value, -1), "The most query parameters a crawled URL has; more is FILTERED (TRAP_TOO_MANY_PARAMETERS); -1 for no limit.");
+      defineFrontierOnly(
+          "max-query-parameters",
+          10,
+          value -> integer(value, -1),
+          "The most query parameters a crawled URL has; more is FILTERED (TRAP_TOO_MANY_PARAMETERS); -1 for no limit.");
   public static final CrawlOption<Integer> MAX_CALENDAR_HOPS =
       defineFrontierOnly(
           "max-calendar-hops",
@@ -97,7 +144,11 @@ public final class CrawlOption<T> {
           value -> integer(value, -1),
           "Links followed in a row between dated URLs of one template (the same address but for its numbers, with a date in it: a calendar's next day or month); a URL one hop further is FILTERED (TRAP_CALENDAR); -1 for no limit.");
   public static final CrawlOption<Long> MAX_PAGES_PER_ORIGIN =
-      defineFrontierOnly("max-pages-per-origin", -1L, value -> (long) integer(value, -1), "The most URLs of one origin admitted for fetching, ever; later ones are FILTERED (BUDGET_ORIGIN) and stay known; -1 for no limit.");
+      defineFrontierOnly(
+          "max-pages-per-origin",
+          -1L,
+          value -> (long) integer(value, -1),
+          "The most URLs of one origin admitted for fetching, ever; later ones are FILTERED (BUDGET_ORIGIN) and stay known; -1 for no limit.");
   public static final CrawlOption<Long> MAX_PAGES_PER_SITE =
       defineFrontierOnly(
           "max-pages-per-site",
@@ -105,17 +156,39 @@ public final class CrawlOption<T> {
           value -> (long) integer(value, -1),
           "The most URLs of one site (registered domain, all its origins) admitted for fetching, ever; later ones are FILTERED (BUDGET_SITE) and stay known; -1 for no limit.");
   public static final CrawlOption<Long> DELAY_MS =
-      define("delay-ms", 1000L, value -> (long) integer(value, 0), "Milliseconds between the end of one request to an origin and the start of the next.");
+      define(
+          "delay-ms",
+          1000L,
+          value -> (long) integer(value, 0),
+          "Milliseconds between the end of one request to an origin and the start of the next.");
   public static final CrawlOption<Boolean> OBEY_ROBOTS_TXT =
-      define("obey-robots-txt", true, CrawlOption::bool, "Whether robots.txt is obeyed. Turning it off is logged loudly.");
+      define(
+          "obey-robots-txt",
+          true,
+          CrawlOption::bool,
+          "Whether robots.txt is obeyed. Turning it off is logged loudly.");
   public static final CrawlOption<Boolean> OBEY_ROBOTS_META =
-      define("obey-robots-meta", true, CrawlOption::bool, "Whether robots meta nofollow is obeyed (false is FDSE's \"rogue\" mode).");
+      define(
+          "obey-robots-meta",
+          true,
+          CrawlOption::bool,
+          "Whether robots meta nofollow is obeyed (false is FDSE's \"rogue\" mode).");
   public static final CrawlOption<Boolean> OBEY_LINK_NOFOLLOW =
-      define("obey-link-nofollow", true, CrawlOption::bool, "Whether a link marked rel=\"nofollow\" is left out (a page linking it elsewhere without the mark still counts).");
+      define(
+          "obey-link-nofollow",
+          true,
+          CrawlOption::bool,
+          "Whether a link marked rel=\"nofollow\" is left out (a page linking it elsewhere without the mark still counts).");
   public static final CrawlOption<Redirects> REDIRECTS =
-      define("redirects", Redirects.RECORD, CrawlOption::redirects, "record (the target is queued as a new URL) | follow N (N <= 10 hops within the fetch).");
+      define(
+          "redirects",
+          Redirects.RECORD,
+          CrawlOption::redirects,
+          "record (the target is queued as a new URL) | follow N (N <= 10 hops within the fetch).");
 
-  /** Whether a fetch starts with a HEAD request whose headers the metadata filters judge (seed 002). */
+  /**
+   * Whether a fetch starts with a HEAD request whose headers the metadata filters judge (seed 002).
+   */
   public enum Head {
     /** GET only; the metadata filters judge the GET's headers before its body is read. */
     DISABLED,
@@ -126,21 +199,53 @@ public final class CrawlOption<T> {
   }
 
   public static final CrawlOption<Integer> MAX_CONNECTIONS_PER_ORIGIN =
-      define("max-connections-per-origin", 1, value -> bounded(integer(value, 1), 16), "Requests to one origin at once, at most (1 to 16); each waits delay-ms after the previous one ended.");
+      define(
+          "max-connections-per-origin",
+          1,
+          value -> bounded(integer(value, 1), 16),
+          "Requests to one origin at once, at most (1 to 16); each waits delay-ms after the previous one ended.");
   public static final CrawlOption<Long> MAX_CRAWL_DELAY_MS =
-      define("max-crawl-delay-ms", 60_000L, value -> (long) integer(value, 0), "The cap on robots.txt's Crawl-delay, in milliseconds; the cap is logged when it applies.");
+      define(
+          "max-crawl-delay-ms",
+          60_000L,
+          value -> (long) integer(value, 0),
+          "The cap on robots.txt's Crawl-delay, in milliseconds; the cap is logged when it applies.");
   public static final CrawlOption<Long> MAX_BACKOFF_MS =
-      define("max-backoff-ms", 600_000L, value -> (long) integer(value, 0), "The cap on the delay raised by rate limits (429, 503 + Retry-After) and failures, in milliseconds.");
+      define(
+          "max-backoff-ms",
+          600_000L,
+          value -> (long) integer(value, 0),
+          "The cap on the delay raised by rate limits (429, 503 + Retry-After) and failures, in milliseconds.");
   public static final CrawlOption<Integer> PATIENCE =
-      define("patience", 5, value -> integer(value, 1), "Failures that look persistent (refused, unknown host, gibberish, repeated 5xx or timeouts) before the origin is paused (seed 003).");
+      define(
+          "patience",
+          5,
+          value -> integer(value, 1),
+          "Failures that look persistent (refused, unknown host, gibberish, repeated 5xx or timeouts) before the origin is paused (seed 003).");
   public static final CrawlOption<Long> PAUSE_MS =
-      define("pause-ms", 600_000L, value -> (long) integer(value, 0), "How long an origin whose patience ran out is paused, in milliseconds; its URLs stay queued.");
+      define(
+          "pause-ms",
+          600_000L,
+          value -> (long) integer(value, 0),
+          "How long an origin whose patience ran out is paused, in milliseconds; its URLs stay queued.");
   public static final CrawlOption<Head> HEAD =
-      define("head", Head.DISABLED, value -> enumValue(Head.class, value), "disabled | optional | required: whether a HEAD request goes first, for the metadata filters (seed 002).");
+      define(
+          "head",
+          Head.DISABLED,
+          value -> enumValue(Head.class, value),
+          "disabled | optional | required: whether a HEAD request goes first, for the metadata filters (seed 002).");
   public static final CrawlOption<List<String>> CONTENT_TYPES =
-      define("content-types", List.of(), value -> lowerCase(list(value)), "When not empty, the only media types fetched (text/html, text/*); others are FILTERED (METADATA) before their body is read.");
+      define(
+          "content-types",
+          List.of(),
+          value -> lowerCase(list(value)),
+          "When not empty, the only media types fetched (text/html, text/*); others are FILTERED (METADATA) before their body is read.");
   public static final CrawlOption<Long> MAX_CONTENT_LENGTH =
-      define("max-content-length", -1L, value -> (long) integer(value, -1), "The largest Content-Length fetched, in bytes; larger is FILTERED (METADATA) before its body is read; -1 for no limit.");
+      define(
+          "max-content-length",
+          -1L,
+          value -> (long) integer(value, -1),
+          "The largest Content-Length fetched, in bytes; larger is FILTERED (METADATA) before its body is read; -1 for no limit.");
 
   /** Which canonical URLs a page may name (seed 002's canonical). */
   public enum CanonicalScope {
@@ -151,22 +256,54 @@ public final class CrawlOption<T> {
   }
 
   public static final CrawlOption<CanonicalScope> CANONICAL_SCOPE =
-      define("canonical-scope", CanonicalScope.DOMAIN, value -> enumValue(CanonicalScope.class, value), "domain | any: a canonical outside the page's registered domain is ignored unless any.");
+      define(
+          "canonical-scope",
+          CanonicalScope.DOMAIN,
+          value -> enumValue(CanonicalScope.class, value),
+          "domain | any: a canonical outside the page's registered domain is ignored unless any.");
   public static final CrawlOption<String> CHECKSUM_IGNORE =
-      define("checksum-ignore", "", value -> String.valueOf(value).strip(), "A CSS selector of the parts left out of the content checksum (footer, .clock), so they do not make a page look changed.");
+      define(
+          "checksum-ignore",
+          "",
+          value -> String.valueOf(value).strip(),
+          "A CSS selector of the parts left out of the content checksum (footer, .clock), so they do not make a page look changed.");
   public static final CrawlOption<List<String>> METADATA_CHECKSUM =
-      define("metadata-checksum", List.of(), value -> lowerCase(list(value)), "The response headers the metadata checksum covers (etag, last-modified, …); empty for none.");
+      define(
+          "metadata-checksum",
+          List.of(),
+          value -> lowerCase(list(value)),
+          "The response headers the metadata checksum covers (etag, last-modified, …); empty for none.");
 
   public static final CrawlOption<Integer> RECRAWL_INTERVAL_PER_URL =
-      define("recrawl.interval-per-url", 0, value -> integer(value, 0), "Minutes after which a fetched URL is fetched again (continuous refresh); 0 for never.");
+      define(
+          "recrawl.interval-per-url",
+          0,
+          value -> integer(value, 0),
+          "Minutes after which a fetched URL is fetched again (continuous refresh); 0 for never.");
   public static final CrawlOption<Boolean> RECRAWL_ADAPTIVE =
-      define("recrawl.adaptive", false, CrawlOption::bool, "Whether a URL's refresh interval halves when its content changed and doubles when it did not, between recrawl.min-interval and recrawl.max-interval.");
+      define(
+          "recrawl.adaptive",
+          false,
+          CrawlOption::bool,
+          "Whether a URL's refresh interval halves when its content changed and doubles when it did not, between recrawl.min-interval and recrawl.max-interval.");
   public static final CrawlOption<Integer> RECRAWL_MIN_INTERVAL =
-      define("recrawl.min-interval", 60, value -> integer(value, 1), "The shortest adaptive refresh interval, in minutes.");
+      define(
+          "recrawl.min-interval",
+          60,
+          value -> integer(value, 1),
+          "The shortest adaptive refresh interval, in minutes.");
   public static final CrawlOption<Integer> RECRAWL_MAX_INTERVAL =
-      define("recrawl.max-interval", 43_200, value -> integer(value, 1), "The longest adaptive refresh interval, in minutes.");
+      define(
+          "recrawl.max-interval",
+          43_200,
+          value -> integer(value, 1),
+          "The longest adaptive refresh interval, in minutes.");
   public static final CrawlOption<Integer> RECRAWL_ERROR_INTERVAL =
-      define("recrawl.error-interval", 0, value -> integer(value, 0), "Minutes after which a URL whose fetch failed is tried again; 0 for the refresh interval.");
+      define(
+          "recrawl.error-interval",
+          0,
+          value -> integer(value, 0),
+          "Minutes after which a URL whose fetch failed is tried again; 0 for the refresh interval.");
 
   /** What a recrawl does with a URL no page links to any more (seed 002's orphans). */
   public enum Orphans {
@@ -179,7 +316,11 @@ public final class CrawlOption<T> {
   }
 
   public static final CrawlOption<Orphans> ORPHANS =
-      define("orphans", Orphans.PROCESS, value -> enumValue(Orphans.class, value), "process | ignore | delete: what crawler crawl --force-recrawl does with a URL no page links to any more.");
+      define(
+          "orphans",
+          Orphans.PROCESS,
+          value -> enumValue(Orphans.class, value),
+          "process | ignore | delete: what crawler crawl --force-recrawl does with a URL no page links to any more.");
 
   public static final CrawlOption<Boolean> RECRAWL_ACTIVE =
       define(
@@ -189,7 +330,12 @@ public final class CrawlOption<T> {
           Level.GLOBAL,
           "The global switch of the event-driven recrawl (seed 000): with it and a site's recrawl.site-active on, the site's documents are recrawled by events.");
   public static final CrawlOption<Boolean> RECRAWL_SITE_ACTIVE =
-      define("recrawl.site-active", true, CrawlOption::bool, Level.SITE, "Whether this site takes part in the event-driven recrawl when recrawl.active is on.");
+      define(
+          "recrawl.site-active",
+          true,
+          CrawlOption::bool,
+          Level.SITE,
+          "Whether this site takes part in the event-driven recrawl when recrawl.active is on.");
   public static final CrawlOption<java.time.Duration> RECRAWL_INTERVAL =
       define(
           "recrawl.interval",
@@ -198,11 +344,26 @@ public final class CrawlOption<T> {
           Level.GLOBAL,
           "How far apart the recrawl events run: minutes, or a number with s, m, h or d (30s, 5m, 2h, 1d).");
   public static final CrawlOption<Integer> RECRAWL_RUNS_PER_EVENT =
-      define("recrawl.runs-per-event", 1, value -> integer(value, 1), Level.SITE, "Requests one recrawl event makes, all for one site (one per page of a document).");
+      define(
+          "recrawl.runs-per-event",
+          1,
+          value -> integer(value, 1),
+          Level.SITE,
+          "Requests one recrawl event makes, all for one site (one per page of a document).");
   public static final CrawlOption<Integer> RECRAWL_MAX_COUNT =
-      define("recrawl.max-count", 1, value -> integer(value, 1), Level.SITE, "How many times one document is recrawled at most.");
+      define(
+          "recrawl.max-count",
+          1,
+          value -> integer(value, 1),
+          Level.SITE,
+          "How many times one document is recrawled at most.");
   public static final CrawlOption<Integer> RECRAWL_MIN_MINUTES_BETWEEN =
-      define("recrawl.min-minutes-between", 0, value -> integer(value, 0), Level.SITE, "The least time between two recrawls of one document, in minutes.");
+      define(
+          "recrawl.min-minutes-between",
+          0,
+          value -> integer(value, 0),
+          Level.SITE,
+          "The least time between two recrawls of one document, in minutes.");
   public static final CrawlOption<Integer> RECRAWL_NEWER_THAN_MINUTES =
       define(
           "recrawl.newer-than-minutes",
@@ -218,13 +379,23 @@ public final class CrawlOption<T> {
           "How a document's next page is found: rel=next (a link or a element with rel=next) or a CSS selector of the next-page link; the pages are published as one document. Empty for single pages.");
 
   public static final CrawlOption<Boolean> SITEMAP_XML =
-      define("sitemap-xml", true, CrawlOption::bool, "Whether /sitemap.xml of each seed's origin is read once for its URLs (seed 002); sitemaps robots.txt names are read either way.");
+      define(
+          "sitemap-xml",
+          true,
+          CrawlOption::bool,
+          "Whether /sitemap.xml of each seed's origin is read once for its URLs (seed 002); sitemaps robots.txt names are read either way.");
 
   /** Where an option may be assigned. */
   public enum Level {
-    /** Only in {@code global}: it concerns the whole crawl (the recrawl events' switch and interval). */
+    /**
+     * Only in {@code global}: it concerns the whole crawl (the recrawl events' switch and
+     * interval).
+     */
     GLOBAL,
-    /** In {@code global} and in a site's options: it concerns a site as a whole (its recrawl policy). */
+    /**
+     * In {@code global} and in a site's options: it concerns a site as a whole (its recrawl
+     * policy).
+     */
     SITE,
     /** Anywhere, rules included: it is resolved per URL. */
     URL
@@ -237,7 +408,13 @@ public final class CrawlOption<T> {
   private final boolean isFrontierOnly;
   private final String doc;
 
-  private CrawlOption(String name, T defaultValue, Function<Object, T> parser, Level level, boolean isFrontierOnly, String doc) {
+  private CrawlOption(
+      String name,
+      T defaultValue,
+      Function<Object, T> parser,
+      Level level,
+      boolean isFrontierOnly,
+      String doc) {
     this.name = name;
     this.defaultValue = defaultValue;
     this.parser = parser;
@@ -246,18 +423,21 @@ public final class CrawlOption<T> {
     this.doc = doc;
   }
 
-  private static <T> CrawlOption<T> define(String name, T defaultValue, Function<Object, T> parser, String doc) {
+  private static <T> CrawlOption<T> define(
+      String name, T defaultValue, Function<Object, T> parser, String doc) {
     return define(name, defaultValue, parser, Level.URL, doc);
   }
 
   /** An option only the frontier's decisions read: fetch requests do not carry it. */
-  private static <T> CrawlOption<T> defineFrontierOnly(String name, T defaultValue, Function<Object, T> parser, String doc) {
+  private static <T> CrawlOption<T> defineFrontierOnly(
+      String name, T defaultValue, Function<Object, T> parser, String doc) {
     CrawlOption<T> option = new CrawlOption<>(name, defaultValue, parser, Level.URL, true, doc);
     ALL.put(name, option);
     return option;
   }
 
-  private static <T> CrawlOption<T> define(String name, T defaultValue, Function<Object, T> parser, Level level, String doc) {
+  private static <T> CrawlOption<T> define(
+      String name, T defaultValue, Function<Object, T> parser, Level level, String doc) {
     CrawlOption<T> option = new CrawlOption<>(name, defaultValue, parser, level, false, doc);
     ALL.put(name, option);
     return option;
@@ -290,7 +470,10 @@ public final class CrawlOption<T> {
     return level;
   }
 
-  /** Whether the option is carried by the fetch requests of the URLs it is resolved for (the other services read it). */
+  /**
+   * Whether the option is carried by the fetch requests of the URLs it is resolved for (the other
+   * services read it).
+   */
   public boolean isCarriedByRequests() {
     return level == Level.URL && !isFrontierOnly;
   }
@@ -313,7 +496,9 @@ public final class CrawlOption<T> {
       return String.join(",", list.stream().map(String::valueOf).toList());
     }
     if (value instanceof java.time.Duration duration) {
-      return duration.toSecondsPart() == 0 ? duration.toMinutes() + "m" : duration.toSeconds() + "s";
+      return duration.toSecondsPart() == 0
+          ? duration.toMinutes() + "m"
+          : duration.toSeconds() + "s";
     }
     return String.valueOf(value);
   }
@@ -338,12 +523,16 @@ public final class CrawlOption<T> {
   }
 
   private static java.time.Duration duration(Object value) {
-    return Durations.parse(String.valueOf(value), Optional.of(java.time.temporal.ChronoUnit.MINUTES));
+    return Durations.parse(
+        String.valueOf(value), Optional.of(java.time.temporal.ChronoUnit.MINUTES));
   }
 
   private static int integer(Object value, int minimum) {
     int number;
-    if (value instanceof Number n && n.longValue() == n.intValue() && !(value instanceof Double) && !(value instanceof Float)) {
+    if (value instanceof Number n
+        && n.longValue() == n.intValue()
+        && !(value instanceof Double)
+        && !(value instanceof Float)) {
       number = n.intValue();
     } else {
       try {
@@ -402,7 +591,8 @@ public final class CrawlOption<T> {
     }
     for (String scheme : schemes) {
       if (!scheme.equals("http") && !scheme.equals("https")) {
-        throw new IllegalArgumentException("'" + scheme + "' is not fetched by this crawler; the schemes are http and https");
+        throw new IllegalArgumentException(
+            "'" + scheme + "' is not fetched by this crawler; the schemes are http and https");
       }
     }
     return schemes;

@@ -6,15 +6,16 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the rules decided about a URL (seed 004's "view resolved"): the disposition, every option with
- * who set it, the rules that filtered it and those whose children were skipped.
+ * What the rules decided about a URL (seed 004's "view resolved"): the disposition, every option
+ * with who set it, the rules that filtered it and those whose children were skipped.
  *
  * @param options every option's value and who set it: {@code default}, {@code global}, {@code
  *     site:<name>} or {@code rule:<path>}
  * @param outcome the outcome to log, when the URL is logged (FILTERED, OUT_OF_SCOPE, TOO_DEEP)
  * @param detail the outcome's detail
  * @param rule the rule that decided, when one did
- * @param skipped the rules whose condition did not let them apply, so their children were not evaluated
+ * @param skipped the rules whose condition did not let them apply, so their children were not
+ *     evaluated
  */
 public record Resolution(
     String url,

@@ -6,8 +6,8 @@ import java.util.Map;
 /**
  * One of the ordered, nested rules of the crawl configuration (seed 004).
  *
- * <p>Every rule has a {@code path} that names it in explanations and in the crawl log: its name when it
- * has one, else its position, e.g. {@code rules[2].rules[0]}.
+ * <p>Every rule has a {@code path} that names it in explanations and in the crawl log: its name
+ * when it has one, else its position, e.g. {@code rules[2].rules[0]}.
  */
 public sealed interface Rule {
 
@@ -15,10 +15,16 @@ public sealed interface Rule {
 
   /**
    * "Conditions apply for" ({@code except == false}): when the condition matches, the options are
-   * assigned and the children processed; when not, none of the children is evaluated. "Conditions apply
-   * except for" ({@code except == true}) is the reverse.
+   * assigned and the children processed; when not, none of the children is evaluated. "Conditions
+   * apply except for" ({@code except == true}) is the reverse.
    */
-  record Apply(String path, Condition condition, boolean except, Map<CrawlOption<?>, Object> options, List<Rule> children) implements Rule {
+  record Apply(
+      String path,
+      Condition condition,
+      boolean except,
+      Map<CrawlOption<?>, Object> options,
+      List<Rule> children)
+      implements Rule {
 
     /** Whether the rule's options and children apply to the URL. */
     public boolean appliesTo(CandidateUrl url) {
@@ -33,7 +39,8 @@ public sealed interface Rule {
    * @param log whether a URL this rule filtered is logged
    * @param detail the crawl log's detail for it, e.g. {@code RULE} or {@code LOCAL_POLICY}
    */
-  record Filter(String path, Condition condition, boolean mustHave, boolean log, String detail) implements Rule {
+  record Filter(String path, Condition condition, boolean mustHave, boolean log, String detail)
+      implements Rule {
 
     /** Whether this rule filters the URL. */
     public boolean filters(CandidateUrl url) {

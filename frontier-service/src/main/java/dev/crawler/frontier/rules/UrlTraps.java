@@ -11,7 +11,9 @@ import java.util.regex.Pattern;
  */
 public final class UrlTraps {
 
-  /** The longest run of segments whose repetition is looked for (bounds the work on a hostile path). */
+  /**
+   * The longest run of segments whose repetition is looked for (bounds the work on a hostile path).
+   */
   public static final int MAX_RUN = 10;
 
   /**
@@ -39,9 +41,9 @@ public final class UrlTraps {
 
   /**
    * The run of segments repeated most often in a row when that is more than {@code max} times: with
-   * {@code max} 2, {@code /a/a/} passes and {@code /a/a/a/} is a repetition of {@code a} 3 times, as is
-   * {@code /x/y/x/y/x/y/} of {@code x/y}. Only consecutive repetitions count: {@code /en/docs/en/} is
-   * fine.
+   * {@code max} 2, {@code /a/a/} passes and {@code /a/a/a/} is a repetition of {@code a} 3 times,
+   * as is {@code /x/y/x/y/x/y/} of {@code x/y}. Only consecutive repetitions count: {@code
+   * /en/docs/en/} is fine.
    */
   public static Optional<Repetition> repeatedRun(List<String> segments, int max) {
     Repetition worst = null;
@@ -49,7 +51,8 @@ public final class UrlTraps {
     for (int length = 1; length <= MAX_RUN && length * (max + 1) <= size; length++) {
       for (int start = 0; start + length * (max + 1) <= size; start++) {
         int times = 1;
-        while (start + (times + 1) * length <= size && isRepeatedAt(segments, start, length, start + times * length)) {
+        while (start + (times + 1) * length <= size
+            && isRepeatedAt(segments, start, length, start + times * length)) {
           times++;
         }
         if (times > 1 && times > max && (worst == null || times > worst.times())) {
@@ -70,14 +73,16 @@ public final class UrlTraps {
   }
 
   /**
-   * The template of a URL with a date in its path or query: its origin, path and query with every run
-   * of digits replaced by {@code #} ({@code http://a.example/cal/#-#-#}); empty when the URL has no date.
-   * Two URLs with the same template differ only in their numbers: a calendar's days, or the dated pages
-   * of an archive.
+   * The template of a URL with a date in its path or query: its origin, path and query with every
+   * run of digits replaced by {@code #} ({@code http://a.example/cal/#-#-#}); empty when the URL
+   * has no date. Two URLs with the same template differ only in their numbers: a calendar's days,
+   * or the dated pages of an archive.
    */
   public static Optional<String> datedTemplate(String url) {
     if (!hasFourDigits(url)) {
-      return Optional.empty(); // every date shape has a run of four digits: most URLs are decided without parsing
+      return Optional
+          .empty(); // every date shape has a run of four digits: most URLs are decided without
+      // parsing
     }
     try {
       return datedTemplate(CandidateUrl.of(url, 0));

@@ -15,9 +15,9 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The frontier's gauges, from the figures its tasks publish on crawl.stats: totals over the origins
- * this instance owns (queued, in flight, paused, origins), and per origin the queue depth, requests in
- * flight and current delay of the {@link #TOP_ORIGINS} origins with the longest queues, so the number
- * of series stays bounded however many origins are crawled. Shared by the instance's tasks;
+ * this instance owns (queued, in flight, paused, origins), and per origin the queue depth, requests
+ * in flight and current delay of the {@link #TOP_ORIGINS} origins with the longest queues, so the
+ * number of series stays bounded however many origins are crawled. Shared by the instance's tasks;
  * thread-safe.
  */
 final class FrontierMetrics {
@@ -27,18 +27,37 @@ final class FrontierMetrics {
 
   /** The latest figures of every origin this instance's tasks own. */
   private final Map<String, OriginStats> latest = new ConcurrentHashMap<>();
+
   private final MultiGauge originQueued;
   private final MultiGauge originInFlight;
   private final MultiGauge originDelay;
 
   FrontierMetrics(MeterRegistry registry) {
-    Gauge.builder("crawler.frontier.queued", this, m -> m.sum(stats -> stats.getQueued())).description("URLs queued in the frontier, over all origins").register(registry);
-    Gauge.builder("crawler.frontier.in.flight", this, m -> m.sum(stats -> stats.getInFlight())).description("Fetch requests released and not yet ended").register(registry);
-    Gauge.builder("crawler.frontier.origins", this, m -> m.latest.size()).description("Origins known to this frontier instance").register(registry);
-    Gauge.builder("crawler.frontier.origins.paused", this, m -> m.paused(Instant.now())).description("Origins held by the frontier (the fetcher asked to come back later)").register(registry);
-    this.originQueued = MultiGauge.builder("crawler.frontier.origin.queued").description("URLs queued, for the origins with the longest queues").register(registry);
-    this.originInFlight = MultiGauge.builder("crawler.frontier.origin.in.flight").description("Requests in flight, for the origins with the longest queues").register(registry);
-    this.originDelay = MultiGauge.builder("crawler.frontier.origin.delay").description("Current delay between requests, for the origins with the longest queues").baseUnit("seconds").register(registry);
+    Gauge.builder("crawler.frontier.queued", this, m -> m.sum(stats -> stats.getQueued()))
+        .description("URLs queued in the frontier, over all origins")
+        .register(registry);
+    Gauge.builder("crawler.frontier.in.flight", this, m -> m.sum(stats -> stats.getInFlight()))
+        .description("Fetch requests released and not yet ended")
+        .register(registry);
+    Gauge.builder("crawler.frontier.origins", this, m -> m.latest.size())
+        .description("Origins known to this frontier instance")
+        .register(registry);
+    Gauge.builder("crawler.frontier.origins.paused", this, m -> m.paused(Instant.now()))
+        .description("Origins held by the frontier (the fetcher asked to come back later)")
+        .register(registry);
+    this.originQueued =
+        MultiGauge.builder("crawler.frontier.origin.queued")
+            .description("URLs queued, for the origins with the longest queues")
+            .register(registry);
+    this.originInFlight =
+        MultiGauge.builder("crawler.frontier.origin.in.flight")
+            .description("Requests in flight, for the origins with the longest queues")
+            .register(registry);
+    this.originDelay =
+        MultiGauge.builder("crawler.frontier.origin.delay")
+            .description("Current delay between requests, for the origins with the longest queues")
+            .baseUnit("seconds")
+            .register(registry);
   }
 
   /** An origin's latest figures. */
@@ -51,12 +70,16 @@ final class FrontierMetrics {
     origins.forEach(latest::remove);
   }
 
-  /** Recomputes the per-origin series: one pass over the origins, O(origins × log {@link #TOP_ORIGINS}). */
+  /**
+   * Recomputes the per-origin series: one pass over the origins, O(origins × log {@link
+   * #TOP_ORIGINS}).
+   */
   void refresh() {
     List<OriginStats> top = top(TOP_ORIGINS);
     originQueued.register(rows(top, stats -> stats.getQueued()), true);
     originInFlight.register(rows(top, stats -> stats.getInFlight()), true);
-    originDelay.register(rows(top, stats -> stats.getDelayMillis() < 0 ? 0 : stats.getDelayMillis() / 1000.0), true);
+    originDelay.register(
+        rows(top, stats -> stats.getDelayMillis() < 0 ? 0 : stats.getDelayMillis() / 1000.0), true);
   }
 
   /** The {@code n} origins with the longest queues, longest first. */
@@ -74,7 +97,8 @@ final class FrontierMetrics {
     return top;
   }
 
-  private static List<MultiGauge.Row<?>> rows(List<OriginStats> top, ToDoubleFunction<OriginStats> value) {
+  private static List<MultiGauge.Row<?>> rows(
+      List<OriginStats> top, ToDoubleFunction<OriginStats> value) {
     List<MultiGauge.Row<?>> rows = new ArrayList<>(top.size());
     for (OriginStats stats : top) {
       double figure = value.applyAsDouble(stats);

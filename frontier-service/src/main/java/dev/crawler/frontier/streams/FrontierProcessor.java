@@ -53,11 +53,12 @@ import org.slf4j.LoggerFactory;
  * Keeps every URL's state and releases fetch requests per origin through a window of leases. One
  * instance per stream task; the task owns the origins of its partition.
  *
- * <p>A discovered URL is normalized, decided by the crawl configuration's rules ({@link RuleEngine}), and queued in its origin's
- * queue. An origin releases its queue's head while it has fewer leases than its window. An outcome ends
- * the lease with its request id and returns the credit (or queues the URL again for a retry); an outcome
- * with any other id is late and changes nothing. A lease whose outcome never comes expires after the
- * lease timeout and its URL is released again.
+ * <p>A discovered URL is normalized, decided by the crawl configuration's rules ({@link
+ * RuleEngine}), and queued in its origin's queue. An origin releases its queue's head while it has
+ * fewer leases than its window. An outcome ends the lease with its request id and returns the
+ * credit (or queues the URL again for a retry); an outcome with any other id is late and changes
+ * nothing. A lease whose outcome never comes expires after the lease timeout and its URL is
+ * released again.
  */
 final class FrontierProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
 
@@ -68,7 +69,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /** The control store's key for when errors were last cleared. */
   static final String ERRORS_CLEARED_AT = "errors-cleared-at";
 
-  /** The control store's key prefix of a site's count of admitted URLs (kept in the partition of {@link #siteKey}). */
+  /**
+   * The control store's key prefix of a site's count of admitted URLs (kept in the partition of
+   * {@link #siteKey}).
+   */
   static final String SITE_ADMITTED = "site-admitted ";
 
   /** How often the figures of the origins that changed are published on crawl.stats. */
@@ -80,13 +84,18 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private final FrontierSettings settings;
   private final ReleaseBudget budget;
   private final RuleEngine rules;
+
   /** Whether the crawl configuration turns continuous refresh on anywhere (decided once). */
   private final boolean isRefreshConfigured;
+
   /** The seeds, parsed once; each task adds which origins a seed named. */
   private final ScopeCheck seedScope;
+
   private final FrontierMetrics metrics;
+
   /** Origins whose state changed since their figures were last published. */
   private final Set<String> changedOrigins = new HashSet<>();
+
   /** Origins of this task with figures in {@link #metrics}. */
   private final Set<String> reported = new HashSet<>();
 
@@ -221,8 +230,17 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       origin = Origin.keyOf(url);
     } catch (InvalidUrlException e) {
       String raw = discovered.getUrl().strip();
-      String detail = UrlNormalizer.isHttp(raw) || !raw.contains(":") ? "MALFORMED_URL " + e.getMessage() : "UNSUPPORTED_SCHEME " + raw.substring(0, raw.indexOf(':'));
-      log(key == null ? "" : key, Decision.of(raw, Outcome.FILTERED, detail).withRule("link rule: scheme").withDepth(discovered.getDepth()), discovered, now);
+      String detail =
+          UrlNormalizer.isHttp(raw) || !raw.contains(":")
+              ? "MALFORMED_URL " + e.getMessage()
+              : "UNSUPPORTED_SCHEME " + raw.substring(0, raw.indexOf(':'));
+      log(
+          key == null ? "" : key,
+          Decision.of(raw, Outcome.FILTERED, detail)
+              .withRule("link rule: scheme")
+              .withDepth(discovered.getDepth()),
+          discovered,
+          now);
       return;
     }
     if (!origin.equals(key)) {
@@ -241,7 +259,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     UrlState known = urls().get(url);
     if (known != null && discovered.getKind() == UrlKind.RECRAWL) {
       if (known.getStatus() == UrlStatus.DONE || known.getStatus() == UrlStatus.ERROR) {
-        // the recrawl scheduler (seed 000) asks for this URL now: released at once, whatever its due time
+        // the recrawl scheduler (seed 000) asks for this URL now: released at once, whatever its
+        // due time
         requeue(origin, originState, url, known);
         release(origin, originState, now);
         saveOrigin(origin, originState);
@@ -251,13 +270,25 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     if (known != null && known.getStatus() == UrlStatus.ERROR) {
       if (known.getDecidedAt().toEpochMilli() > errorsClearedAt()) {
         // an error blacklists the URL until an operator clears the errors (seed 001)
-        Decision decision = Decision.of(url, Outcome.BLACKLISTED, "earlier " + known.getOutcome() + " (" + known.getDetail() + "); cleared by crawler errors clear").withDepth(discovered.getDepth());
+        Decision decision =
+            Decision.of(
+                    url,
+                    Outcome.BLACKLISTED,
+                    "earlier "
+                        + known.getOutcome()
+                        + " ("
+                        + known.getDetail()
+                        + "); cleared by crawler errors clear")
+                .withDepth(discovered.getDepth());
         log(origin, decision, discovered, now);
       } else {
         known = null; // errors were cleared since: decided again as a new URL
       }
     }
-    if (known != null && known.getStatus() == UrlStatus.DONE && known.getDueAt().toEpochMilli() > 0 && known.getAwaitingLinkSince().toEpochMilli() == 0) {
+    if (known != null
+        && known.getStatus() == UrlStatus.DONE
+        && known.getDueAt().toEpochMilli() > 0
+        && known.getAwaitingLinkSince().toEpochMilli() == 0) {
       Instant lastModified = discovered.getSitemapLastModified();
       if (lastModified != null && lastModified.isAfter(known.getDecidedAt())) {
         // the sitemap says the page changed since it was fetched: it is due now
@@ -266,10 +297,17 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       } else if (known.getDueAt().isAfter(now) && !known.getPrematureLogged()) {
         known.setPrematureLogged(true);
         urls().put(url, known);
-        log(origin, Decision.of(url, Outcome.PREMATURE, "due at " + known.getDueAt()).withDepth(discovered.getDepth()), discovered, now);
+        log(
+            origin,
+            Decision.of(url, Outcome.PREMATURE, "due at " + known.getDueAt())
+                .withDepth(discovered.getDepth()),
+            discovered,
+            now);
       }
     }
-    if (known != null && known.getStatus() == UrlStatus.DONE && known.getAwaitingLinkSince().toEpochMilli() > 0) {
+    if (known != null
+        && known.getStatus() == UrlStatus.DONE
+        && known.getAwaitingLinkSince().toEpochMilli() > 0) {
       // a recrawl waits for this URL to be linked again: it is, so it is fetched again
       requeue(origin, originState, url, known);
       isQueued = true;
@@ -277,20 +315,53 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     // a URL seen again changes nothing otherwise: the first state takes precedence (seed 001)
     if (known == null) {
       int calendarHops = calendarHops(url, discovered);
-      Resolution resolution = rules.resolve(url, discovered.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState), discovered.getKind() == UrlKind.SITEMAP, calendarHops);
+      Resolution resolution =
+          rules.resolve(
+              url,
+              discovered.getDepth(),
+              isSeed ? ScopeCheck.ANY : scopeOf(origin, originState),
+              discovered.getKind() == UrlKind.SITEMAP,
+              calendarHops);
       if (resolution.isCrawled()) {
-        UrlState state = newState(discovered, now).setCalendarHops(calendarHops).setStatus(UrlStatus.QUEUED).build();
-        if (admit(origin, originState, url, state, resolution, now) == Admission.OVER_ORIGIN_BUDGET) {
-          String detail = "BUDGET_ORIGIN " + originState.getAdmitted() + " URLs of " + origin + " admitted, the most max-pages-per-origin allows";
-          String rule = "max-pages-per-origin set by " + resolution.options().get(CrawlOption.MAX_PAGES_PER_ORIGIN).setBy();
+        UrlState state =
+            newState(discovered, now)
+                .setCalendarHops(calendarHops)
+                .setStatus(UrlStatus.QUEUED)
+                .build();
+        if (admit(origin, originState, url, state, resolution, now)
+            == Admission.OVER_ORIGIN_BUDGET) {
+          String detail =
+              "BUDGET_ORIGIN "
+                  + originState.getAdmitted()
+                  + " URLs of "
+                  + origin
+                  + " admitted, the most max-pages-per-origin allows";
+          String rule =
+              "max-pages-per-origin set by "
+                  + resolution.options().get(CrawlOption.MAX_PAGES_PER_ORIGIN).setBy();
           urls().put(url, rejectedByBudget(state, detail, now));
-          log(origin, Decision.of(url, Outcome.FILTERED, detail).withRule(rule).withDepth(discovered.getDepth()), discovered, now);
+          log(
+              origin,
+              Decision.of(url, Outcome.FILTERED, detail)
+                  .withRule(rule)
+                  .withDepth(discovered.getDepth()),
+              discovered,
+              now);
         }
         isQueued = true; // the origin's budget figures changed at least
       } else if (resolution.isLogged()) {
         Outcome outcome = resolution.outcome().orElseThrow();
         String detail = resolution.detail().orElse(null);
-        urls().put(url, newState(discovered, now).setCalendarHops(calendarHops).setStatus(UrlStatus.DONE).setOutcome(outcome.name()).setDetail(detail).setDecidedAt(now).build());
+        urls()
+            .put(
+                url,
+                newState(discovered, now)
+                    .setCalendarHops(calendarHops)
+                    .setStatus(UrlStatus.DONE)
+                    .setOutcome(outcome.name())
+                    .setDetail(detail)
+                    .setDecidedAt(now)
+                    .build());
         Decision decision = Decision.of(url, outcome, detail).withDepth(discovered.getDepth());
         log(origin, resolution.rule().map(decision::withRule).orElse(decision), discovered, now);
       }
@@ -307,13 +378,16 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   }
 
   /**
-   * How many links in a row led to the URL between dated URLs of its template (a calendar's next day,
-   * {@link UrlTraps#datedTemplate}): its source's count plus one when the source has the same template,
-   * else 0. Only new URLs found on a page are asked, so the source's state is one store read.
+   * How many links in a row led to the URL between dated URLs of its template (a calendar's next
+   * day, {@link UrlTraps#datedTemplate}): its source's count plus one when the source has the same
+   * template, else 0. Only new URLs found on a page are asked, so the source's state is one store
+   * read.
    */
   private int calendarHops(String url, DiscoveredUrl discovered) {
     String source = discovered.getSourceUrl();
-    if (source == null || discovered.getKind() == UrlKind.SEED || discovered.getKind() == UrlKind.SITEMAP) {
+    if (source == null
+        || discovered.getKind() == UrlKind.SEED
+        || discovered.getKind() == UrlKind.SITEMAP) {
       return 0;
     }
     Optional<String> template = UrlTraps.datedTemplate(url);
@@ -339,7 +413,13 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
    * counted): queued, or held while the partition that counts the site decides, or not admitted. An
    * admitted URL's state is stored.
    */
-  private Admission admit(String origin, OriginState originState, String url, UrlState state, Resolution resolution, Instant now) {
+  private Admission admit(
+      String origin,
+      OriginState originState,
+      String url,
+      UrlState state,
+      Resolution resolution,
+      Instant now) {
     if (!UrlKind.SITEMAP.name().equals(state.getKind())) {
       long originBudget = resolution.get(CrawlOption.MAX_PAGES_PER_ORIGIN);
       long siteBudget = resolution.get(CrawlOption.MAX_PAGES_PER_SITE);
@@ -373,7 +453,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     return Admission.QUEUED;
   }
 
-  /** The state of a URL past a budget: done, FILTERED, known so that it is not decided again when found again. */
+  /**
+   * The state of a URL past a budget: done, FILTERED, known so that it is not decided again when
+   * found again.
+   */
   private static UrlState rejectedByBudget(UrlState state, String detail, Instant now) {
     state.setStatus(UrlStatus.DONE);
     state.setOutcome(Outcome.FILTERED.name());
@@ -386,8 +469,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /**
    * A step of admitting a URL under its site's budget. RESERVE comes to the partition of the site's
    * key, where the site's count is kept: a place is given while the count is under the budget. The
-   * answer goes back to the URL's origin, where GRANTED queues the URL and DENIED logs it FILTERED and
-   * gives the origin's place back. One partition decides for a site, so the budget is exact.
+   * answer goes back to the URL's origin, where GRANTED queues the URL and DENIED logs it FILTERED
+   * and gives the origin's place back. One partition decides for a site, so the budget is exact.
    */
   private void onSiteBudget(DiscoveredUrl step) {
     Instant now = now();
@@ -420,15 +503,29 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     } else {
       originState.setAdmitted(originState.getAdmitted() - 1);
       Resolution resolution = rules.optionsFor(url, step.getDepth());
-      String detail = "BUDGET_SITE " + siteOf(url) + " has admitted " + resolution.get(CrawlOption.MAX_PAGES_PER_SITE) + " URLs, the most max-pages-per-site allows";
-      String rule = "max-pages-per-site set by " + resolution.options().get(CrawlOption.MAX_PAGES_PER_SITE).setBy();
+      String detail =
+          "BUDGET_SITE "
+              + siteOf(url)
+              + " has admitted "
+              + resolution.get(CrawlOption.MAX_PAGES_PER_SITE)
+              + " URLs, the most max-pages-per-site allows";
+      String rule =
+          "max-pages-per-site set by "
+              + resolution.options().get(CrawlOption.MAX_PAGES_PER_SITE).setBy();
       urls().put(url, rejectedByBudget(state, detail, now));
-      log(origin, Decision.of(url, Outcome.FILTERED, detail).withRule(rule).withDepth(step.getDepth()), step, now);
+      log(
+          origin,
+          Decision.of(url, Outcome.FILTERED, detail).withRule(rule).withDepth(step.getDepth()),
+          step,
+          now);
     }
     saveOrigin(origin, originState);
   }
 
-  /** The key under which a site's budget is counted: a space, which no origin contains, then the site. */
+  /**
+   * The key under which a site's budget is counted: a space, which no origin contains, then the
+   * site.
+   */
   static String siteKey(String url) {
     return "site " + siteOf(url);
   }
@@ -438,11 +535,20 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     return RegisteredDomain.of(URI.create(url).getHost());
   }
 
-  /** A seed's origin came into scope: its /sitemap.xml is read once, unless the sitemap-xml option is off (seed 002). */
+  /**
+   * A seed's origin came into scope: its /sitemap.xml is read once, unless the sitemap-xml option
+   * is off (seed 002).
+   */
   private void discoverSitemapXml(String origin, Instant now) {
     String sitemap = origin + "/sitemap.xml";
     if (rules.optionsFor(sitemap, 0).get(CrawlOption.SITEMAP_XML)) {
-      DiscoveredUrl discovered = DiscoveredUrl.newBuilder().setUrl(sitemap).setDepth(0).setKind(UrlKind.SITEMAP).setDiscoveredAt(now).build();
+      DiscoveredUrl discovered =
+          DiscoveredUrl.newBuilder()
+              .setUrl(sitemap)
+              .setDepth(0)
+              .setKind(UrlKind.SITEMAP)
+              .setDiscoveredAt(now)
+              .build();
       forward(FrontierTopology.DISCOVERED_SINK, origin, discovered, now);
     }
   }
@@ -456,19 +562,24 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     }
     if (command.getCommand() == ControlCommandType.CLEAR_ERRORS) {
       control().put(ERRORS_CLEARED_AT, context().currentSystemTimeMs());
-      LOG.info("errors cleared by {}: blacklisted URLs are queued again when next discovered", command.getIssuedBy());
+      LOG.info(
+          "errors cleared by {}: blacklisted URLs are queued again when next discovered",
+          command.getIssuedBy());
     }
   }
 
   /**
    * Every URL this task knows that is not waiting or in flight is decided again by the crawl
-   * configuration: still crawled, it is queued to be fetched once more (its document is then updated,
-   * unchanged or deleted by what the fetch says); now filtered or out of scope, its outcome goes to the
-   * committer, which deletes a published document. One pass over the task's URLs, when the operator asks.
+   * configuration: still crawled, it is queued to be fetched once more (its document is then
+   * updated, unchanged or deleted by what the fetch says); now filtered or out of scope, its
+   * outcome goes to the committer, which deletes a published document. One pass over the task's
+   * URLs, when the operator asks.
    */
   private void recrawlAll(ControlCommand command) {
     Instant now = now();
-    List<KeyValue<String, UrlState>> known = urlsWhere(state -> state.getStatus() == UrlStatus.DONE || state.getStatus() == UrlStatus.ERROR);
+    List<KeyValue<String, UrlState>> known =
+        urlsWhere(
+            state -> state.getStatus() == UrlStatus.DONE || state.getStatus() == UrlStatus.ERROR);
     Map<String, OriginState> changed = new HashMap<>();
     int queued = 0;
     for (KeyValue<String, UrlState> entry : known) {
@@ -478,19 +589,34 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       OriginState originState = changed.computeIfAbsent(origin, this::originState);
       boolean isSeed = UrlKind.SEED.name().equals(state.getKind());
       boolean isSitemap = UrlKind.SITEMAP.name().equals(state.getKind());
-      Resolution resolution = rules.resolve(url, state.getDepth(), isSeed ? ScopeCheck.ANY : scopeOf(origin, originState), isSitemap, state.getCalendarHops());
+      Resolution resolution =
+          rules.resolve(
+              url,
+              state.getDepth(),
+              isSeed ? ScopeCheck.ANY : scopeOf(origin, originState),
+              isSitemap,
+              state.getCalendarHops());
       if (state.getBudgetRejected()) {
         // never admitted: admitted now if the budgets allow (raised since), else left as it is
-        if (resolution.isCrawled() && admit(origin, originState, url, state, resolution, now) != Admission.OVER_ORIGIN_BUDGET) {
+        if (resolution.isCrawled()
+            && admit(origin, originState, url, state, resolution, now)
+                != Admission.OVER_ORIGIN_BUDGET) {
           queued++;
         }
       } else if (!resolution.isCrawled()) {
-        if (resolution.outcome().isPresent() && !resolution.outcome().get().name().equals(state.getOutcome())) {
+        if (resolution.outcome().isPresent()
+            && !resolution.outcome().get().name().equals(state.getOutcome())) {
           // newly filtered or out of scope: the committer deletes a published document
-          Decision decision = Decision.of(url, resolution.outcome().get(), resolution.detail().orElse(null)).withDepth(state.getDepth());
-          decide(origin, url, state, resolution.rule().map(decision::withRule).orElse(decision), now);
+          Decision decision =
+              Decision.of(url, resolution.outcome().get(), resolution.detail().orElse(null))
+                  .withDepth(state.getDepth());
+          decide(
+              origin, url, state, resolution.rule().map(decision::withRule).orElse(decision), now);
         }
-      } else if (state.getStatus() == UrlStatus.DONE && !isSeed && !isSitemap && resolution.get(CrawlOption.ORPHANS) != CrawlOption.Orphans.PROCESS) {
+      } else if (state.getStatus() == UrlStatus.DONE
+          && !isSeed
+          && !isSitemap
+          && resolution.get(CrawlOption.ORPHANS) != CrawlOption.Orphans.PROCESS) {
         // orphans ignore or delete: fetched again only when a page links to it during the recrawl
         state.setAwaitingLinkSince(now);
         urls().put(url, state);
@@ -500,17 +626,25 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       }
     }
     releaseAll(changed, now);
-    LOG.info("recrawl of every known URL asked by {}: {} of {} queued again", command.getIssuedBy(), queued, known.size());
+    LOG.info(
+        "recrawl of every known URL asked by {}: {} of {} queued again",
+        command.getIssuedBy(),
+        queued,
+        known.size());
   }
 
   /**
-   * The recrawl is over: URLs still waiting to be linked again are orphans (seed 002), handled by their
-   * orphans option: ignore leaves them (their documents stay), delete sends an {@code ORPHAN} outcome to
-   * the committer, which deletes their documents, process fetches them again after all.
+   * The recrawl is over: URLs still waiting to be linked again are orphans (seed 002), handled by
+   * their orphans option: ignore leaves them (their documents stay), delete sends an {@code ORPHAN}
+   * outcome to the committer, which deletes their documents, process fetches them again after all.
    */
   private void handleOrphans(ControlCommand command) {
     Instant now = now();
-    List<KeyValue<String, UrlState>> waiting = urlsWhere(state -> state.getStatus() == UrlStatus.DONE && state.getAwaitingLinkSince().toEpochMilli() > 0);
+    List<KeyValue<String, UrlState>> waiting =
+        urlsWhere(
+            state ->
+                state.getStatus() == UrlStatus.DONE
+                    && state.getAwaitingLinkSince().toEpochMilli() > 0);
     Map<String, OriginState> changed = new HashMap<>();
     for (KeyValue<String, UrlState> entry : waiting) {
       String url = entry.key;
@@ -518,8 +652,17 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       String origin = Origin.keyOf(url);
       state.setAwaitingLinkSince(Instant.EPOCH);
       switch (rules.optionsFor(url, state.getDepth()).get(CrawlOption.ORPHANS)) {
-        case PROCESS -> requeue(origin, changed.computeIfAbsent(origin, this::originState), url, state);
-        case DELETE -> decide(origin, url, state, Decision.of(url, Outcome.ORPHAN, "no page links to it any more").withDepth(state.getDepth()).withRule("orphans: delete"), now);
+        case PROCESS ->
+            requeue(origin, changed.computeIfAbsent(origin, this::originState), url, state);
+        case DELETE ->
+            decide(
+                origin,
+                url,
+                state,
+                Decision.of(url, Outcome.ORPHAN, "no page links to it any more")
+                    .withDepth(state.getDepth())
+                    .withRule("orphans: delete"),
+                now);
         case IGNORE -> urls().put(url, state);
       }
     }
@@ -528,7 +671,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   }
 
   /** The URLs of this task whose state matches (one pass over the store, for operator commands). */
-  private List<KeyValue<String, UrlState>> urlsWhere(java.util.function.Predicate<UrlState> filter) {
+  private List<KeyValue<String, UrlState>> urlsWhere(
+      java.util.function.Predicate<UrlState> filter) {
     List<KeyValue<String, UrlState>> matching = new ArrayList<>();
     try (KeyValueIterator<String, UrlState> all = urls().all()) {
       while (all.hasNext()) {
@@ -541,7 +685,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     return matching;
   }
 
-  /** A known URL is decided without a fetch: its state says so, and the outcome goes to the committer and the log. */
+  /**
+   * A known URL is decided without a fetch: its state says so, and the outcome goes to the
+   * committer and the log.
+   */
   private void decide(String origin, String url, UrlState state, Decision decision, Instant now) {
     state.setStatus(UrlStatus.DONE);
     state.setOutcome(decision.outcome().name());
@@ -581,12 +728,16 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /** The options resolved for a URL, as the fetch request carries them. */
   private Map<String, String> requestOptions(String url, int depth) {
     Map<String, String> options = new HashMap<>();
-    rules.optionsFor(url, depth)
+    rules
+        .optionsFor(url, depth)
         .options()
         .forEach(
             (option, setting) -> {
               if (option.isCarriedByRequests()) {
-                options.put(option.name(), CrawlOption.format(setting.value())); // site and global options concern no single request
+                options.put(
+                    option.name(),
+                    CrawlOption.format(
+                        setting.value())); // site and global options concern no single request
               }
             });
     return options;
@@ -597,9 +748,15 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       return;
     }
     UrlState state = urls().get(outcome.getUrl());
-    if (state == null || state.getStatus() != UrlStatus.IN_FLIGHT || !state.getRequestId().equals(outcome.getRequestId())) {
+    if (state == null
+        || state.getStatus() != UrlStatus.IN_FLIGHT
+        || !state.getRequestId().equals(outcome.getRequestId())) {
       // an outcome of an expired lease, or a second one for the same request: the URL moved on
-      LOG.debug("ignoring late outcome {} of {} (request {})", outcome.getOutcome(), outcome.getUrl(), outcome.getRequestId());
+      LOG.debug(
+          "ignoring late outcome {} of {} (request {})",
+          outcome.getOutcome(),
+          outcome.getUrl(),
+          outcome.getRequestId());
       return;
     }
     Instant now = now();
@@ -610,9 +767,14 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     if (outcome.getOriginDelayMillis() != null) {
       originState.setDelayMillis(outcome.getOriginDelayMillis());
     }
-    if (outcome.getRetryAt() != null && outcome.getRetryAt().isAfter(originState.getPausedUntil())) {
+    if (outcome.getRetryAt() != null
+        && outcome.getRetryAt().isAfter(originState.getPausedUntil())) {
       if (!originState.getPausedUntil().isAfter(now)) {
-        LOG.info("{}: holding its queue until {} ({})", origin, outcome.getRetryAt(), outcome.getDetail());
+        LOG.info(
+            "{}: holding its queue until {} ({})",
+            origin,
+            outcome.getRetryAt(),
+            outcome.getDetail());
       }
       originState.setPausedUntil(outcome.getRetryAt());
     }
@@ -621,7 +783,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       state.setLastModified(outcome.getLastModified());
     }
     if (outcome.getOutcome() == Outcome.DEFERRED) {
-      // not attempted (the origin is paused or not due): queued again, and the attempt does not count
+      // not attempted (the origin is paused or not due): queued again, and the attempt does not
+      // count
       state.setStatus(UrlStatus.QUEUED);
       state.setAttempt(Math.max(0, state.getAttempt() - 1));
       enqueue(origin, originState, outcome.getUrl());
@@ -629,16 +792,27 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       state.setStatus(UrlStatus.QUEUED);
       enqueue(origin, originState, outcome.getUrl());
     } else {
-      state.setStatus(FrontierSettings.isError(outcome.getOutcome()) ? UrlStatus.ERROR : UrlStatus.DONE);
+      state.setStatus(
+          FrontierSettings.isError(outcome.getOutcome()) ? UrlStatus.ERROR : UrlStatus.DONE);
       state.setOutcome(outcome.getOutcome().name());
       originState.getDone().merge(outcome.getOutcome().name(), 1L, Long::sum);
       state.setDetail(outcome.getDetail());
       state.setDecidedAt(now);
       scheduleRefresh(outcome.getUrl(), state, outcome.getOutcome(), now);
-      if (outcome.getOutcome() == Outcome.NETWORK_ERROR || outcome.getOutcome() == Outcome.RATE_LIMITED) {
-        // the retries are spent: this crawl's fetch of the URL failed (the committer's deletion grace counts it)
-        String detail = "gave up after " + state.getAttempt() + " attempts" + (outcome.getDetail() == null ? "" : ": " + outcome.getDetail());
-        CrawlOutcome gaveUp = Decision.of(outcome.getUrl(), outcome.getOutcome(), detail).withRequest(outcome.getRequestId(), outcome.getDepth(), outcome.getAttempt()).toOutcome(SERVICE, now).build();
+      if (outcome.getOutcome() == Outcome.NETWORK_ERROR
+          || outcome.getOutcome() == Outcome.RATE_LIMITED) {
+        // the retries are spent: this crawl's fetch of the URL failed (the committer's deletion
+        // grace counts it)
+        String detail =
+            "gave up after "
+                + state.getAttempt()
+                + " attempts"
+                + (outcome.getDetail() == null ? "" : ": " + outcome.getDetail());
+        CrawlOutcome gaveUp =
+            Decision.of(outcome.getUrl(), outcome.getOutcome(), detail)
+                .withRequest(outcome.getRequestId(), outcome.getDepth(), outcome.getAttempt())
+                .toOutcome(SERVICE, now)
+                .build();
         forward(FrontierTopology.OUTCOMES_SINK, origin, gaveUp, now);
       }
     }
@@ -650,10 +824,13 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /** Releases the origin's queue head while its window and the budget allow. */
   private void release(String origin, OriginState originState, Instant now) {
     if (originState.getPausedUntil().isAfter(now)) {
-      return; // the fetcher asked to leave the origin alone until then; the lease check releases it after
+      return; // the fetcher asked to leave the origin alone until then; the lease check releases it
+      // after
     }
     int window = settings.window(originState.getDelayMillis());
-    while (originState.getInFlight() < window && originState.getHead() < originState.getTail() && budget.tryAcquire()) {
+    while (originState.getInFlight() < window
+        && originState.getHead() < originState.getTail()
+        && budget.tryAcquire()) {
       String queueKey = queueKey(origin, originState.getHead());
       String url = queue().get(queueKey);
       queue().delete(queueKey);
@@ -698,8 +875,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   }
 
   /**
-   * Continuous refresh: the URL is fetched again {@link RefreshSchedule#next its interval} after this
-   * fetch ended; its due time goes in the time-ordered store {@value FrontierTopology#DUE_STORE}.
+   * Continuous refresh: the URL is fetched again {@link RefreshSchedule#next its interval} after
+   * this fetch ended; its due time goes in the time-ordered store {@value
+   * FrontierTopology#DUE_STORE}.
    */
   private void scheduleRefresh(String url, UrlState state, Outcome outcome, Instant now) {
     if (!isRefreshConfigured && state.getDueAt().toEpochMilli() == 0) {
@@ -716,7 +894,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     if (state.getDueAt().toEpochMilli() > 0) {
       due().delete(dueKey(state.getDueAt(), url));
     }
-    OptionalLong minutes = schedule.next(outcome, state.getRefreshMinutes(), state.getChangeFrequency());
+    OptionalLong minutes =
+        schedule.next(outcome, state.getRefreshMinutes(), state.getChangeFrequency());
     if (minutes.isEmpty()) {
       state.setDueAt(Instant.EPOCH);
       return;
@@ -731,7 +910,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /** Queues again the URLs whose due time has come (one range scan of the due-time index). */
   private void releaseDue(Instant now, Map<String, OriginState> changed) {
     List<KeyValue<String, String>> ripe = new ArrayList<>();
-    try (KeyValueIterator<String, String> range = due().range(dueKey(Instant.EPOCH, ""), dueKey(now, "~"))) {
+    try (KeyValueIterator<String, String> range =
+        due().range(dueKey(Instant.EPOCH, ""), dueKey(now, "~"))) {
       while (range.hasNext()) {
         ripe.add(range.next());
       }
@@ -740,7 +920,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       due().delete(entry.key);
       String url = entry.value;
       UrlState state = urls().get(url);
-      if (state == null || (state.getStatus() != UrlStatus.DONE && state.getStatus() != UrlStatus.ERROR) || state.getDueAt().isAfter(now)) {
+      if (state == null
+          || (state.getStatus() != UrlStatus.DONE && state.getStatus() != UrlStatus.ERROR)
+          || state.getDueAt().isAfter(now)) {
         continue; // fetched meanwhile, or rescheduled
       }
       String origin = Origin.keyOf(url);
@@ -748,7 +930,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     }
   }
 
-  /** Queues a known URL to be fetched once more (a due time, a recrawl): a fresh round of attempts. */
+  /**
+   * Queues a known URL to be fetched once more (a due time, a recrawl): a fresh round of attempts.
+   */
   private void requeue(String origin, OriginState originState, String url, UrlState state) {
     if (state.getDueAt().toEpochMilli() > 0) {
       due().delete(dueKey(state.getDueAt(), url));
@@ -790,8 +974,14 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       originState.setInFlight(originState.getInFlight() - 1);
       String url = lease.value.getUrl();
       UrlState state = urls().get(url);
-      if (state != null && state.getStatus() == UrlStatus.IN_FLIGHT && state.getRequestId().equals(requestId)) {
-        LOG.warn("no outcome for {} (request {}) within {}: releasing it again", url, requestId, settings.leaseTimeout());
+      if (state != null
+          && state.getStatus() == UrlStatus.IN_FLIGHT
+          && state.getRequestId().equals(requestId)) {
+        LOG.warn(
+            "no outcome for {} (request {}) within {}: releasing it again",
+            url,
+            requestId,
+            settings.leaseTimeout());
         state.setStatus(UrlStatus.QUEUED);
         urls().put(url, state);
         enqueue(origin, originState, url);
@@ -804,7 +994,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
           KeyValue<String, OriginState> entry = all.next();
           OriginState candidate = entry.value;
           boolean isDue = !candidate.getPausedUntil().isAfter(now);
-          if (candidate.getHead() < candidate.getTail() && candidate.getInFlight() < settings.window(candidate.getDelayMillis()) && isDue) {
+          if (candidate.getHead() < candidate.getTail()
+              && candidate.getInFlight() < settings.window(candidate.getDelayMillis())
+              && isDue) {
             changed.putIfAbsent(entry.key, entry.value);
           }
         }
@@ -838,7 +1030,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   }
 
   private void log(String origin, Decision decision, DiscoveredUrl discovered, Instant now) {
-    Decision withSource = discovered.getSourceUrl() == null ? decision : decision.withSource(discovered.getSourceUrl());
+    Decision withSource =
+        discovered.getSourceUrl() == null
+            ? decision
+            : decision.withSource(discovered.getSourceUrl());
     forward(FrontierTopology.LOG_SINK, origin, withSource.toLogEntry(SERVICE, now), now);
   }
 
@@ -846,7 +1041,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     context().forward(new Record<>(key, value, now.toEpochMilli()), sink);
   }
 
-  /** The queue entry key: the origin, a space (which no origin contains), the zero-padded sequence number. */
+  /**
+   * The queue entry key: the origin, a space (which no origin contains), the zero-padded sequence
+   * number.
+   */
   static String queueKey(String origin, long sequence) {
     String digits = Long.toString(sequence);
     return origin + ' ' + "0".repeat(19 - digits.length()) + digits;

@@ -19,15 +19,16 @@ import org.apache.kafka.streams.Topology;
 
 /**
  * The frontier as a Kafka Streams topology: one processor reads {@code crawl.discovered} and {@code
- * crawl.outcomes} (both keyed by origin, so an origin's URLs and outcomes meet in one task) and writes
- * {@code crawl.fetch-requests} and {@code crawl.log}, keeping three persistent stores:
+ * crawl.outcomes} (both keyed by origin, so an origin's URLs and outcomes meet in one task) and
+ * writes {@code crawl.fetch-requests} and {@code crawl.log}, keeping three persistent stores:
  *
  * <ul>
  *   <li>{@value #URLS_STORE}: URL to {@link UrlState} (queued, in flight, done with its outcome);
  *   <li>{@value #ORIGINS_STORE}: origin to {@link OriginState} (in scope, queue bounds, leases);
  *   <li>{@value #QUEUE_STORE}: origin + sequence number to URL, each origin's queue;
  *   <li>{@value #LEASES_STORE}: origin + request id to {@link Lease}, the requests in flight;
- *   <li>{@value #CONTROL_STORE}: the task's state of operators' commands (when errors were last cleared);
+ *   <li>{@value #CONTROL_STORE}: the task's state of operators' commands (when errors were last
+ *       cleared);
  *   <li>{@value #DUE_STORE}: continuous refresh's due times, scanned by time.
  * </ul>
  *
@@ -44,10 +45,15 @@ public final class FrontierTopology {
   public static final String LEASES_STORE = "frontier-leases";
   public static final String CONTROL_STORE = "frontier-control";
 
-  /** Due times of continuous refresh: key zero-padded epoch millis, a space, the URL; scanned by time. */
+  /**
+   * Due times of continuous refresh: key zero-padded epoch millis, a space, the URL; scanned by
+   * time.
+   */
   public static final String DUE_STORE = "frontier-due";
 
-  /** The event-driven recrawl's documents (seed 000): document URL to {@link RecrawlDocumentState}. */
+  /**
+   * The event-driven recrawl's documents (seed 000): document URL to {@link RecrawlDocumentState}.
+   */
   public static final String RECRAWL_DOCUMENTS_STORE = "recrawl-documents";
 
   /** Where the event-driven recrawl schedule stands: one {@link RecrawlScheduleState}. */
@@ -94,7 +100,12 @@ public final class FrontierTopology {
     Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
     Sources.add(topology, CONTROL_SOURCE, topics.control());
     FrontierMetrics metrics = new FrontierMetrics(CrawlMetrics.registry());
-    topology.addProcessor(PROCESSOR, () -> new FrontierProcessor(settings, budget, metrics), DISCOVERED_SOURCE, OUTCOMES_SOURCE, CONTROL_SOURCE);
+    topology.addProcessor(
+        PROCESSOR,
+        () -> new FrontierProcessor(settings, budget, metrics),
+        DISCOVERED_SOURCE,
+        OUTCOMES_SOURCE,
+        CONTROL_SOURCE);
     StateStores.add(topology, CONTROL_STORE, Serdes.String(), Serdes.Long(), PROCESSOR);
     StateStores.add(topology, DUE_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
     StateStores.add(topology, URLS_STORE, Serdes.String(), URL_STATE_SERDE, PROCESSOR);
@@ -111,18 +122,32 @@ public final class FrontierTopology {
   }
 
   /**
-   * The event-driven recrawl (seed 000): crawl.documents to the one-partition crawl.recrawl-feed, read
-   * by one scheduler task that writes the recrawls to crawl.discovered.
+   * The event-driven recrawl (seed 000): crawl.documents to the one-partition crawl.recrawl-feed,
+   * read by one scheduler task that writes the recrawls to crawl.discovered.
    */
-  private static void addRecrawlScheduler(Topology topology, Topics topics, FrontierSettings settings) {
+  private static void addRecrawlScheduler(
+      Topology topology, Topics topics, FrontierSettings settings) {
     Sources.add(topology, DOCUMENTS_SOURCE, topics.documents());
-    topology.addProcessor(RECRAWL_FEED_PROCESSOR, () -> new RecrawlFeedProcessor(settings.crawl()), DOCUMENTS_SOURCE);
+    topology.addProcessor(
+        RECRAWL_FEED_PROCESSOR, () -> new RecrawlFeedProcessor(settings.crawl()), DOCUMENTS_SOURCE);
     Sinks.add(topology, RECRAWL_FEED_SINK, topics.recrawlFeed(), RECRAWL_FEED_PROCESSOR);
     Sources.add(topology, RECRAWL_FEED_SOURCE, topics.recrawlFeed());
-    topology.addProcessor(RECRAWL_SCHEDULER, () -> new RecrawlSchedulerProcessor(settings.crawl()), RECRAWL_FEED_SOURCE);
-    StateStores.add(topology, RECRAWL_DOCUMENTS_STORE, Serdes.String(), StateSerde.of(RecrawlDocumentState.class), RECRAWL_SCHEDULER);
-    StateStores.add(topology, RECRAWL_SCHEDULE_STORE, Serdes.String(), StateSerde.of(RecrawlScheduleState.class), RECRAWL_SCHEDULER);
+    topology.addProcessor(
+        RECRAWL_SCHEDULER,
+        () -> new RecrawlSchedulerProcessor(settings.crawl()),
+        RECRAWL_FEED_SOURCE);
+    StateStores.add(
+        topology,
+        RECRAWL_DOCUMENTS_STORE,
+        Serdes.String(),
+        StateSerde.of(RecrawlDocumentState.class),
+        RECRAWL_SCHEDULER);
+    StateStores.add(
+        topology,
+        RECRAWL_SCHEDULE_STORE,
+        Serdes.String(),
+        StateSerde.of(RecrawlScheduleState.class),
+        RECRAWL_SCHEDULER);
     Sinks.add(topology, RECRAWL_SINK, topics.discovered(), RECRAWL_SCHEDULER);
   }
-
 }

@@ -17,11 +17,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Turns the committer's document events ({@code crawl.documents}, any partition) into the recrawl
- * scheduler's feed ({@code crawl.recrawl-feed}, one partition): for a document of a configured site, its
- * pages and publish date on an upsert, a tombstone on a deletion. Documents of no site are not recrawled
- * by events and are left out. Stateless.
+ * scheduler's feed ({@code crawl.recrawl-feed}, one partition): for a document of a configured
+ * site, its pages and publish date on an upsert, a tombstone on a deletion. Documents of no site
+ * are not recrawled by events and are left out. Stateless.
  */
-final class RecrawlFeedProcessor implements Processor<String, DocumentEvent, String, RecrawlDocument> {
+final class RecrawlFeedProcessor
+    implements Processor<String, DocumentEvent, String, RecrawlDocument> {
 
   private final CrawlConfig config;
   private @Nullable ProcessorContext<String, RecrawlDocument> context;
@@ -50,9 +51,19 @@ final class RecrawlFeedProcessor implements Processor<String, DocumentEvent, Str
       context().forward(record.withValue(null));
       return;
     }
-    List<String> pages = document.getPages().isEmpty() ? List.of(document.getUrl()) : document.getPages();
-    Instant publishedAt = document.getPublishedAt() != null ? document.getPublishedAt() : document.getFirstSeenAt();
-    context().forward(record.withValue(RecrawlDocument.newBuilder().setUrl(record.key()).setSite(site.get().name()).setPages(pages).setPublishedAt(publishedAt).build()));
+    List<String> pages =
+        document.getPages().isEmpty() ? List.of(document.getUrl()) : document.getPages();
+    Instant publishedAt =
+        document.getPublishedAt() != null ? document.getPublishedAt() : document.getFirstSeenAt();
+    context()
+        .forward(
+            record.withValue(
+                RecrawlDocument.newBuilder()
+                    .setUrl(record.key())
+                    .setSite(site.get().name())
+                    .setPages(pages)
+                    .setPublishedAt(publishedAt)
+                    .build()));
   }
 
   private ProcessorContext<String, RecrawlDocument> context() {

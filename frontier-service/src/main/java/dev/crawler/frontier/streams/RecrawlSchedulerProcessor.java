@@ -33,18 +33,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The event-driven recrawl of seed 000 in the running system: one task (its input topic has one
- * partition) keeps every configured site's documents in a {@link RecrawlScheduler}, fires an event every
- * {@code recrawl.interval} by the wall clock, and writes each run as a {@code RECRAWL} discovery of the
- * page to {@code crawl.discovered}, which the frontier task owning the page's origin releases at once.
+ * partition) keeps every configured site's documents in a {@link RecrawlScheduler}, fires an event
+ * every {@code recrawl.interval} by the wall clock, and writes each run as a {@code RECRAWL}
+ * discovery of the page to {@code crawl.discovered}, which the frontier task owning the page's
+ * origin releases at once.
  *
- * <p>The scheduler lives in memory and is rebuilt from the stores {@value FrontierTopology#RECRAWL_DOCUMENTS_STORE}
- * and {@value FrontierTopology#RECRAWL_SCHEDULE_STORE} when the task starts. An event's store updates
- * and its requests are written in one transaction (the services run exactly-once), so a restart neither
- * skips nor repeats an event; events missed while nothing ran fire one per tick after the restart, each
- * with its runs, and the fetchers' politeness paces the requests as always. Not thread-safe (Streams
- * does not need it to be).
+ * <p>The scheduler lives in memory and is rebuilt from the stores {@value
+ * FrontierTopology#RECRAWL_DOCUMENTS_STORE} and {@value FrontierTopology#RECRAWL_SCHEDULE_STORE}
+ * when the task starts. An event's store updates and its requests are written in one transaction
+ * (the services run exactly-once), so a restart neither skips nor repeats an event; events missed
+ * while nothing ran fire one per tick after the restart, each with its runs, and the fetchers'
+ * politeness paces the requests as always. Not thread-safe (Streams does not need it to be).
  */
-final class RecrawlSchedulerProcessor implements Processor<String, RecrawlDocument, String, DiscoveredUrl> {
+final class RecrawlSchedulerProcessor
+    implements Processor<String, RecrawlDocument, String, DiscoveredUrl> {
 
   private static final Logger LOG = LoggerFactory.getLogger(RecrawlSchedulerProcessor.class);
 
@@ -85,8 +87,16 @@ final class RecrawlSchedulerProcessor implements Processor<String, RecrawlDocume
         KeyValue<String, RecrawlDocumentState> entry = all.next();
         RecrawlDocumentState state = entry.value;
         if (siteNames.contains(state.getSite())) {
-          Optional<Instant> last = state.getLastRecrawledAt().toEpochMilli() == 0 ? Optional.empty() : Optional.of(state.getLastRecrawledAt());
-          scheduler.restore(state.getSite(), entry.key, state.getPages(), state.getPublishedAt(), new RecrawlScheduler.Recrawls(state.getCount(), last));
+          Optional<Instant> last =
+              state.getLastRecrawledAt().toEpochMilli() == 0
+                  ? Optional.empty()
+                  : Optional.of(state.getLastRecrawledAt());
+          scheduler.restore(
+              state.getSite(),
+              entry.key,
+              state.getPages(),
+              state.getPublishedAt(),
+              new RecrawlScheduler.Recrawls(state.getCount(), last));
         }
       }
     }
@@ -95,16 +105,24 @@ final class RecrawlSchedulerProcessor implements Processor<String, RecrawlDocume
       if (saved.getLastSite() != null) {
         scheduler.resumeAfter(saved.getLastSite());
       }
-      saved.getProgress().forEach((key, nextPage) -> {
-        int tab = key.indexOf('\t');
-        String site = key.substring(0, tab);
-        if (siteNames.contains(site)) {
-          scheduler.resume(site, new RecrawlScheduler.Progress(key.substring(tab + 1), nextPage));
-        }
-      });
+      saved
+          .getProgress()
+          .forEach(
+              (key, nextPage) -> {
+                int tab = key.indexOf('\t');
+                String site = key.substring(0, tab);
+                if (siteNames.contains(site)) {
+                  scheduler.resume(
+                      site, new RecrawlScheduler.Progress(key.substring(tab + 1), nextPage));
+                }
+              });
     }
     if (isActive) {
-      LOG.info("Recrawl events every {} over {} site(s), {} document(s) scheduled", interval, siteNames.size(), scheduler.size());
+      LOG.info(
+          "Recrawl events every {} over {} site(s), {} document(s) scheduled",
+          interval,
+          siteNames.size(),
+          scheduler.size());
     }
     context.schedule(TICK, PunctuationType.WALL_CLOCK_TIME, this::tick);
   }
@@ -124,7 +142,8 @@ final class RecrawlSchedulerProcessor implements Processor<String, RecrawlDocume
     if (!siteNames.contains(document.getSite())) {
       return; // a site since removed from the configuration
     }
-    if (scheduler.document(document.getSite(), url, document.getPages(), document.getPublishedAt())) {
+    if (scheduler.document(
+        document.getSite(), url, document.getPages(), document.getPublishedAt())) {
       documents().put(url, state(url, document.getSite()));
     }
   }
@@ -146,7 +165,9 @@ final class RecrawlSchedulerProcessor implements Processor<String, RecrawlDocume
     RecrawlScheduler.Event event = scheduler.fire(now);
     Map<String, Integer> progress = new HashMap<>();
     for (Site site : config.sites()) {
-      scheduler.progress(site.name()).ifPresent(p -> progress.put(site.name() + "\t" + p.document(), p.nextPage()));
+      scheduler
+          .progress(site.name())
+          .ifPresent(p -> progress.put(site.name() + "\t" + p.document(), p.nextPage()));
     }
     Set<String> recrawled = new HashSet<>();
     for (RecrawlScheduler.Run run : event.runs()) {
@@ -156,7 +177,8 @@ final class RecrawlSchedulerProcessor implements Processor<String, RecrawlDocume
     for (String url : recrawled) {
       documents().put(url, state(url, event.site().orElseThrow()));
     }
-    // the next event keeps to the grid of the first; one missed while nothing ran fires at the next tick
+    // the next event keeps to the grid of the first; one missed while nothing ran fires at the next
+    // tick
     Instant next = (due.toEpochMilli() == 0 ? now : due).plus(interval);
     schedule()
         .put(
@@ -167,7 +189,16 @@ final class RecrawlSchedulerProcessor implements Processor<String, RecrawlDocume
                 .setEvents(state.getEvents() + 1)
                 .setProgress(progress)
                 .build());
-    event.site().ifPresent(site -> LOG.info("Recrawl event at {}: {} run(s) for site {}: {}", now, event.runs().size(), site, event.runs().stream().map(RecrawlScheduler.Run::page).toList()));
+    event
+        .site()
+        .ifPresent(
+            site ->
+                LOG.info(
+                    "Recrawl event at {}: {} run(s) for site {}: {}",
+                    now,
+                    event.runs().size(),
+                    site,
+                    event.runs().stream().map(RecrawlScheduler.Run::page).toList()));
   }
 
   private void request(RecrawlScheduler.Run run, Instant now) {
@@ -179,7 +210,13 @@ final class RecrawlSchedulerProcessor implements Processor<String, RecrawlDocume
       return;
     }
     DiscoveredUrl discovered =
-        DiscoveredUrl.newBuilder().setUrl(run.page()).setSourceUrl(run.document()).setDepth(0).setKind(UrlKind.RECRAWL).setDiscoveredAt(now).build();
+        DiscoveredUrl.newBuilder()
+            .setUrl(run.page())
+            .setSourceUrl(run.document())
+            .setDepth(0)
+            .setKind(UrlKind.RECRAWL)
+            .setDiscoveredAt(now)
+            .build();
     context().forward(new Record<>(origin, discovered, now.toEpochMilli()));
   }
 

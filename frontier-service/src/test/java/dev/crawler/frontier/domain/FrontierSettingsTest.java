@@ -49,12 +49,15 @@ class FrontierSettingsTest {
     "COMMITTED,     1, 3, false",
     "REDIRECT,      1, 3, false",
   })
-  void retriesOnlyTransientFailuresUntilMaxAttempts(Outcome outcome, int attempt, int maxAttempts, boolean retried) {
+  void retriesOnlyTransientFailuresUntilMaxAttempts(
+      Outcome outcome, int attempt, int maxAttempts, boolean retried) {
     assertThat(settings(1000, 0, maxAttempts).isRetried(outcome, attempt)).isEqualTo(retried);
   }
 
   private static FrontierSettings settings(long delay, int window, int maxAttempts) {
-    CrawlConfig crawl = CrawlConfig.DEFAULTS.withGlobal(java.util.Map.of(CrawlOption.DELAY_MS, delay));
-    return new FrontierSettings(crawl, java.util.List.of(), 0, window, Duration.ofMinutes(10), maxAttempts);
+    CrawlConfig crawl =
+        CrawlConfig.DEFAULTS.withGlobal(java.util.Map.of(CrawlOption.DELAY_MS, delay));
+    return new FrontierSettings(
+        crawl, java.util.List.of(), 0, window, Duration.ofMinutes(10), maxAttempts);
   }
 }

@@ -9,7 +9,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class RefreshScheduleTest {
 
-  @ParameterizedTest(name = "interval {0}, adaptive {1}, {2} with current {3} and changefreq {4} -> {5}")
+  @ParameterizedTest(
+      name = "interval {0}, adaptive {1}, {2} with current {3} and changefreq {4} -> {5}")
   @CsvSource(
       nullValues = "-",
       value = {
@@ -30,9 +31,16 @@ class RefreshScheduleTest {
         "60,   true,  UNMODIFIED, 1000, -,       1440",
         "60,   true,  NOINDEX,    240,  -,       240",
       })
-  void decidesTheNextInterval(long interval, boolean adaptive, Outcome outcome, long current, String changeFrequency, Long next) {
+  void decidesTheNextInterval(
+      long interval,
+      boolean adaptive,
+      Outcome outcome,
+      long current,
+      String changeFrequency,
+      Long next) {
     RefreshSchedule schedule = new RefreshSchedule(interval, adaptive, 60, 1440, 30);
 
-    assertThat(schedule.next(outcome, current, changeFrequency)).isEqualTo(next == null ? OptionalLong.empty() : OptionalLong.of(next));
+    assertThat(schedule.next(outcome, current, changeFrequency))
+        .isEqualTo(next == null ? OptionalLong.empty() : OptionalLong.of(next));
   }
 }

@@ -1,6 +1,5 @@
 package dev.crawler.frontier.recrawl;
 
-import java.util.Locale;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -10,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,11 +19,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RecrawlSchedulerTest {
 
   private static final Instant T0 = Instant.parse("2019-09-02T16:00:00Z");
-  private static final DateTimeFormatter SEED_DATE = DateTimeFormatter.ofPattern("dd.MM.yyyy '@' HH:mm", Locale.ROOT);
+  private static final DateTimeFormatter SEED_DATE =
+      DateTimeFormatter.ofPattern("dd.MM.yyyy '@' HH:mm", Locale.ROOT);
 
   /**
-   * Table 6.8: three sites with 5, 3 and 10 suitable single-page posts (Table 6.7, oldest first), max
-   * recrawl count 1, 2 runs per event, an event every 5 minutes.
+   * Table 6.8: three sites with 5, 3 and 10 suitable single-page posts (Table 6.7, oldest first),
+   * max recrawl count 1, 2 runs per event, an event every 5 minutes.
    */
   @ParameterizedTest(name = "minute {0}: {1} recrawls [{2}], {3} remaining")
   @CsvSource(
@@ -49,7 +50,9 @@ class RecrawlSchedulerTest {
     }
 
     assertThat(event.site()).contains(site);
-    assertThat(event.runs()).extracting(RecrawlScheduler.Run::document).containsExactly(posts.split(", "));
+    assertThat(event.runs())
+        .extracting(RecrawlScheduler.Run::document)
+        .containsExactly(posts.split(", "));
     assertThat(scheduler.suitableCount(site, event.at())).isEqualTo(remaining);
   }
 
@@ -66,7 +69,10 @@ class RecrawlSchedulerTest {
     }
   }
 
-  /** Table 6.9: one site, one post, min 30 minutes between recrawls, max count 5, an event every minute from 02.09.2019 16:00. */
+  /**
+   * Table 6.9: one site, one post, min 30 minutes between recrawls, max count 5, an event every
+   * minute from 02.09.2019 16:00.
+   */
   @Test
   void table69() {
     RecrawlScheduler scheduler = new RecrawlScheduler();
@@ -80,7 +86,13 @@ class RecrawlSchedulerTest {
       }
     }
 
-    assertThat(recrawls).containsExactly("02.09.2019 @ 16:00", "02.09.2019 @ 16:30", "02.09.2019 @ 17:00", "02.09.2019 @ 17:30", "02.09.2019 @ 18:00");
+    assertThat(recrawls)
+        .containsExactly(
+            "02.09.2019 @ 16:00",
+            "02.09.2019 @ 16:30",
+            "02.09.2019 @ 17:00",
+            "02.09.2019 @ 17:30",
+            "02.09.2019 @ 18:00");
   }
 
   /** Table 6.10: newer than 1440 minutes, at 10.09.2019 12:00. */
@@ -99,19 +111,25 @@ class RecrawlSchedulerTest {
           Post 8 | 10.09.2019 @ 10:00 | Yes
           """)
   void table610(String post, String published, String suitable) {
-    RecrawlPolicy policy = new RecrawlPolicy(true, 1, 1, Duration.ZERO, Optional.of(Duration.ofMinutes(1440)));
+    RecrawlPolicy policy =
+        new RecrawlPolicy(true, 1, 1, Duration.ZERO, Optional.of(Duration.ofMinutes(1440)));
     Instant now = seedDate("10.09.2019 @ 12:00");
 
-    assertThat(RecrawlScheduler.isSuitable(policy, 0, null, seedDate(published), now)).isEqualTo(suitable.equals("Yes"));
+    assertThat(RecrawlScheduler.isSuitable(policy, 0, null, seedDate(published), now))
+        .isEqualTo(suitable.equals("Yes"));
   }
 
   @Test
   void table610ThroughEvents() {
     RecrawlScheduler scheduler = new RecrawlScheduler();
-    scheduler.site("Site", new RecrawlPolicy(true, 10, 1, Duration.ZERO, Optional.of(Duration.ofMinutes(1440))));
+    scheduler.site(
+        "Site",
+        new RecrawlPolicy(true, 10, 1, Duration.ZERO, Optional.of(Duration.ofMinutes(1440))));
     String[][] posts = {
-      {"Post 1", "02.09.2019 @ 16:00"}, {"Post 2", "02.09.2019 @ 20:00"}, {"Post 3", "05.09.2019 @ 12:00"}, {"Post 4", "08.09.2019 @ 21:00"},
-      {"Post 5", "09.09.2019 @ 10:00"}, {"Post 6", "09.09.2019 @ 12:00"}, {"Post 7", "09.09.2019 @ 12:01"}, {"Post 8", "10.09.2019 @ 10:00"}
+      {"Post 1", "02.09.2019 @ 16:00"}, {"Post 2", "02.09.2019 @ 20:00"},
+      {"Post 3", "05.09.2019 @ 12:00"}, {"Post 4", "08.09.2019 @ 21:00"},
+      {"Post 5", "09.09.2019 @ 10:00"}, {"Post 6", "09.09.2019 @ 12:00"},
+      {"Post 7", "09.09.2019 @ 12:01"}, {"Post 8", "10.09.2019 @ 10:00"}
     };
     for (String[] post : posts) {
       scheduler.document("Site", post[0], List.of(post[0]), seedDate(post[1]));
@@ -119,7 +137,9 @@ class RecrawlSchedulerTest {
 
     RecrawlScheduler.Event event = scheduler.fire(seedDate("10.09.2019 @ 12:00"));
 
-    assertThat(event.runs()).extracting(RecrawlScheduler.Run::document).containsExactly("Post 7", "Post 8");
+    assertThat(event.runs())
+        .extracting(RecrawlScheduler.Run::document)
+        .containsExactly("Post 7", "Post 8");
   }
 
   @Test
@@ -136,7 +156,8 @@ class RecrawlSchedulerTest {
     RecrawlScheduler scheduler = new RecrawlScheduler();
     scheduler.site("S", new RecrawlPolicy(true, 2, 1, Duration.ZERO, Optional.empty()));
     scheduler.site("T", new RecrawlPolicy(true, 2, 1, Duration.ZERO, Optional.empty()));
-    scheduler.document("S", "article", List.of("article?page=1", "article?page=2", "article?page=3"), T0);
+    scheduler.document(
+        "S", "article", List.of("article?page=1", "article?page=2", "article?page=3"), T0);
     scheduler.document("S", "next", List.of("next"), T0.plusSeconds(1));
     scheduler.document("T", "t", List.of("t"), T0);
 
@@ -144,9 +165,13 @@ class RecrawlSchedulerTest {
     RecrawlScheduler.Event second = scheduler.fire(T0.plusSeconds(300));
     RecrawlScheduler.Event third = scheduler.fire(T0.plusSeconds(600));
 
-    assertThat(first.runs()).extracting(RecrawlScheduler.Run::page).containsExactly("article?page=1", "article?page=2");
+    assertThat(first.runs())
+        .extracting(RecrawlScheduler.Run::page)
+        .containsExactly("article?page=1", "article?page=2");
     assertThat(second.site()).contains("T");
-    assertThat(third.runs()).extracting(RecrawlScheduler.Run::page).containsExactly("article?page=3", "next");
+    assertThat(third.runs())
+        .extracting(RecrawlScheduler.Run::page)
+        .containsExactly("article?page=3", "next");
     assertThat(third.runs().get(0).pageIndex()).isEqualTo(2);
     assertThat(third.runs().get(0).pageCount()).isEqualTo(3);
   }
@@ -159,7 +184,9 @@ class RecrawlSchedulerTest {
     scheduler.document("S", "b", List.of("b"), T0);
     scheduler.remove("a");
 
-    assertThat(scheduler.fire(T0).runs()).extracting(RecrawlScheduler.Run::document).containsExactly("b");
+    assertThat(scheduler.fire(T0).runs())
+        .extracting(RecrawlScheduler.Run::document)
+        .containsExactly("b");
   }
 
   private static RecrawlScheduler table67() {
@@ -170,7 +197,11 @@ class RecrawlSchedulerTest {
       scheduler.site("Site " + s, policy);
       for (int p = 1; p <= postCounts[s - 1]; p++) {
         // oldest at the top: published a minute apart
-        scheduler.document("Site " + s, "Post " + s + "." + p, List.of("Post " + s + "." + p), T0.minus(Duration.ofDays(30)).plus(Duration.ofMinutes(p)));
+        scheduler.document(
+            "Site " + s,
+            "Post " + s + "." + p,
+            List.of("Post " + s + "." + p),
+            T0.minus(Duration.ofDays(30)).plus(Duration.ofMinutes(p)));
       }
     }
     return scheduler;

@@ -33,15 +33,19 @@ class CrawlConfigLoaderTest {
         "global: {recrawl.runs-per-event: 0}                           | crawl.yaml:1: global.recrawl.runs-per-event: 0 is less than 1",
       })
   void namesTheFileLineAndKeyOfWhatIsWrong(String yaml, String message) {
-    assertThatThrownBy(() -> CrawlConfigLoader.parse(yaml, "crawl.yaml")).isInstanceOf(CrawlConfigException.class).hasMessageStartingWith(message);
+    assertThatThrownBy(() -> CrawlConfigLoader.parse(yaml, "crawl.yaml"))
+        .isInstanceOf(CrawlConfigException.class)
+        .hasMessageStartingWith(message);
   }
 
   @ParameterizedTest(name = "{0} is {1} seconds")
   @CsvSource({"5, 300", "30s, 30", "5m, 300", "2h, 7200", "1d, 86400"})
   void readsTheRecrawlIntervalAsMinutesOrADurationWithAUnit(String value, long seconds) {
-    CrawlConfig config = CrawlConfigLoader.parse("global: {recrawl.interval: " + value + "}", "crawl.yaml");
+    CrawlConfig config =
+        CrawlConfigLoader.parse("global: {recrawl.interval: " + value + "}", "crawl.yaml");
 
-    org.assertj.core.api.Assertions.assertThat(config.global().get(CrawlOption.RECRAWL_INTERVAL)).isEqualTo(java.time.Duration.ofSeconds(seconds));
+    org.assertj.core.api.Assertions.assertThat(config.global().get(CrawlOption.RECRAWL_INTERVAL))
+        .isEqualTo(java.time.Duration.ofSeconds(seconds));
   }
 
   @org.junit.jupiter.api.Test
@@ -54,17 +58,27 @@ class CrawlConfigLoaderTest {
                 + "  - {name: archive, seeds: ['http://archive.example/'], options: {recrawl.site-active: false}}\n",
             "crawl.yaml");
 
-    dev.crawler.frontier.recrawl.RecrawlPolicy news = dev.crawler.frontier.recrawl.RecrawlPolicy.of(config, config.sites().get(0));
-    dev.crawler.frontier.recrawl.RecrawlPolicy archive = dev.crawler.frontier.recrawl.RecrawlPolicy.of(config, config.sites().get(1));
+    dev.crawler.frontier.recrawl.RecrawlPolicy news =
+        dev.crawler.frontier.recrawl.RecrawlPolicy.of(config, config.sites().get(0));
+    dev.crawler.frontier.recrawl.RecrawlPolicy archive =
+        dev.crawler.frontier.recrawl.RecrawlPolicy.of(config, config.sites().get(1));
     org.assertj.core.api.Assertions.assertThat(news)
-        .isEqualTo(new dev.crawler.frontier.recrawl.RecrawlPolicy(true, 2, 5, java.time.Duration.ZERO, java.util.Optional.of(java.time.Duration.ofMinutes(1440))));
+        .isEqualTo(
+            new dev.crawler.frontier.recrawl.RecrawlPolicy(
+                true,
+                2,
+                5,
+                java.time.Duration.ZERO,
+                java.util.Optional.of(java.time.Duration.ofMinutes(1440))));
     org.assertj.core.api.Assertions.assertThat(archive.isActive()).isFalse();
   }
 
   @org.junit.jupiter.api.Test
   void countsLinesFromTheTop() {
-    String yaml = "global:\n  delay-ms: 100\nrules:\n  - apply-for: {host: a}\n    options:\n      max-depth: -2\n";
+    String yaml =
+        "global:\n  delay-ms: 100\nrules:\n  - apply-for: {host: a}\n    options:\n      max-depth: -2\n";
 
-    assertThatThrownBy(() -> CrawlConfigLoader.parse(yaml, "crawl.yaml")).hasMessage("crawl.yaml:6: rules[0].options.max-depth: -2 is less than -1");
+    assertThatThrownBy(() -> CrawlConfigLoader.parse(yaml, "crawl.yaml"))
+        .hasMessage("crawl.yaml:6: rules[0].options.max-depth: -2 is less than -1");
   }
 }

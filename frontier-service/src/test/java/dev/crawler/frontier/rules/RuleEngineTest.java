@@ -26,8 +26,10 @@ class RuleEngineTest {
 
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({"http://a.example/x, CRAWL", "http://b.example/x, DISALLOWED"})
-  void anApplyForHostRuleSettingAllowLetsThatHostCrawlAndNothingElse(String url, Disposition disposition) {
-    String yaml = """
+  void anApplyForHostRuleSettingAllowLetsThatHostCrawlAndNothingElse(
+      String url, Disposition disposition) {
+    String yaml =
+        """
         global: {default-allow: disallow}
         rules:
           - apply-for: {host: a.example}
@@ -39,7 +41,8 @@ class RuleEngineTest {
 
   @Test
   void childrenOfARuleThatDoesNotApplyAreNeverEvaluated() {
-    String yaml = """
+    String yaml =
+        """
         rules:
           - apply-for: {host: b.example}
             rules:
@@ -56,7 +59,8 @@ class RuleEngineTest {
   @ParameterizedTest(name = "{0} -> delay {1}")
   @CsvSource({"http://a.example/news/1, 5000", "http://a.example/archive/1, 1000"})
   void applyExceptForAssignsOptionsToUrlsThatDoNotMatch(String url, long delay) {
-    String yaml = """
+    String yaml =
+        """
         rules:
           - apply-except-for: {path-prefix: /archive/}
             options: {delay-ms: 5000}
@@ -68,31 +72,37 @@ class RuleEngineTest {
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({"http://a.example/a.pdf, FILTERED", "http://a.example/a.html, CRAWL"})
   void mayNotHaveFiltersAMatch(String url, Disposition disposition) {
-    assertThat(resolve("rules: [{may-not-have: {path-regex: '\\.pdf$'}}]", url).disposition()).isEqualTo(disposition);
+    assertThat(resolve("rules: [{may-not-have: {path-regex: '\\.pdf$'}}]", url).disposition())
+        .isEqualTo(disposition);
   }
 
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({"http://a.example/blog/x, FILTERED", "http://a.example/docs/x, CRAWL"})
   void mustHaveFiltersANonMatch(String url, Disposition disposition) {
-    assertThat(resolve("rules: [{must-have: {path-prefix: /docs/}}]", url).disposition()).isEqualTo(disposition);
+    assertThat(resolve("rules: [{must-have: {path-prefix: /docs/}}]", url).disposition())
+        .isEqualTo(disposition);
   }
 
   @ParameterizedTest(name = "log {0} -> logged {1}")
   @CsvSource({"true, true", "false, false"})
   void aFilteredUrlIsLoggedOnlyWhenAFilteringRuleHasTheLogFlag(boolean log, boolean logged) {
-    Resolution resolution = resolve("rules: [{may-not-have: {path-prefix: /x}, log: " + log + "}]", "http://a.example/x");
+    Resolution resolution =
+        resolve(
+            "rules: [{may-not-have: {path-prefix: /x}, log: " + log + "}]", "http://a.example/x");
 
     assertThat(resolution.disposition()).isEqualTo(Disposition.FILTERED);
     assertThat(resolution.isLogged()).isEqualTo(logged);
     if (logged) {
-      assertThat(resolution.outcome()).hasValueSatisfying(o -> assertThat(o.name()).isEqualTo("FILTERED"));
+      assertThat(resolution.outcome())
+          .hasValueSatisfying(o -> assertThat(o.name()).isEqualTo("FILTERED"));
       assertThat(resolution.detail()).contains("RULE rules[0]");
     }
   }
 
   @Test
   void filteringIsAbsoluteEvenWhenAllowIsAssignedLater() {
-    String yaml = """
+    String yaml =
+        """
         rules:
           - may-not-have: {path-prefix: /private/}
             log: true
@@ -100,12 +110,14 @@ class RuleEngineTest {
             options: {default-allow: allow}
         """;
 
-    assertThat(resolve(yaml, "http://a.example/private/x").disposition()).isEqualTo(Disposition.FILTERED);
+    assertThat(resolve(yaml, "http://a.example/private/x").disposition())
+        .isEqualTo(Disposition.FILTERED);
   }
 
   @Test
   void theLastAssignmentWinsAllowThenDisallow() {
-    String yaml = """
+    String yaml =
+        """
         rules:
           - apply-for: {host: a.example}
             options: {default-allow: allow}
@@ -118,12 +130,14 @@ class RuleEngineTest {
 
     assertThat(resolution.disposition()).isEqualTo(Disposition.DISALLOWED);
     assertThat(resolution.isLogged()).isTrue();
-    assertThat(resolution.options().get(CrawlOption.DEFAULT_ALLOW).setBy()).isEqualTo("rule:old-stuff");
+    assertThat(resolution.options().get(CrawlOption.DEFAULT_ALLOW).setBy())
+        .isEqualTo("rule:old-stuff");
   }
 
   @Test
   void explainsWhoSetEachOption() {
-    String yaml = """
+    String yaml =
+        """
         global: {delay-ms: 2000, max-depth: 4}
         sites:
           - name: a
@@ -136,8 +150,10 @@ class RuleEngineTest {
 
     Resolution resolution = resolve(yaml, "http://a.example/x", 1);
 
-    assertThat(resolution.options().get(CrawlOption.DELAY_MS)).isEqualTo(new Resolution.Setting(500L, "site:a"));
-    assertThat(resolution.options().get(CrawlOption.MAX_DEPTH)).isEqualTo(new Resolution.Setting(2, "rule:rules[0]"));
+    assertThat(resolution.options().get(CrawlOption.DELAY_MS))
+        .isEqualTo(new Resolution.Setting(500L, "site:a"));
+    assertThat(resolution.options().get(CrawlOption.MAX_DEPTH))
+        .isEqualTo(new Resolution.Setting(2, "rule:rules[0]"));
     assertThat(resolution.options().get(CrawlOption.SCOPE).setBy()).isEqualTo("default");
   }
 
@@ -159,7 +175,8 @@ class RuleEngineTest {
 
   @Test
   void withoutFollowQueryStringsAUrlWithAQueryIsRejected() {
-    Resolution resolution = resolve("global: {follow-query-strings: false}", "http://a.example/file.pl?test");
+    Resolution resolution =
+        resolve("global: {follow-query-strings: false}", "http://a.example/file.pl?test");
 
     assertThat(resolution.detail()).contains("QUERY_NOT_ALLOWED");
   }
@@ -182,7 +199,8 @@ class RuleEngineTest {
 
   @Test
   void addingLogAndOldToTheListRejectsLogFiles() {
-    Resolution resolution = resolve("global: {ignore-extensions: 'gif|jpg|log|old'}", "http://a.example/server.log");
+    Resolution resolution =
+        resolve("global: {ignore-extensions: 'gif|jpg|log|old'}", "http://a.example/server.log");
 
     assertThat(resolution.detail()).contains("IGNORED_EXTENSION log");
   }
@@ -201,7 +219,9 @@ class RuleEngineTest {
   })
   void keepsTheCrawlWithinItsScope(String scope, String url, Disposition disposition) {
     String yaml = "global: {scope: " + scope + "}";
-    Resolution resolution = new RuleEngine(CrawlConfigLoader.parse(yaml, "test.yaml")).resolve(url, 1, ScopeCheck.ofSeeds(List.of("http://example.org/docs/index.html")));
+    Resolution resolution =
+        new RuleEngine(CrawlConfigLoader.parse(yaml, "test.yaml"))
+            .resolve(url, 1, ScopeCheck.ofSeeds(List.of("http://example.org/docs/index.html")));
 
     assertThat(resolution.disposition()).isEqualTo(disposition);
     if (disposition == Disposition.FILTERED) {
@@ -210,7 +230,11 @@ class RuleEngineTest {
   }
 
   @ParameterizedTest(name = "{0} -> {1}")
-  @CsvSource({"ftp://a.example/file, UNSUPPORTED_SCHEME ftp", "mailto:x@a.example, UNSUPPORTED_SCHEME mailto", "http://exa mple.org/, MALFORMED_URL"})
+  @CsvSource({
+    "ftp://a.example/file, UNSUPPORTED_SCHEME ftp",
+    "mailto:x@a.example, UNSUPPORTED_SCHEME mailto",
+    "http://exa mple.org/, MALFORMED_URL"
+  })
   void crawlsOnlyHttpAndHttps(String url, String detail) {
     assertThat(resolve("", url).detail().orElseThrow()).isEqualTo(detail);
   }
@@ -231,9 +255,15 @@ class RuleEngineTest {
   // --- seed 003 ---
 
   @ParameterizedTest(name = "{0} -> {1}")
-  @CsvSource({"https://example.org/x, CRAWL", "https://example.com/x, FILTERED", "http://example.org/, FILTERED"})
+  @CsvSource({
+    "https://example.org/x, CRAWL",
+    "https://example.com/x, FILTERED",
+    "http://example.org/, FILTERED"
+  })
   void theSeedsOriginsAreTheCrawl(String url, Disposition disposition) {
-    Resolution resolution = new RuleEngine(CrawlConfig.DEFAULTS).resolve(url, 1, ScopeCheck.ofSeeds(List.of("https://example.org/")));
+    Resolution resolution =
+        new RuleEngine(CrawlConfig.DEFAULTS)
+            .resolve(url, 1, ScopeCheck.ofSeeds(List.of("https://example.org/")));
 
     assertThat(resolution.disposition()).isEqualTo(disposition);
   }
@@ -248,7 +278,8 @@ class RuleEngineTest {
     "http://a.example/tmp/x,                 LOCAL_POLICY policies.do-not-crawl[0]",
   })
   void policiesAreRules(String url, String detail) {
-    String yaml = """
+    String yaml =
+        """
         policies:
           do-not-crawl: ['/tmp/']
           url-query-parameters:
@@ -268,8 +299,10 @@ class RuleEngineTest {
     "http://a.example/search?q=x&sort=up, FILTERED",
     "http://a.example/feed/?anything=1,   CRAWL",
   })
-  void aQueryIsAllowedWhenAnyApplicablePolicyAllowsItsParameters(String url, Disposition disposition) {
-    String yaml = """
+  void aQueryIsAllowedWhenAnyApplicablePolicyAllowsItsParameters(
+      String url, Disposition disposition) {
+    String yaml =
+        """
         policies:
           url-query-parameters:
             - path-prefix: /
@@ -331,14 +364,23 @@ class RuleEngineTest {
   }
 
   @ParameterizedTest(name = "{0} segments with max {1} -> {2}")
-  @CsvSource({"20, 20, ", "21, 20, TRAP_TOO_MANY_SEGMENTS 21 > 20", "21, -1, ", "4, 3, TRAP_TOO_MANY_SEGMENTS 4 > 3"})
+  @CsvSource({
+    "20, 20, ",
+    "21, 20, TRAP_TOO_MANY_SEGMENTS 21 > 20",
+    "21, -1, ",
+    "4, 3, TRAP_TOO_MANY_SEGMENTS 4 > 3"
+  })
   void rejectsAPathWithMoreSegmentsThanTheMaximum(int segments, int max, String detail) {
     StringBuilder url = new StringBuilder("http://a.example");
     for (int i = 0; i < segments; i++) {
       url.append("/s").append(i);
     }
 
-    assertThat(resolve("global: {max-path-segments: " + max + "}", url.toString()).detail().orElse(null)).isEqualTo(detail);
+    assertThat(
+            resolve("global: {max-path-segments: " + max + "}", url.toString())
+                .detail()
+                .orElse(null))
+        .isEqualTo(detail);
   }
 
   @ParameterizedTest(name = "{0} parameters -> {1}")
@@ -355,17 +397,21 @@ class RuleEngineTest {
   @ParameterizedTest(name = "{0} hops -> {1}")
   @CsvSource({"0, CRAWL", "5, CRAWL", "6, FILTERED"})
   void rejectsAUrlFoundMoreThanTheMaximumCalendarHopsInARow(int hops, Disposition disposition) {
-    Resolution resolution = new RuleEngine(CrawlConfig.DEFAULTS).resolve("http://a.example/cal/2026-11-23", 3, ANY_SEED, false, hops);
+    Resolution resolution =
+        new RuleEngine(CrawlConfig.DEFAULTS)
+            .resolve("http://a.example/cal/2026-11-23", 3, ANY_SEED, false, hops);
 
     assertThat(resolution.disposition()).isEqualTo(disposition);
     if (disposition == Disposition.FILTERED) {
-      assertThat(resolution.detail()).contains("TRAP_CALENDAR 6 links in a row within http://a.example/cal/#-#-# > 5");
+      assertThat(resolution.detail())
+          .contains("TRAP_CALENDAR 6 links in a row within http://a.example/cal/#-#-# > 5");
     }
   }
 
   @Test
   void trapRulesAreOptionsThatARuleCanTurnOffForOneSite() {
-    String yaml = """
+    String yaml =
+        """
         rules:
           - apply-for: {host: deep.example}
             options: {max-repeated-segments: -1, max-path-segments: -1}
@@ -377,21 +423,35 @@ class RuleEngineTest {
 
   @org.junit.jupiter.api.Test
   void readsASitemapWhateverItsExtensionButKeepsTheOtherRules() {
-    RuleEngine engine = new RuleEngine(CrawlConfigLoader.parse("global: {max-depth: 1}", "test.yaml"));
+    RuleEngine engine =
+        new RuleEngine(CrawlConfigLoader.parse("global: {max-depth: 1}", "test.yaml"));
     ScopeCheck seeds = ScopeCheck.ofSeeds(List.of("http://example.org/"));
 
-    assertThat(engine.resolve("http://example.org/sitemap.xml.gz", 0, seeds).isCrawled()).as("a link to a .gz").isFalse();
-    assertThat(engine.resolve("http://example.org/sitemap.xml.gz", 0, seeds, true).isCrawled()).as("a sitemap").isTrue();
-    assertThat(engine.resolve("http://other.example/sitemap.xml.gz", 0, seeds, true).outcome()).contains(dev.crawler.events.Outcome.OUT_OF_SCOPE);
-    assertThat(engine.resolve("http://example.org/deep/sitemap.gz", 2, seeds, true).outcome()).contains(dev.crawler.events.Outcome.TOO_DEEP);
+    assertThat(engine.resolve("http://example.org/sitemap.xml.gz", 0, seeds).isCrawled())
+        .as("a link to a .gz")
+        .isFalse();
+    assertThat(engine.resolve("http://example.org/sitemap.xml.gz", 0, seeds, true).isCrawled())
+        .as("a sitemap")
+        .isTrue();
+    assertThat(engine.resolve("http://other.example/sitemap.xml.gz", 0, seeds, true).outcome())
+        .contains(dev.crawler.events.Outcome.OUT_OF_SCOPE);
+    assertThat(engine.resolve("http://example.org/deep/sitemap.gz", 2, seeds, true).outcome())
+        .contains(dev.crawler.events.Outcome.TOO_DEEP);
   }
 
   @org.junit.jupiter.api.Test
   void saysWhetherAnyPartOfTheConfigurationAssignsAnOption() {
-    CrawlConfig nested = CrawlConfigLoader.parse("rules:\n  - apply-for: {host: example.org}\n    rules:\n      - apply-for: {path-prefix: /news/}\n        options: {recrawl.interval-per-url: 60}\n", "test.yaml");
+    CrawlConfig nested =
+        CrawlConfigLoader.parse(
+            "rules:\n  - apply-for: {host: example.org}\n    rules:\n      - apply-for: {path-prefix: /news/}\n        options: {recrawl.interval-per-url: 60}\n",
+            "test.yaml");
 
     assertThat(CrawlConfig.DEFAULTS.assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL)).isFalse();
-    assertThat(CrawlConfig.DEFAULTS.withGlobal(java.util.Map.of(CrawlOption.RECRAWL_INTERVAL_PER_URL, 5)).assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL)).isTrue();
+    assertThat(
+            CrawlConfig.DEFAULTS
+                .withGlobal(java.util.Map.of(CrawlOption.RECRAWL_INTERVAL_PER_URL, 5))
+                .assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL))
+        .isTrue();
     assertThat(nested.assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL)).isTrue();
     assertThat(nested.assigns(CrawlOption.DELAY_MS)).isFalse();
   }

@@ -37,7 +37,10 @@ class UrlTrapsTest {
     "a/b,           0, ",
   })
   void findsTheRunRepeatedMostOftenInARow(String path, int max, String expected) {
-    String found = UrlTraps.repeatedRun(List.of(path.split("/")), max).map(r -> r.run() + " " + r.times()).orElse(null);
+    String found =
+        UrlTraps.repeatedRun(List.of(path.split("/")), max)
+            .map(r -> r.run() + " " + r.times())
+            .orElse(null);
 
     assertThat(found).isEqualTo(expected);
   }

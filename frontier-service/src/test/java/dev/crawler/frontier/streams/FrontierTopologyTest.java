@@ -59,13 +59,29 @@ class FrontierTopologyTest {
   }
 
   private void start(long maxPages, CrawlConfig config) {
-    startWith(maxPages, config.withGlobal(Map.of(CrawlOption.MAX_DEPTH, 2, CrawlOption.DELAY_MS, 1000L, CrawlOption.SITEMAP_XML, false)));
+    startWith(
+        maxPages,
+        config.withGlobal(
+            Map.of(
+                CrawlOption.MAX_DEPTH,
+                2,
+                CrawlOption.DELAY_MS,
+                1000L,
+                CrawlOption.SITEMAP_XML,
+                false)));
   }
 
   /** Starts with exactly this crawl configuration (window 2, lease 60 s, 3 attempts). */
   private void startWith(long maxPages, CrawlConfig crawl) {
-    FrontierSettings settings = new FrontierSettings(crawl, List.of(), maxPages, 2, Duration.ofSeconds(60), 3);
-    driver = TopologyTestSupport.driver(FrontierTopology.build(topics, settings), topics.deadLetters(), "frontier", stateDir, START);
+    FrontierSettings settings =
+        new FrontierSettings(crawl, List.of(), maxPages, 2, Duration.ofSeconds(60), 3);
+    driver =
+        TopologyTestSupport.driver(
+            FrontierTopology.build(topics, settings),
+            topics.deadLetters(),
+            "frontier",
+            stateDir,
+            START);
     discovered = TopologyTestSupport.input(driver, topics.discovered());
     outcomes = TopologyTestSupport.input(driver, topics.outcomes());
     requests = TopologyTestSupport.output(driver, topics.fetchRequests());
@@ -90,8 +106,11 @@ class FrontierTopologyTest {
     seed(B + "/");
 
     List<FetchRequest> released = requests.readValuesToList();
-    assertThat(released).extracting(FetchRequest::getUrl).containsExactly(A + "/", A + "/1", B + "/");
-    assertThat(released).allSatisfy(request -> assertThat(request.getOptions()).containsEntry("delay-ms", "1000"));
+    assertThat(released)
+        .extracting(FetchRequest::getUrl)
+        .containsExactly(A + "/", A + "/1", B + "/");
+    assertThat(released)
+        .allSatisfy(request -> assertThat(request.getOptions()).containsEntry("delay-ms", "1000"));
     assertThat(released).extracting(FetchRequest::getAttempt).containsOnly(1);
     assertThat(released.get(1).getDepth()).isEqualTo(1);
   }
@@ -107,7 +126,9 @@ class FrontierTopologyTest {
 
     outcome(first.get(0), Outcome.COMMITTED, "committer");
 
-    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/2");
+    assertThat(requests.readValuesToList())
+        .extracting(FetchRequest::getUrl)
+        .containsExactly(A + "/2");
     assertThat(urlState(A + "/").getStatus()).isEqualTo(UrlStatus.DONE);
     assertThat(urlState(A + "/").getOutcome()).isEqualTo("COMMITTED");
     assertThat(urlState(A + "/1").getStatus()).isEqualTo(UrlStatus.IN_FLIGHT);
@@ -132,10 +153,26 @@ class FrontierTopologyTest {
   void normalizesUrlsBeforeDeduplicating() {
     start(0);
     seed(A + "/");
-    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl("HTTP://A.Example:80/a/../b?x=1#frag").setDepth(1).setKind(UrlKind.LINK).build(), START);
-    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl("http://a.example/b?x=1").setDepth(1).setKind(UrlKind.LINK).build(), START);
+    discovered.pipeInput(
+        A,
+        DiscoveredUrl.newBuilder()
+            .setUrl("HTTP://A.Example:80/a/../b?x=1#frag")
+            .setDepth(1)
+            .setKind(UrlKind.LINK)
+            .build(),
+        START);
+    discovered.pipeInput(
+        A,
+        DiscoveredUrl.newBuilder()
+            .setUrl("http://a.example/b?x=1")
+            .setDepth(1)
+            .setKind(UrlKind.LINK)
+            .build(),
+        START);
 
-    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/", A + "/b?x=1");
+    assertThat(requests.readValuesToList())
+        .extracting(FetchRequest::getUrl)
+        .containsExactly(A + "/", A + "/b?x=1");
   }
 
   @Test
@@ -161,13 +198,20 @@ class FrontierTopologyTest {
     seed(A + "/");
     link(A + "/deep", A + "/x", 3);
 
-    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getUrl, CrawlLogEntry::getOutcome).containsExactly(org.assertj.core.groups.Tuple.tuple(A + "/deep", Outcome.TOO_DEEP));
-    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/");
+    assertThat(log.readValuesToList())
+        .extracting(CrawlLogEntry::getUrl, CrawlLogEntry::getOutcome)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(A + "/deep", Outcome.TOO_DEEP));
+    assertThat(requests.readValuesToList())
+        .extracting(FetchRequest::getUrl)
+        .containsExactly(A + "/");
   }
 
   @Test
   void decidesEachNewUrlByTheCrawlConfigurationsRules() {
-    start(0, CrawlConfigLoader.parse("""
+    start(
+        0,
+        CrawlConfigLoader.parse(
+            """
         rules:
           - apply-for: {path-prefix: /slow/}
             name: slow
@@ -176,7 +220,8 @@ class FrontierTopologyTest {
             name: private
             log: true
           - may-not-have: {path-prefix: /quiet/}
-        """, "crawl.yaml"));
+        """,
+            "crawl.yaml"));
     seed(A + "/");
     requests.readValuesToList();
     link(A + "/slow/1", A + "/", 1);
@@ -186,14 +231,28 @@ class FrontierTopologyTest {
 
     FetchRequest slow = requests.readValue();
     assertThat(slow.getUrl()).isEqualTo(A + "/slow/1");
-    assertThat(slow.getOptions()).containsEntry("delay-ms", "5000").containsEntry("scope", "origin").containsEntry("redirects", "record");
+    assertThat(slow.getOptions())
+        .containsEntry("delay-ms", "5000")
+        .containsEntry("scope", "origin")
+        .containsEntry("redirects", "record");
     assertThat(requests.isEmpty()).isTrue();
     assertThat(log.readValuesToList())
-        .extracting(CrawlLogEntry::getUrl, CrawlLogEntry::getOutcome, CrawlLogEntry::getDetail, CrawlLogEntry::getRule)
+        .extracting(
+            CrawlLogEntry::getUrl,
+            CrawlLogEntry::getOutcome,
+            CrawlLogEntry::getDetail,
+            CrawlLogEntry::getRule)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(A + "/private/1", Outcome.FILTERED, "RULE private", "private"),
-            org.assertj.core.groups.Tuple.tuple(A + "/img/logo.png", Outcome.FILTERED, "IGNORED_EXTENSION png", "ignore-extensions set by default"));
-    assertThat(urlState(A + "/quiet/1")).as("filtered without the log flag: no record kept").isNull();
+            org.assertj.core.groups.Tuple.tuple(
+                A + "/private/1", Outcome.FILTERED, "RULE private", "private"),
+            org.assertj.core.groups.Tuple.tuple(
+                A + "/img/logo.png",
+                Outcome.FILTERED,
+                "IGNORED_EXTENSION png",
+                "ignore-extensions set by default"));
+    assertThat(urlState(A + "/quiet/1"))
+        .as("filtered without the log flag: no record kept")
+        .isNull();
   }
 
   @Test
@@ -213,7 +272,12 @@ class FrontierTopologyTest {
 
     driver.advanceWallClockTime(Duration.ofSeconds(1));
     var control = TopologyTestSupport.input(driver, topics.control());
-    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.CLEAR_ERRORS).setIssuedBy("test").build());
+    control.pipeInput(
+        "",
+        dev.crawler.events.ControlCommand.newBuilder()
+            .setCommand(dev.crawler.events.ControlCommandType.CLEAR_ERRORS)
+            .setIssuedBy("test")
+            .build());
     link(A + "/broken", A + "/other", 1);
 
     FetchRequest again = requests.readValue();
@@ -228,7 +292,11 @@ class FrontierTopologyTest {
     seed(A + "/");
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
     var control = TopologyTestSupport.input(driver, topics.control());
-    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.CLEAR_ERRORS).build());
+    control.pipeInput(
+        "",
+        dev.crawler.events.ControlCommand.newBuilder()
+            .setCommand(dev.crawler.events.ControlCommandType.CLEAR_ERRORS)
+            .build());
 
     seed(A + "/");
 
@@ -240,7 +308,10 @@ class FrontierTopologyTest {
     start(0);
     seed(A + "/");
     FetchRequest request = requests.readValue();
-    outcomes.pipeInput(A, outcomeOf(request, Outcome.COMMITTED, "committer").setRequestId("someone-else").build(), START);
+    outcomes.pipeInput(
+        A,
+        outcomeOf(request, Outcome.COMMITTED, "committer").setRequestId("someone-else").build(),
+        START);
 
     assertThat(urlState(A + "/").getStatus()).isEqualTo(UrlStatus.IN_FLIGHT);
     outcome(request, Outcome.COMMITTED, "committer");
@@ -259,7 +330,8 @@ class FrontierTopologyTest {
     }
     assertThat(requests.isEmpty()).isTrue();
     assertThat(urlState(A + "/").getOutcome()).isEqualTo("NETWORK_ERROR");
-    TestOutputTopic<String, CrawlOutcome> gaveUp = TopologyTestSupport.output(driver, topics.outcomes());
+    TestOutputTopic<String, CrawlOutcome> gaveUp =
+        TopologyTestSupport.output(driver, topics.outcomes());
     assertThat(gaveUp.readValuesToList())
         .filteredOn(outcome -> outcome.getService().equals("frontier"))
         .extracting(CrawlOutcome::getOutcome, CrawlOutcome::getDetail)
@@ -277,12 +349,21 @@ class FrontierTopologyTest {
     Instant retryAt = START.plus(Duration.ofMinutes(5));
 
     for (FetchRequest request : first) {
-      outcomes.pipeInput(A, outcomeOf(request, Outcome.DEFERRED, "fetcher").setRetryAt(retryAt).setDetail("origin paused").build(), START);
+      outcomes.pipeInput(
+          A,
+          outcomeOf(request, Outcome.DEFERRED, "fetcher")
+              .setRetryAt(retryAt)
+              .setDetail("origin paused")
+              .build(),
+          START);
     }
     seed(B + "/");
 
     List<FetchRequest> other = requests.readValuesToList();
-    assertThat(other).extracting(FetchRequest::getUrl).as("another origin goes on").containsExactly(B + "/");
+    assertThat(other)
+        .extracting(FetchRequest::getUrl)
+        .as("another origin goes on")
+        .containsExactly(B + "/");
     outcome(other.get(0), Outcome.COMMITTED, "committer");
     assertThat(urlState(A + "/").getStatus()).isEqualTo(UrlStatus.QUEUED);
     assertThat(urlState(A + "/").getAttempt()).isZero();
@@ -301,7 +382,13 @@ class FrontierTopologyTest {
     FetchRequest first = requests.readValue();
     assertThat(first.getIfNoneMatch()).isNull();
 
-    outcomes.pipeInput(A, outcomeOf(first, Outcome.NETWORK_ERROR, "fetcher").setEtag("\"v1\"").setLastModified("Mon, 23 Nov 2026 09:00:00 GMT").build(), START);
+    outcomes.pipeInput(
+        A,
+        outcomeOf(first, Outcome.NETWORK_ERROR, "fetcher")
+            .setEtag("\"v1\"")
+            .setLastModified("Mon, 23 Nov 2026 09:00:00 GMT")
+            .build(),
+        START);
 
     FetchRequest retry = requests.readValue();
     assertThat(retry.getIfNoneMatch()).isEqualTo("\"v1\"");
@@ -313,18 +400,38 @@ class FrontierTopologyTest {
     startWith(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L)));
     seed(A + "/");
     seed(A + "/other");
-    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(A + "/sitemap-2.xml.gz").setDepth(0).setKind(UrlKind.SITEMAP).build(), START);
+    discovered.pipeInput(
+        A,
+        DiscoveredUrl.newBuilder()
+            .setUrl(A + "/sitemap-2.xml.gz")
+            .setDepth(0)
+            .setKind(UrlKind.SITEMAP)
+            .build(),
+        START);
 
     List<FetchRequest> released = requests.readValuesToList();
-    assertThat(released).extracting(FetchRequest::getUrl, FetchRequest::getKind).containsExactly(tuple(A + "/", UrlKind.SEED), tuple(A + "/sitemap.xml", UrlKind.SITEMAP));
+    assertThat(released)
+        .extracting(FetchRequest::getUrl, FetchRequest::getKind)
+        .containsExactly(tuple(A + "/", UrlKind.SEED), tuple(A + "/sitemap.xml", UrlKind.SITEMAP));
     assertThat(urlState(A + "/other").getStatus()).isEqualTo(UrlStatus.QUEUED);
-    assertThat(urlState(A + "/sitemap-2.xml.gz").getStatus()).as("a sitemap's .gz is not an ignored extension").isEqualTo(UrlStatus.QUEUED);
+    assertThat(urlState(A + "/sitemap-2.xml.gz").getStatus())
+        .as("a sitemap's .gz is not an ignored extension")
+        .isEqualTo(UrlStatus.QUEUED);
     assertThat(log.readValuesToList()).isEmpty();
   }
 
   @Test
   void aRecrawlFetchesWhatIsLinkedAgainAndDeletesOrphansWhenTold() {
-    startWith(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.ORPHANS, CrawlOption.Orphans.DELETE)));
+    startWith(
+        0,
+        CrawlConfig.DEFAULTS.withGlobal(
+            Map.of(
+                CrawlOption.DELAY_MS,
+                0L,
+                CrawlOption.SITEMAP_XML,
+                false,
+                CrawlOption.ORPHANS,
+                CrawlOption.Orphans.DELETE)));
     seed(A + "/");
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
     link(A + "/x", A + "/", 1);
@@ -332,15 +439,31 @@ class FrontierTopologyTest {
     for (FetchRequest request : requests.readValuesToList()) {
       outcome(request, Outcome.COMMITTED, "committer");
     }
-    TestOutputTopic<String, CrawlOutcome> outcomesOut = TopologyTestSupport.output(driver, topics.outcomes());
+    TestOutputTopic<String, CrawlOutcome> outcomesOut =
+        TopologyTestSupport.output(driver, topics.outcomes());
     outcomesOut.readValuesToList();
     var control = TopologyTestSupport.input(driver, topics.control());
 
-    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ALL).setIssuedBy("test").build());
-    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).as("the seed at once; linked pages when linked again").containsExactly(A + "/");
+    control.pipeInput(
+        "",
+        dev.crawler.events.ControlCommand.newBuilder()
+            .setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ALL)
+            .setIssuedBy("test")
+            .build());
+    assertThat(requests.readValuesToList())
+        .extracting(FetchRequest::getUrl)
+        .as("the seed at once; linked pages when linked again")
+        .containsExactly(A + "/");
     link(A + "/x", A + "/", 1);
-    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/x");
-    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ORPHANS).setIssuedBy("test").build());
+    assertThat(requests.readValuesToList())
+        .extracting(FetchRequest::getUrl)
+        .containsExactly(A + "/x");
+    control.pipeInput(
+        "",
+        dev.crawler.events.ControlCommand.newBuilder()
+            .setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ORPHANS)
+            .setIssuedBy("test")
+            .build());
 
     assertThat(requests.isEmpty()).isTrue();
     assertThat(outcomesOut.readValuesToList())
@@ -351,27 +474,63 @@ class FrontierTopologyTest {
 
   @Test
   void aRecrawlLeavesOrphansAsTheyAreWhenToldToIgnoreThem() {
-    startWith(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.ORPHANS, CrawlOption.Orphans.IGNORE)));
+    startWith(
+        0,
+        CrawlConfig.DEFAULTS.withGlobal(
+            Map.of(
+                CrawlOption.DELAY_MS,
+                0L,
+                CrawlOption.SITEMAP_XML,
+                false,
+                CrawlOption.ORPHANS,
+                CrawlOption.Orphans.IGNORE)));
     seed(A + "/");
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
     link(A + "/y", A + "/", 1);
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
-    TestOutputTopic<String, CrawlOutcome> outcomesOut = TopologyTestSupport.output(driver, topics.outcomes());
+    TestOutputTopic<String, CrawlOutcome> outcomesOut =
+        TopologyTestSupport.output(driver, topics.outcomes());
     var control = TopologyTestSupport.input(driver, topics.control());
 
-    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ALL).setIssuedBy("test").build());
-    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/");
-    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ORPHANS).setIssuedBy("test").build());
+    control.pipeInput(
+        "",
+        dev.crawler.events.ControlCommand.newBuilder()
+            .setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ALL)
+            .setIssuedBy("test")
+            .build());
+    assertThat(requests.readValuesToList())
+        .extracting(FetchRequest::getUrl)
+        .containsExactly(A + "/");
+    control.pipeInput(
+        "",
+        dev.crawler.events.ControlCommand.newBuilder()
+            .setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ORPHANS)
+            .setIssuedBy("test")
+            .build());
 
     assertThat(requests.isEmpty()).as("an ignored orphan is not fetched").isTrue();
-    assertThat(outcomesOut.readValuesToList()).filteredOn(outcome -> outcome.getService().equals("frontier")).as("nor deleted").isEmpty();
+    assertThat(outcomesOut.readValuesToList())
+        .filteredOn(outcome -> outcome.getService().equals("frontier"))
+        .as("nor deleted")
+        .isEmpty();
     assertThat(urlState(A + "/y").getStatus()).isEqualTo(UrlStatus.DONE);
     assertThat(urlState(A + "/y").getOutcome()).isEqualTo("COMMITTED");
   }
 
   @Test
   void fetchesAUrlAgainWhenItIsDueAndCallsAnEarlierRediscoveryPremature() {
-    startWith(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.RECRAWL_INTERVAL_PER_URL, 60, CrawlOption.RECRAWL_ADAPTIVE, true)));
+    startWith(
+        0,
+        CrawlConfig.DEFAULTS.withGlobal(
+            Map.of(
+                CrawlOption.DELAY_MS,
+                0L,
+                CrawlOption.SITEMAP_XML,
+                false,
+                CrawlOption.RECRAWL_INTERVAL_PER_URL,
+                60,
+                CrawlOption.RECRAWL_ADAPTIVE,
+                true)));
     seed(A + "/");
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
     assertThat(urlState(A + "/").getDueAt()).isEqualTo(START.plus(Duration.ofMinutes(60)));
@@ -380,27 +539,59 @@ class FrontierTopologyTest {
     link(A + "/", A + "/other", 1);
     link(A + "/", A + "/third", 1);
     assertThat(requests.isEmpty()).isTrue();
-    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getOutcome).as("logged once per due time").containsExactly(Outcome.PREMATURE);
+    assertThat(log.readValuesToList())
+        .extracting(CrawlLogEntry::getOutcome)
+        .as("logged once per due time")
+        .containsExactly(Outcome.PREMATURE);
     driver.advanceWallClockTime(Duration.ofMinutes(31));
 
     FetchRequest again = requests.readValue();
     assertThat(again.getUrl()).isEqualTo(A + "/");
     assertThat(again.getAttempt()).isEqualTo(1);
     outcome(again, Outcome.UNMODIFIED, "committer");
-    assertThat(urlState(A + "/").getRefreshMinutes()).as("unchanged: the interval doubles").isEqualTo(120);
+    assertThat(urlState(A + "/").getRefreshMinutes())
+        .as("unchanged: the interval doubles")
+        .isEqualTo(120);
   }
 
   @Test
   void aSitemapLastmodNewerThanTheLastFetchMakesAUrlDueAtOnce() {
-    startWith(0, CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, 0L, CrawlOption.SITEMAP_XML, false, CrawlOption.RECRAWL_INTERVAL_PER_URL, 1440)));
+    startWith(
+        0,
+        CrawlConfig.DEFAULTS.withGlobal(
+            Map.of(
+                CrawlOption.DELAY_MS,
+                0L,
+                CrawlOption.SITEMAP_XML,
+                false,
+                CrawlOption.RECRAWL_INTERVAL_PER_URL,
+                1440)));
     seed(A + "/");
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
 
-    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(A + "/").setDepth(0).setKind(UrlKind.LINK).setSitemapLastModified(START.minusSeconds(60)).build(), START);
+    discovered.pipeInput(
+        A,
+        DiscoveredUrl.newBuilder()
+            .setUrl(A + "/")
+            .setDepth(0)
+            .setKind(UrlKind.LINK)
+            .setSitemapLastModified(START.minusSeconds(60))
+            .build(),
+        START);
     assertThat(requests.isEmpty()).as("older than the last fetch").isTrue();
-    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(A + "/").setDepth(0).setKind(UrlKind.LINK).setSitemapLastModified(START.plusSeconds(60)).build(), START);
+    discovered.pipeInput(
+        A,
+        DiscoveredUrl.newBuilder()
+            .setUrl(A + "/")
+            .setDepth(0)
+            .setKind(UrlKind.LINK)
+            .setSitemapLastModified(START.plusSeconds(60))
+            .build(),
+        START);
 
-    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/");
+    assertThat(requests.readValuesToList())
+        .extracting(FetchRequest::getUrl)
+        .containsExactly(A + "/");
   }
 
   @Test
@@ -408,11 +599,17 @@ class FrontierTopologyTest {
     start(0);
     seed(A + "/");
     FetchRequest first = requests.readValue();
-    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(A + "/").setDepth(0).setKind(UrlKind.RECRAWL).build(), START);
+    discovered.pipeInput(
+        A,
+        DiscoveredUrl.newBuilder().setUrl(A + "/").setDepth(0).setKind(UrlKind.RECRAWL).build(),
+        START);
     assertThat(requests.isEmpty()).as("in flight already").isTrue();
     outcome(first, Outcome.COMMITTED, "committer");
 
-    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(A + "/").setDepth(0).setKind(UrlKind.RECRAWL).build(), START);
+    discovered.pipeInput(
+        A,
+        DiscoveredUrl.newBuilder().setUrl(A + "/").setDepth(0).setKind(UrlKind.RECRAWL).build(),
+        START);
 
     FetchRequest again = requests.readValue();
     assertThat(again.getUrl()).isEqualTo(A + "/");
@@ -456,7 +653,10 @@ class FrontierTopologyTest {
   @Test
   void sendsAUrlWrittenUnderAnotherOriginToItsOwnPartition() {
     start(0);
-    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl(B + "/x").setDepth(1).setKind(UrlKind.LINK).build(), START);
+    discovered.pipeInput(
+        A,
+        DiscoveredUrl.newBuilder().setUrl(B + "/x").setDepth(1).setKind(UrlKind.LINK).build(),
+        START);
 
     var forwarded = rekeyed.readKeyValuesToList();
     assertThat(forwarded).hasSize(1);
@@ -468,7 +668,14 @@ class FrontierTopologyTest {
   @Test
   void logsAMalformedUrlAsFiltered() {
     start(0);
-    discovered.pipeInput(A, DiscoveredUrl.newBuilder().setUrl("http://exa mple.com:99999/").setDepth(1).setKind(UrlKind.LINK).build(), START);
+    discovered.pipeInput(
+        A,
+        DiscoveredUrl.newBuilder()
+            .setUrl("http://exa mple.com:99999/")
+            .setDepth(1)
+            .setKind(UrlKind.LINK)
+            .build(),
+        START);
 
     CrawlLogEntry entry = log.readValue();
     assertThat(entry.getOutcome()).isEqualTo(Outcome.FILTERED);
@@ -478,7 +685,9 @@ class FrontierTopologyTest {
   @Test
   void sendsAnUndecodableRecordToTheDeadLettersAndGoesOn() {
     start(0);
-    var raw = driver.createInputTopic(topics.discovered().name(), new ByteArraySerializer(), new ByteArraySerializer());
+    var raw =
+        driver.createInputTopic(
+            topics.discovered().name(), new ByteArraySerializer(), new ByteArraySerializer());
     raw.pipeInput(A.getBytes(StandardCharsets.UTF_8), "not avro".getBytes(StandardCharsets.UTF_8));
     seed(A + "/");
 
@@ -488,7 +697,9 @@ class FrontierTopologyTest {
     assertThat(letter.getTopic()).isEqualTo(topics.discovered().name());
     assertThat(letter.getService()).isEqualTo("frontier");
     assertThat(StandardCharsets.UTF_8.decode(letter.getValue()).toString()).isEqualTo("not avro");
-    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(A + "/");
+    assertThat(requests.readValuesToList())
+        .extracting(FetchRequest::getUrl)
+        .containsExactly(A + "/");
   }
 
   @Test
@@ -523,12 +734,20 @@ class FrontierTopologyTest {
 
     outcome(released.get(1), Outcome.COMMITTED, "committer");
     driver.advanceWallClockTime(FrontierProcessor.STATS_INTERVAL);
-    assertThat(stats.readKeyValuesToMap()).containsOnlyKeys(A).extractingByKey(A).extracting(OriginStats::getDone).isEqualTo(Map.of("COMMITTED", 2L));
+    assertThat(stats.readKeyValuesToMap())
+        .containsOnlyKeys(A)
+        .extractingByKey(A)
+        .extracting(OriginStats::getDone)
+        .isEqualTo(Map.of("COMMITTED", 2L));
   }
 
   @Test
   void anOriginsBudgetAdmitsTheMostPagesAndLogsEachUrlPastItOnceKeepingItKnown() {
-    startWith(0, CrawlConfigLoader.parse("global: {sitemap-xml: false}\nrules:\n  - apply-for: {host: a.example}\n    options: {max-pages-per-origin: 3}\n", "crawl.yaml"));
+    startWith(
+        0,
+        CrawlConfigLoader.parse(
+            "global: {sitemap-xml: false}\nrules:\n  - apply-for: {host: a.example}\n    options: {max-pages-per-origin: 3}\n",
+            "crawl.yaml"));
     TestOutputTopic<String, OriginStats> stats = TopologyTestSupport.output(driver, topics.stats());
     seed(A + "/");
     seed(B + "/");
@@ -540,12 +759,17 @@ class FrontierTopologyTest {
 
     assertThat(urlState(A + "/2").getStatus()).isEqualTo(UrlStatus.QUEUED);
     assertThat(urlState(A + "/3").getStatus()).as("past the budget of 3").isEqualTo(UrlStatus.DONE);
-    assertThat(urlState(A + "/3").getDetail()).startsWith("BUDGET_ORIGIN 3 URLs of http://a.example admitted");
-    assertThat(urlState(B + "/4").getStatus()).as("another origin is not slowed").isEqualTo(UrlStatus.QUEUED);
+    assertThat(urlState(A + "/3").getDetail())
+        .startsWith("BUDGET_ORIGIN 3 URLs of http://a.example admitted");
+    assertThat(urlState(B + "/4").getStatus())
+        .as("another origin is not slowed")
+        .isEqualTo(UrlStatus.QUEUED);
     assertThat(log.readValuesToList())
         .as("each URL past the budget logged once")
         .extracting(CrawlLogEntry::getUrl, CrawlLogEntry::getOutcome, CrawlLogEntry::getRule)
-        .containsExactly(tuple(A + "/3", Outcome.FILTERED, "max-pages-per-origin set by rule:rules[0]"), tuple(A + "/4", Outcome.FILTERED, "max-pages-per-origin set by rule:rules[0]"));
+        .containsExactly(
+            tuple(A + "/3", Outcome.FILTERED, "max-pages-per-origin set by rule:rules[0]"),
+            tuple(A + "/4", Outcome.FILTERED, "max-pages-per-origin set by rule:rules[0]"));
     driver.advanceWallClockTime(FrontierProcessor.STATS_INTERVAL);
     Map<String, OriginStats> byOrigin = stats.readKeyValuesToMap();
     assertThat(byOrigin.get(A).getAdmitted()).isEqualTo(3);
@@ -555,8 +779,13 @@ class FrontierTopologyTest {
   }
 
   @Test
-  void aRecrawlLeavesAUrlPastItsBudgetUnfetchedWhileTheBudgetIsSpentAndACalendarPastItsHopsFiltered() {
-    startWith(0, CrawlConfigLoader.parse("global: {sitemap-xml: false, delay-ms: 0}\nrules:\n  - apply-for: {host: a.example}\n    options: {max-pages-per-origin: 2}\n", "crawl.yaml"));
+  void
+      aRecrawlLeavesAUrlPastItsBudgetUnfetchedWhileTheBudgetIsSpentAndACalendarPastItsHopsFiltered() {
+    startWith(
+        0,
+        CrawlConfigLoader.parse(
+            "global: {sitemap-xml: false, delay-ms: 0}\nrules:\n  - apply-for: {host: a.example}\n    options: {max-pages-per-origin: 2}\n",
+            "crawl.yaml"));
     seed(A + "/");
     link(A + "/1", A + "/", 1);
     link(A + "/2", A + "/", 1);
@@ -568,13 +797,20 @@ class FrontierTopologyTest {
       source = B + "/cal/2026-01-0" + day;
     }
     for (int round = 0; round < 3; round++) {
-      requests.readValuesToList().forEach(request -> outcome(request, Outcome.COMMITTED, "committer"));
+      requests
+          .readValuesToList()
+          .forEach(request -> outcome(request, Outcome.COMMITTED, "committer"));
     }
     assertThat(urlState(A + "/2").getBudgetRejected()).isTrue();
     assertThat(urlState(B + "/cal/2026-01-07").getDetail()).startsWith("TRAP_CALENDAR 6 links");
     var control = TopologyTestSupport.input(driver, topics.control());
 
-    control.pipeInput("", dev.crawler.events.ControlCommand.newBuilder().setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ALL).setIssuedBy("test").build());
+    control.pipeInput(
+        "",
+        dev.crawler.events.ControlCommand.newBuilder()
+            .setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ALL)
+            .setIssuedBy("test")
+            .build());
     List<String> released = new java.util.ArrayList<>();
     for (int round = 0; round < 5; round++) {
       List<FetchRequest> batch = requests.readValuesToList();
@@ -582,12 +818,18 @@ class FrontierTopologyTest {
       batch.forEach(request -> outcome(request, Outcome.COMMITTED, "committer"));
     }
 
-    assertThat(released).contains(A + "/", A + "/1", B + "/cal/2026-01-06").doesNotContain(A + "/2", B + "/cal/2026-01-07").doesNotHaveDuplicates();
+    assertThat(released)
+        .contains(A + "/", A + "/1", B + "/cal/2026-01-06")
+        .doesNotContain(A + "/2", B + "/cal/2026-01-07")
+        .doesNotHaveDuplicates();
   }
 
   @Test
   void aSitesBudgetIsCountedOnceForAllItsOriginsByThePartitionOfTheSite() {
-    startWith(0, CrawlConfigLoader.parse("global: {sitemap-xml: false, scope: any, max-pages-per-site: 3}", "crawl.yaml"));
+    startWith(
+        0,
+        CrawlConfigLoader.parse(
+            "global: {sitemap-xml: false, scope: any, max-pages-per-site: 3}", "crawl.yaml"));
     String www = "http://www.example.org";
     String blog = "http://blog.example.org";
     seed(www + "/");
@@ -596,7 +838,8 @@ class FrontierTopologyTest {
     link(blog + "/3", www + "/", 1);
 
     // the driver hands what the frontier writes to crawl.discovered back to it, as Kafka would
-    List<org.apache.kafka.streams.KeyValue<String, DiscoveredUrl>> steps = rekeyed.readKeyValuesToList();
+    List<org.apache.kafka.streams.KeyValue<String, DiscoveredUrl>> steps =
+        rekeyed.readKeyValuesToList();
     assertThat(steps)
         .extracting(kv -> kv.key, kv -> kv.value.getUrl(), kv -> kv.value.getSiteBudget())
         .containsExactly(
@@ -608,12 +851,19 @@ class FrontierTopologyTest {
             tuple(www, www + "/2", SiteBudgetStep.GRANTED),
             tuple("site example.org", blog + "/3", SiteBudgetStep.RESERVE),
             tuple(blog, blog + "/3", SiteBudgetStep.DENIED));
-    discovered.pipeInput(blog, steps.get(7).value, START); // an answer delivered twice changes nothing
+    discovered.pipeInput(
+        blog, steps.get(7).value, START); // an answer delivered twice changes nothing
     discovered.pipeInput(www, steps.get(5).value, START);
 
-    assertThat(requests.readValuesToList()).extracting(FetchRequest::getUrl).containsExactly(www + "/", blog + "/1", www + "/2");
-    assertThat(urlState(blog + "/3").getDetail()).isEqualTo("BUDGET_SITE example.org has admitted 3 URLs, the most max-pages-per-site allows");
-    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getUrl, CrawlLogEntry::getRule).containsExactly(tuple(blog + "/3", "max-pages-per-site set by global"));
+    assertThat(requests.readValuesToList())
+        .extracting(FetchRequest::getUrl)
+        .containsExactly(www + "/", blog + "/1", www + "/2");
+    assertThat(urlState(blog + "/3").getDetail())
+        .isEqualTo(
+            "BUDGET_SITE example.org has admitted 3 URLs, the most max-pages-per-site allows");
+    assertThat(log.readValuesToList())
+        .extracting(CrawlLogEntry::getUrl, CrawlLogEntry::getRule)
+        .containsExactly(tuple(blog + "/3", "max-pages-per-site set by global"));
     KeyValueStore<String, Long> control = driver.getKeyValueStore(FrontierTopology.CONTROL_STORE);
     assertThat(control.get(FrontierProcessor.SITE_ADMITTED + "example.org")).isEqualTo(3);
   }
@@ -631,31 +881,52 @@ class FrontierTopologyTest {
     }
     link(A + "/cal/2026-12-01", A + "/about", 2);
 
-    assertThat(urlState(A + "/cal/2026-11-23").getCalendarHops()).as("found on a page of another template").isZero();
+    assertThat(urlState(A + "/cal/2026-11-23").getCalendarHops())
+        .as("found on a page of another template")
+        .isZero();
     assertThat(urlState(A + "/cal/2026-11-28").getCalendarHops()).isEqualTo(5);
     assertThat(urlState(A + "/cal/2026-11-28").getStatus()).isEqualTo(UrlStatus.QUEUED);
-    assertThat(urlState(A + "/cal/2026-11-29")).as("6 hops: filtered, and what it links is never found").isNotNull();
-    assertThat(urlState(A + "/cal/2026-11-29").getDetail()).isEqualTo("TRAP_CALENDAR 6 links in a row within http://a.example/cal/#-#-# > 5");
-    assertThat(urlState(A + "/cal/2026-12-01").getStatus()).as("a dated page linked from elsewhere").isEqualTo(UrlStatus.QUEUED);
-    assertThat(log.readValuesToList()).extracting(CrawlLogEntry::getUrl).contains(A + "/cal/2026-11-29");
+    assertThat(urlState(A + "/cal/2026-11-29"))
+        .as("6 hops: filtered, and what it links is never found")
+        .isNotNull();
+    assertThat(urlState(A + "/cal/2026-11-29").getDetail())
+        .isEqualTo("TRAP_CALENDAR 6 links in a row within http://a.example/cal/#-#-# > 5");
+    assertThat(urlState(A + "/cal/2026-12-01").getStatus())
+        .as("a dated page linked from elsewhere")
+        .isEqualTo(UrlStatus.QUEUED);
+    assertThat(log.readValuesToList())
+        .extracting(CrawlLogEntry::getUrl)
+        .contains(A + "/cal/2026-11-29");
   }
 
   private void seed(String url) {
-    discovered.pipeInput(dev.crawler.schemas.Origin.keyOf(url), DiscoveredUrl.newBuilder().setUrl(url).setDepth(0).setKind(UrlKind.SEED).build(), START);
+    discovered.pipeInput(
+        dev.crawler.schemas.Origin.keyOf(url),
+        DiscoveredUrl.newBuilder().setUrl(url).setDepth(0).setKind(UrlKind.SEED).build(),
+        START);
   }
 
   private void link(String url, String source, int depth) {
     discovered.pipeInput(
         dev.crawler.schemas.Origin.keyOf(url),
-        DiscoveredUrl.newBuilder().setUrl(url).setSourceUrl(source).setDepth(depth).setKind(UrlKind.LINK).build(),
+        DiscoveredUrl.newBuilder()
+            .setUrl(url)
+            .setSourceUrl(source)
+            .setDepth(depth)
+            .setKind(UrlKind.LINK)
+            .build(),
         START);
   }
 
   private void outcome(FetchRequest request, Outcome outcome, String service) {
-    outcomes.pipeInput(dev.crawler.schemas.Origin.keyOf(request.getUrl()), outcomeOf(request, outcome, service).build(), START);
+    outcomes.pipeInput(
+        dev.crawler.schemas.Origin.keyOf(request.getUrl()),
+        outcomeOf(request, outcome, service).build(),
+        START);
   }
 
-  private static CrawlOutcome.Builder outcomeOf(FetchRequest request, Outcome outcome, String service) {
+  private static CrawlOutcome.Builder outcomeOf(
+      FetchRequest request, Outcome outcome, String service) {
     return CrawlOutcome.newBuilder()
         .setUrl(request.getUrl())
         .setRequestId(request.getRequestId())

@@ -41,8 +41,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The event-driven recrawl wired into the frontier's topology: the committer's document events in,
- * RECRAWL discoveries out, by the wall clock (seed 000's Table 6.8 in virtual time), and a restart that
- * neither skips nor repeats an event.
+ * RECRAWL discoveries out, by the wall clock (seed 000's Table 6.8 in virtual time), and a restart
+ * that neither skips nor repeats an event.
  */
 class RecrawlSchedulerProcessorTest {
 
@@ -109,15 +109,25 @@ class RecrawlSchedulerProcessorTest {
     var records = discovered.readRecordsToList();
 
     assertThat(records).isNotEmpty();
-    assertThat(records).allSatisfy(record -> assertThat(record.key()).isEqualTo("http://site1.example"));
-    assertThat(records).extracting(record -> record.value().getKind()).containsOnly(UrlKind.RECRAWL);
+    assertThat(records)
+        .allSatisfy(record -> assertThat(record.key()).isEqualTo("http://site1.example"));
+    assertThat(records)
+        .extracting(record -> record.value().getKind())
+        .containsOnly(UrlKind.RECRAWL);
   }
 
   @Test
   void aDeletedDocumentIsNotRecrawled() {
     start(table67Config());
     publishTable67();
-    documents.pipeInput(post(1, 1), DocumentEvent.newBuilder().setType(DocumentEventType.DELETE).setUrl(post(1, 1)).setTime(T0).build(), T0);
+    documents.pipeInput(
+        post(1, 1),
+        DocumentEvent.newBuilder()
+            .setType(DocumentEventType.DELETE)
+            .setUrl(post(1, 1))
+            .setTime(T0)
+            .build(),
+        T0);
 
     assertThat(runEvents(0, 0).get(0)).containsExactly(post(1, 2), post(1, 3));
   }
@@ -146,18 +156,25 @@ class RecrawlSchedulerProcessorTest {
   }
 
   /**
-   * A restart between events: the processor is rebuilt from its stores (what the changelog restores),
-   * and the events after it are the ones an uninterrupted run makes, none skipped, none repeated.
+   * A restart between events: the processor is rebuilt from its stores (what the changelog
+   * restores), and the events after it are the ones an uninterrupted run makes, none skipped, none
+   * repeated.
    */
   @Test
   void aRestartNeitherSkipsNorRepeatsAnEvent() {
     CrawlConfig config = table67Config();
     KeyValueStore<String, RecrawlDocumentState> documentStore =
-        Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FrontierTopology.RECRAWL_DOCUMENTS_STORE), Serdes.String(), StateSerde.of(RecrawlDocumentState.class))
+        Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(FrontierTopology.RECRAWL_DOCUMENTS_STORE),
+                Serdes.String(),
+                StateSerde.of(RecrawlDocumentState.class))
             .withLoggingDisabled()
             .build();
     KeyValueStore<String, RecrawlScheduleState> scheduleStore =
-        Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FrontierTopology.RECRAWL_SCHEDULE_STORE), Serdes.String(), StateSerde.of(RecrawlScheduleState.class))
+        Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(FrontierTopology.RECRAWL_SCHEDULE_STORE),
+                Serdes.String(),
+                StateSerde.of(RecrawlScheduleState.class))
             .withLoggingDisabled()
             .build();
     List<String> requested = new ArrayList<>();
@@ -190,7 +207,8 @@ class RecrawlSchedulerProcessorTest {
   }
 
   /** Fires the punctuation at a minute after T0 and collects the pages requested. */
-  private static void tick(MockProcessorContext<String, DiscoveredUrl> context, int minute, List<String> requested) {
+  private static void tick(
+      MockProcessorContext<String, DiscoveredUrl> context, int minute, List<String> requested) {
     long now = T0.plus(Duration.ofMinutes(minute)).toEpochMilli();
     context.setCurrentSystemTimeMs(now);
     context.scheduledPunctuators().forEach(punctuator -> punctuator.getPunctuator().punctuate(now));
@@ -198,7 +216,9 @@ class RecrawlSchedulerProcessorTest {
     context.resetForwards();
   }
 
-  private static MockProcessorContext<String, DiscoveredUrl> context(KeyValueStore<String, RecrawlDocumentState> documents, KeyValueStore<String, RecrawlScheduleState> schedule) {
+  private static MockProcessorContext<String, DiscoveredUrl> context(
+      KeyValueStore<String, RecrawlDocumentState> documents,
+      KeyValueStore<String, RecrawlScheduleState> schedule) {
     MockProcessorContext<String, DiscoveredUrl> context = new MockProcessorContext<>();
     documents.init(context.getStateStoreContext(), documents);
     schedule.init(context.getStateStoreContext(), schedule);
@@ -207,7 +227,10 @@ class RecrawlSchedulerProcessorTest {
     return context;
   }
 
-  /** Advances the wall clock to T0 (the first event) and then in 5-minute steps; the pages requested at each minute. */
+  /**
+   * Advances the wall clock to T0 (the first event) and then in 5-minute steps; the pages requested
+   * at each minute.
+   */
   private Map<Integer, List<String>> runEvents(int fromMinute, int toMinute) {
     Map<Integer, List<String>> byMinute = new LinkedHashMap<>();
     driver.advanceWallClockTime(Duration.ofSeconds(1));
@@ -215,7 +238,11 @@ class RecrawlSchedulerProcessorTest {
       if (minute > fromMinute) {
         driver.advanceWallClockTime(Duration.ofMinutes(5));
       }
-      List<String> pages = discovered.readValuesToList().stream().filter(d -> d.getKind() == UrlKind.RECRAWL).map(DiscoveredUrl::getUrl).toList();
+      List<String> pages =
+          discovered.readValuesToList().stream()
+              .filter(d -> d.getKind() == UrlKind.RECRAWL)
+              .map(DiscoveredUrl::getUrl)
+              .toList();
       if (!pages.isEmpty()) {
         byMinute.put(minute, pages);
       }
@@ -223,7 +250,10 @@ class RecrawlSchedulerProcessorTest {
     return byMinute;
   }
 
-  /** Seed 000's Table 6.7: three sites, 5, 3 and 10 posts, 2 runs per event, each recrawled once, an event every 5 minutes. */
+  /**
+   * Seed 000's Table 6.7: three sites, 5, 3 and 10 posts, 2 runs per event, each recrawled once, an
+   * event every 5 minutes.
+   */
   private static CrawlConfig table67Config() {
     List<Site> sites = new ArrayList<>();
     for (int s = 1; s <= 3; s++) {
@@ -231,18 +261,30 @@ class RecrawlSchedulerProcessorTest {
     }
     Map<CrawlOption<?>, Object> global =
         Map.of(
-            CrawlOption.RECRAWL_ACTIVE, true,
-            CrawlOption.RECRAWL_INTERVAL, Duration.ofMinutes(5),
-            CrawlOption.RECRAWL_RUNS_PER_EVENT, 2,
-            CrawlOption.RECRAWL_MAX_COUNT, 1,
-            CrawlOption.SITEMAP_XML, false);
+            CrawlOption.RECRAWL_ACTIVE,
+            true,
+            CrawlOption.RECRAWL_INTERVAL,
+            Duration.ofMinutes(5),
+            CrawlOption.RECRAWL_RUNS_PER_EVENT,
+            2,
+            CrawlOption.RECRAWL_MAX_COUNT,
+            1,
+            CrawlOption.SITEMAP_XML,
+            false);
     return new CrawlConfig(global, sites, List.of());
   }
 
   private void start(CrawlConfig config) {
-    FrontierSettings settings = new FrontierSettings(config, List.of(), 0, 2, Duration.ofSeconds(60), 3);
+    FrontierSettings settings =
+        new FrontierSettings(config, List.of(), 0, 2, Duration.ofSeconds(60), 3);
     // one second before the first event, so the documents are in before it fires
-    driver = TopologyTestSupport.driver(FrontierTopology.build(topics, settings), topics.deadLetters(), "frontier", stateDir, T0.minusSeconds(1));
+    driver =
+        TopologyTestSupport.driver(
+            FrontierTopology.build(topics, settings),
+            topics.deadLetters(),
+            "frontier",
+            stateDir,
+            T0.minusSeconds(1));
     documents = TopologyTestSupport.input(driver, topics.documents());
     discovered = TopologyTestSupport.output(driver, topics.discovered());
   }
@@ -250,13 +292,19 @@ class RecrawlSchedulerProcessorTest {
   private void publishTable67() {
     for (int s = 1; s <= 3; s++) {
       for (int p = 1; p <= POSTS_PER_SITE[s - 1]; p++) {
-        documents.pipeInput(post(s, p), upsert(post(s, p), List.of(), publishedAt(p)), T0.minusSeconds(1));
+        documents.pipeInput(
+            post(s, p), upsert(post(s, p), List.of(), publishedAt(p)), T0.minusSeconds(1));
       }
     }
   }
 
   private static RecrawlDocument feed(int site, int post) {
-    return RecrawlDocument.newBuilder().setUrl(post(site, post)).setSite("Site " + site).setPages(List.of(post(site, post))).setPublishedAt(publishedAt(post)).build();
+    return RecrawlDocument.newBuilder()
+        .setUrl(post(site, post))
+        .setSite("Site " + site)
+        .setPages(List.of(post(site, post)))
+        .setPublishedAt(publishedAt(post))
+        .build();
   }
 
   /** Oldest first: post 1 was published first, a minute before post 2. */
@@ -265,8 +313,21 @@ class RecrawlSchedulerProcessorTest {
   }
 
   private static DocumentEvent upsert(String url, List<String> pages, Instant publishedAt) {
-    Document document = Document.newBuilder().setUrl(url).setPermalink(url).setText("text").setPublishedAt(publishedAt).setFirstSeenAt(T0).setPages(pages).build();
-    return DocumentEvent.newBuilder().setType(DocumentEventType.UPSERT).setUrl(url).setTime(T0).setDocument(document).build();
+    Document document =
+        Document.newBuilder()
+            .setUrl(url)
+            .setPermalink(url)
+            .setText("text")
+            .setPublishedAt(publishedAt)
+            .setFirstSeenAt(T0)
+            .setPages(pages)
+            .build();
+    return DocumentEvent.newBuilder()
+        .setType(DocumentEventType.UPSERT)
+        .setUrl(url)
+        .setTime(T0)
+        .setDocument(document)
+        .build();
   }
 
   private static String post(int site, int post) {
@@ -274,6 +335,8 @@ class RecrawlSchedulerProcessorTest {
   }
 
   private static String[] urls(String rows) {
-    return java.util.Arrays.stream(rows.split(", ")).map(row -> "http://" + row.replace("/", ".example/")).toArray(String[]::new);
+    return java.util.Arrays.stream(rows.split(", "))
+        .map(row -> "http://" + row.replace("/", ".example/"))
+        .toArray(String[]::new);
   }
 }

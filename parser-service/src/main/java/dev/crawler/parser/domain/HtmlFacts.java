@@ -10,22 +10,30 @@ import org.jsoup.select.NodeVisitor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the parser reads from an HTML document's elements, gathered in one walk over the tree (rather
- * than one walk per CSS query): the link elements, the robots, description and publish-date {@code
- * meta} tags, the canonical {@code link}, JSON-LD scripts, the first {@code <time datetime>} and the
- * root's {@code lang}. Element and attribute names are matched case-insensitively, as HTML does. Not
- * thread-safe: one per document.
+ * What the parser reads from an HTML document's elements, gathered in one walk over the tree
+ * (rather than one walk per CSS query): the link elements, the robots, description and publish-date
+ * {@code meta} tags, the canonical {@code link}, JSON-LD scripts, the first {@code <time datetime>}
+ * and the root's {@code lang}. Element and attribute names are matched case-insensitively, as HTML
+ * does. Not thread-safe: one per document.
  */
 final class HtmlFacts implements NodeVisitor {
 
-  /** {@code a[href]}, {@code area[href]}, {@code frame[src]} and {@code iframe[src]}, in document order. */
+  /**
+   * {@code a[href]}, {@code area[href]}, {@code frame[src]} and {@code iframe[src]}, in document
+   * order.
+   */
   final List<Element> linkElements = new ArrayList<>();
 
   RobotsMeta robots = RobotsMeta.NONE;
   @Nullable String description;
   @Nullable String language;
-  /** The first {@code <link rel=canonical href>}, resolved against the base; may be empty or not http. */
+
+  /**
+   * The first {@code <link rel=canonical href>}, resolved against the base; may be empty or not
+   * http.
+   */
   @Nullable String canonicalHref;
+
   @Nullable String articlePublishedTime;
   final List<Element> jsonLdScripts = new ArrayList<>(0);
   @Nullable String timeDatetime;
@@ -60,7 +68,9 @@ final class HtmlFacts implements NodeVisitor {
       }
       case "meta" -> meta(element);
       case "link" -> {
-        if (canonicalHref == null && element.hasAttr("href") && hasToken(element.attr("rel"), "canonical")) {
+        if (canonicalHref == null
+            && element.hasAttr("href")
+            && hasToken(element.attr("rel"), "canonical")) {
           canonicalHref = element.absUrl("href");
         }
       }
@@ -94,17 +104,24 @@ final class HtmlFacts implements NodeVisitor {
         description = nonBlank(meta.attr("content"));
       }
     }
-    if (articlePublishedTime == null && (name.equalsIgnoreCase("article:published_time") || meta.attr("property").strip().equalsIgnoreCase("article:published_time"))) {
+    if (articlePublishedTime == null
+        && (name.equalsIgnoreCase("article:published_time")
+            || meta.attr("property").strip().equalsIgnoreCase("article:published_time"))) {
       articlePublishedTime = nonBlank(meta.attr("content"));
     }
   }
 
   /** The publish date, from the first of the places publishers put it ({@link PublishDates}). */
   Optional<java.time.Instant> publishedAt() {
-    return PublishDates.first(Optional.ofNullable(articlePublishedTime), jsonLdScripts, Optional.ofNullable(timeDatetime));
+    return PublishDates.first(
+        Optional.ofNullable(articlePublishedTime),
+        jsonLdScripts,
+        Optional.ofNullable(timeDatetime));
   }
 
-  /** Whether a space-separated token list ({@code rel="canonical"}) has the token, ignoring case. */
+  /**
+   * Whether a space-separated token list ({@code rel="canonical"}) has the token, ignoring case.
+   */
   static boolean hasToken(String list, String token) {
     int length = list.length();
     int start = 0;
@@ -116,7 +133,8 @@ final class HtmlFacts implements NodeVisitor {
       while (end < length && !Character.isWhitespace(list.charAt(end))) {
         end++;
       }
-      if (end - start == token.length() && list.regionMatches(true, start, token, 0, token.length())) {
+      if (end - start == token.length()
+          && list.regionMatches(true, start, token, 0, token.length())) {
         return true;
       }
       start = end;

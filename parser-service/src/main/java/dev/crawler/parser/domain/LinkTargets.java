@@ -9,27 +9,28 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The crawlable address a link element names: its attribute resolved against the element's base (as
- * jsoup's {@link Element#absUrl(String)} resolves it) and {@linkplain UrlNormalizer normalized}, with the
- * answers for recent references remembered across pages. Pages of one site link the same addresses
- * again and again (menus, footers, related pages), and resolving plus normalizing is most of what a
- * page's links cost.
+ * jsoup's {@link Element#absUrl(String)} resolves it) and {@linkplain UrlNormalizer normalized},
+ * with the answers for recent references remembered across pages. Pages of one site link the same
+ * addresses again and again (menus, footers, related pages), and resolving plus normalizing is most
+ * of what a page's links cost.
  *
- * <p>An answer is remembered only under a key that determines it whatever page the link is on (RFC 3986
- * section 5.2): an absolute {@code http://} or {@code https://} reference, or one of another scheme
- * ({@code mailto:}, {@code javascript:}), on its own (resolution ignores the base); an absolute-path
- * reference ({@code /docs/a.html}) with the base's scheme and authority (resolution keeps nothing else
- * of the base); and a relative-path reference ({@code a.html}, {@code ../b/c.html}) with the base's
- * directory, its address up to the last {@code /} of its path (resolution merges the reference into
- * that). References that start with {@code ?} or {@code #}, are empty, or start with a control
- * character or a space depend on more of the base and are resolved every time. Holds at most {@code
- * capacity} answers, forgetting the least recently used. Not thread-safe: one per thread.
+ * <p>An answer is remembered only under a key that determines it whatever page the link is on (RFC
+ * 3986 section 5.2): an absolute {@code http://} or {@code https://} reference, or one of another
+ * scheme ({@code mailto:}, {@code javascript:}), on its own (resolution ignores the base); an
+ * absolute-path reference ({@code /docs/a.html}) with the base's scheme and authority (resolution
+ * keeps nothing else of the base); and a relative-path reference ({@code a.html}, {@code
+ * ../b/c.html}) with the base's directory, its address up to the last {@code /} of its path
+ * (resolution merges the reference into that). References that start with {@code ?} or {@code #},
+ * are empty, or start with a control character or a space depend on more of the base and are
+ * resolved every time. Holds at most {@code capacity} answers, forgetting the least recently used.
+ * Not thread-safe: one per thread.
  */
 final class LinkTargets {
 
   /**
-   * Answers remembered by default, per parsing thread: ~16 MB for addresses of ~60 characters. A site's
-   * menus and footers need few; the rest serves links between a site's pages, which a crawl meets again
-   * within a few thousand pages.
+   * Answers remembered by default, per parsing thread: ~16 MB for addresses of ~60 characters. A
+   * site's menus and footers need few; the rest serves links between a site's pages, which a crawl
+   * meets again within a few thousand pages.
    */
   static final int DEFAULT_CAPACITY = 65_536;
 
@@ -52,8 +53,8 @@ final class LinkTargets {
   }
 
   /**
-   * The normalized absolute URL the element's attribute names, or empty when it names nothing crawlable
-   * (unresolvable against the base, not http(s), malformed).
+   * The normalized absolute URL the element's attribute names, or empty when it names nothing
+   * crawlable (unresolvable against the base, not http(s), malformed).
    */
   Optional<String> of(Element element, String attribute) {
     String key = keyOf(element, element.attr(attribute));
@@ -70,17 +71,21 @@ final class LinkTargets {
   }
 
   /**
-   * The answer for a reference that needs neither resolving nor normalizing, or null. A path made of
-   * unreserved characters (RFC 3986 section 2.3) with no empty or dot segment, and perhaps a query of
-   * one {@code name=value} pair of them, is left as it is by normalization (which sorts the pairs of a
-   * longer query and drops the {@code =} of an empty value); after an authority or a
+   * The answer for a reference that needs neither resolving nor normalizing, or null. A path made
+   * of unreserved characters (RFC 3986 section 2.3) with no empty or dot segment, and perhaps a
+   * query of one {@code name=value} pair of them, is left as it is by normalization (which sorts
+   * the pairs of a longer query and drops the {@code =} of an empty value); after an authority or a
    * directory already in normal form, it is the normalized URL. Most links of a page are so, and
    * resolving and normalizing them was the most of what a new link cost.
    */
   private @Nullable String simpleTarget(String baseUri, String reference) {
     if (reference.startsWith("http://") || reference.startsWith("https://")) {
       int path = reference.indexOf('/', reference.indexOf("//") + 2);
-      return path > 0 && isNormalAuthority(reference.substring(0, path)) && isSimple(reference, path + 1) ? reference : null;
+      return path > 0
+              && isNormalAuthority(reference.substring(0, path))
+              && isSimple(reference, path + 1)
+          ? reference
+          : null;
     }
     if (reference.startsWith("/")) {
       String authority = base(baseUri).normalAuthority();
@@ -93,11 +98,17 @@ final class LinkTargets {
     return null;
   }
 
-  /** Whether {@code scheme://authority} is as normalization writes it; remembered for the authorities met most. */
+  /**
+   * Whether {@code scheme://authority} is as normalization writes it; remembered for the
+   * authorities met most.
+   */
   private boolean isNormalAuthority(String authority) {
     Boolean known = normalAuthorities.get(authority);
     if (known == null) {
-      known = UrlNormalizer.tryNormalize(authority + "/").filter(normal -> normal.equals(authority + "/")).isPresent();
+      known =
+          UrlNormalizer.tryNormalize(authority + "/")
+              .filter(normal -> normal.equals(authority + "/"))
+              .isPresent();
       if (normalAuthorities.size() < MAX_AUTHORITIES) {
         normalAuthorities.put(authority, known);
       }
@@ -107,7 +118,10 @@ final class LinkTargets {
 
   private static final int MAX_AUTHORITIES = 4_096;
 
-  /** From {@code from} on: a path of plain segments and perhaps a query of one plain {@code name=value} pair. */
+  /**
+   * From {@code from} on: a path of plain segments and perhaps a query of one plain {@code
+   * name=value} pair.
+   */
   static boolean isSimple(String reference, int from) {
     int segment = from;
     int i = from;
@@ -130,10 +144,14 @@ final class LinkTargets {
   }
 
   private static boolean isDotSegment(String reference, int start, int end) {
-    return end - start == 1 && reference.charAt(start) == '.' || end - start == 2 && reference.startsWith("..", start);
+    return end - start == 1 && reference.charAt(start) == '.'
+        || end - start == 2 && reference.startsWith("..", start);
   }
 
-  /** One {@code name=value} pair, neither empty (normalization drops the {@code =} of an empty value), both of unreserved characters. */
+  /**
+   * One {@code name=value} pair, neither empty (normalization drops the {@code =} of an empty
+   * value), both of unreserved characters.
+   */
   private static boolean isPlainQuery(String reference, int from) {
     int equals = reference.indexOf('=', from);
     if (equals <= from || equals == reference.length() - 1) {
@@ -148,7 +166,13 @@ final class LinkTargets {
   }
 
   private static boolean isUnreserved(char c) {
-    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~';
+    return c >= 'a' && c <= 'z'
+        || c >= 'A' && c <= 'Z'
+        || c >= '0' && c <= '9'
+        || c == '-'
+        || c == '.'
+        || c == '_'
+        || c == '~';
   }
 
   /** Answers remembered now. */
@@ -161,7 +185,9 @@ final class LinkTargets {
     return absolute.isEmpty() ? Optional.empty() : UrlNormalizer.tryNormalize(absolute);
   }
 
-  /** The key that determines the answer for this reference on any page, or null when there is none. */
+  /**
+   * The key that determines the answer for this reference on any page, or null when there is none.
+   */
   private @Nullable String keyOf(Element element, String reference) {
     if (capacity == 0) {
       return null;
@@ -183,7 +209,10 @@ final class LinkTargets {
     return null;
   }
 
-  /** Separates a base's directory from a relative reference in a key: no attribute value holds it (jsoup makes NUL U+FFFD). */
+  /**
+   * Separates a base's directory from a relative reference in a key: no attribute value holds it
+   * (jsoup makes NUL U+FFFD).
+   */
   private static final char RELATIVE = '\u0000';
 
   /**
@@ -191,7 +220,9 @@ final class LinkTargets {
    * resolution strips), {@code /}, {@code ?} or {@code #}, and no {@code :} in its first segment.
    */
   private static boolean isRelativePath(String reference) {
-    if (reference.isEmpty() || reference.charAt(0) <= ' ' || "/?#".indexOf(reference.charAt(0)) >= 0) {
+    if (reference.isEmpty()
+        || reference.charAt(0) <= ' '
+        || "/?#".indexOf(reference.charAt(0)) >= 0) {
       return false;
     }
     for (int i = 0; i < reference.length(); i++) {
@@ -206,7 +237,10 @@ final class LinkTargets {
     return true;
   }
 
-  /** A reference with a scheme (RFC 3986 section 3.1) other than http and https, any case: never resolved against the base. */
+  /**
+   * A reference with a scheme (RFC 3986 section 3.1) other than http and https, any case: never
+   * resolved against the base.
+   */
   private static boolean hasSchemeOtherThanHttp(String reference) {
     int colon = reference.indexOf(':');
     if (colon <= 0 || !isAsciiLetter(reference.charAt(0))) {
@@ -228,8 +262,8 @@ final class LinkTargets {
 
   /**
    * The scheme and authority ({@code http://host:port}) and the directory ({@code
-   * http://host:port/docs/}) of an http(s) base, each null for another base or one without a path. The
-   * base is the same for every element of a page: the last one's answer is kept.
+   * http://host:port/docs/}) of an http(s) base, each null for another base or one without a path.
+   * The base is the same for every element of a page: the last one's answer is kept.
    */
   private Base base(String base) {
     if (!base.equals(lastBase.address)) {
@@ -238,7 +272,12 @@ final class LinkTargets {
     return lastBase;
   }
 
-  private record Base(String address, @Nullable String authority, @Nullable String directory, @Nullable String normalAuthority, @Nullable String normalDirectory) {
+  private record Base(
+      String address,
+      @Nullable String authority,
+      @Nullable String directory,
+      @Nullable String normalAuthority,
+      @Nullable String normalDirectory) {
 
     static Base of(String address) {
       int start = address.startsWith("http://") ? 7 : address.startsWith("https://") ? 8 : -1;
@@ -259,10 +298,14 @@ final class LinkTargets {
         pathEnd++;
       }
       String directory = address.substring(0, address.lastIndexOf('/', pathEnd - 1) + 1);
-      return new Base(address, authority, directory, normalAuthority, isNormal(directory) ? directory : null);
+      return new Base(
+          address, authority, directory, normalAuthority, isNormal(directory) ? directory : null);
     }
 
-    /** Whether normalization leaves the URL as it is, and nothing in its path would change a simple reference after it. */
+    /**
+     * Whether normalization leaves the URL as it is, and nothing in its path would change a simple
+     * reference after it.
+     */
     private static boolean isNormal(String url) {
       return UrlNormalizer.tryNormalize(url).filter(url::equals).isPresent();
     }

@@ -6,12 +6,12 @@ import java.util.Optional;
 
 /**
  * The charset an HTML page declares in the one form that needs no parsing to be sure of: a {@code
- * <meta charset="utf-8">} that is the first element of the page's head, after nothing but an optional
- * doctype and the {@code <html>} and {@code <head>} start tags (HTML's own recommendation, and what
- * most pages do). jsoup, given no charset, parses the first 5 KB of a page once more just to find the
- * declaration; a page recognized here is parsed once. Anything else (a comment or another element
- * first, {@code http-equiv}, another charset, a byte order mark) is left to jsoup's own detection, so
- * the decoding is the same either way. Pure and thread-safe.
+ * <meta charset="utf-8">} that is the first element of the page's head, after nothing but an
+ * optional doctype and the {@code <html>} and {@code <head>} start tags (HTML's own recommendation,
+ * and what most pages do). jsoup, given no charset, parses the first 5 KB of a page once more just
+ * to find the declaration; a page recognized here is parsed once. Anything else (a comment or
+ * another element first, {@code http-equiv}, another charset, a byte order mark) is left to jsoup's
+ * own detection, so the decoding is the same either way. Pure and thread-safe.
  */
 final class MetaCharset {
 
@@ -20,7 +20,9 @@ final class MetaCharset {
 
   private MetaCharset() {}
 
-  /** UTF-8 when the page declares it up front as described; empty when jsoup must look for itself. */
+  /**
+   * UTF-8 when the page declares it up front as described; empty when jsoup must look for itself.
+   */
   static Optional<Charset> declaredUpFront(byte[] body) {
     Scanner scanner = new Scanner(body, Math.min(body.length, PRESCAN_BYTES));
     scanner.skipWhitespace();
@@ -82,7 +84,10 @@ final class MetaCharset {
       return false;
     }
 
-    /** Whether what comes next is exactly {@code <meta charset=utf-8>}, the value quoted or not, a closing slash allowed. */
+    /**
+     * Whether what comes next is exactly {@code <meta charset=utf-8>}, the value quoted or not, a
+     * closing slash allowed.
+     */
     boolean isUtf8MetaCharset() {
       if (!skipLiteral("<meta") || !skipRequiredWhitespace() || !skipLiteral("charset")) {
         return false;
@@ -92,7 +97,10 @@ final class MetaCharset {
         return false;
       }
       skipWhitespace();
-      byte quote = position < end && (bytes[position] == '"' || bytes[position] == '\'') ? bytes[position] : 0;
+      byte quote =
+          position < end && (bytes[position] == '"' || bytes[position] == '\'')
+              ? bytes[position]
+              : 0;
       if (quote != 0) {
         position++;
       }

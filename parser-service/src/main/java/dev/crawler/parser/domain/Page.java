@@ -10,18 +10,23 @@ import java.util.Optional;
 /**
  * A fetched response as the parser needs it.
  *
- * <p>The body array is used as given, not copied (pages are parsed at thousands per second): callers
- * must not change it while the page is parsed. Equality of pages compares the array by identity, as
- * records do.
+ * <p>The body array is used as given, not copied (pages are parsed at thousands per second):
+ * callers must not change it while the page is parsed. Equality of pages compares the array by
+ * identity, as records do.
  *
  * @param url the page's URL, the base of its relative links
- * @param headers the response headers (names compared case-insensitively; a repeated header joined with
- *     {@code ", "})
+ * @param headers the response headers (names compared case-insensitively; a repeated header joined
+ *     with {@code ", "})
  * @param body the body bytes, already decoded from any {@code Content-Encoding}; empty when none
  * @param contentType the media type the response declared, when it declared one
  * @param charset the charset the response declared, when it declared one
  */
-public record Page(String url, Map<String, String> headers, byte[] body, Optional<String> contentType, Optional<String> charset) {
+public record Page(
+    String url,
+    Map<String, String> headers,
+    byte[] body,
+    Optional<String> contentType,
+    Optional<String> charset) {
 
   /** How much of the body is looked at to recognize a type or binary content. */
   private static final int SNIFF_BYTES = 1024;
@@ -37,15 +42,18 @@ public record Page(String url, Map<String, String> headers, byte[] body, Optiona
   }
 
   /**
-   * The media type: the declared one (lower-case, parameters removed), or when the response declared
-   * none, {@code text/html} for a body that starts like HTML and {@code application/xml} for one that
-   * starts with an XML declaration; empty when the type is unknown.
+   * The media type: the declared one (lower-case, parameters removed), or when the response
+   * declared none, {@code text/html} for a body that starts like HTML and {@code application/xml}
+   * for one that starts with an XML declaration; empty when the type is unknown.
    */
   public Optional<String> mediaType() {
     if (contentType.isPresent()) {
       String declared = contentType.get();
       int parameters = declared.indexOf(';');
-      String type = (parameters < 0 ? declared : declared.substring(0, parameters)).strip().toLowerCase(Locale.ROOT);
+      String type =
+          (parameters < 0 ? declared : declared.substring(0, parameters))
+              .strip()
+              .toLowerCase(Locale.ROOT);
       if (!type.isEmpty()) {
         return Optional.of(type);
       }
@@ -55,8 +63,18 @@ public record Page(String url, Map<String, String> headers, byte[] body, Optiona
 
   private Optional<String> sniffedMediaType() {
     int start = startsWith(UTF_8_BOM) ? UTF_8_BOM.length : 0;
-    String head = new String(body, start, Math.min(body.length - start, SNIFF_BYTES), StandardCharsets.ISO_8859_1).stripLeading().toLowerCase(Locale.ROOT);
-    if (head.startsWith("<!doctype html") || head.contains("<html") || head.contains("<head") || head.contains("<body")) {
+    String head =
+        new String(
+                body,
+                start,
+                Math.min(body.length - start, SNIFF_BYTES),
+                StandardCharsets.ISO_8859_1)
+            .stripLeading()
+            .toLowerCase(Locale.ROOT);
+    if (head.startsWith("<!doctype html")
+        || head.contains("<html")
+        || head.contains("<head")
+        || head.contains("<body")) {
       return Optional.of("text/html"); // also an XHTML page that opens with an XML declaration
     }
     if (head.startsWith("<?xml")) {
@@ -79,13 +97,17 @@ public record Page(String url, Map<String, String> headers, byte[] body, Optiona
   }
 
   /**
-   * Whether the body is binary rather than text: a NUL byte in its first {@value #SNIFF_BYTES} bytes,
-   * which no text in an 8-bit or UTF-8 encoding has. Bodies in UTF-16 or UTF-32 (declared, or with a
-   * byte order mark) are text with NULs, and never binary here.
+   * Whether the body is binary rather than text: a NUL byte in its first {@value #SNIFF_BYTES}
+   * bytes, which no text in an 8-bit or UTF-8 encoding has. Bodies in UTF-16 or UTF-32 (declared,
+   * or with a byte order mark) are text with NULs, and never binary here.
    */
   public boolean isBinary() {
     String declared = charset.orElse("").strip().toLowerCase(Locale.ROOT);
-    if (declared.startsWith("utf-16") || declared.startsWith("utf-32") || declared.startsWith("ucs-") || startsWith(UTF_16_BE_BOM) || startsWith(UTF_16_LE_BOM)) {
+    if (declared.startsWith("utf-16")
+        || declared.startsWith("utf-32")
+        || declared.startsWith("ucs-")
+        || startsWith(UTF_16_BE_BOM)
+        || startsWith(UTF_16_LE_BOM)) {
       return false;
     }
     int end = Math.min(body.length, SNIFF_BYTES);

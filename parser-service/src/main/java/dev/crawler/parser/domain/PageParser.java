@@ -25,44 +25,58 @@ import org.jsoup.nodes.Element;
 import org.jsoup.parser.Parser;
 
 /**
- * Turns a fetched page into a document and its outlinks (DESIGN.md section 2; seed 001's link detection,
- * seed 002's import, canonical and robots meta).
+ * Turns a fetched page into a document and its outlinks (DESIGN.md section 2; seed 001's link
+ * detection, seed 002's import, canonical and robots meta).
  *
  * <ul>
- *   <li><b>HTML</b> ({@code text/html}, {@code application/xhtml+xml}, or an undeclared type whose body
- *       starts like HTML) is parsed with jsoup, decoded with the declared charset, else the one a byte
- *       order mark or {@code <meta charset>} names, else UTF-8. Links come from {@code a[href]} and
- *       {@code area[href]} (LINK) and {@code frame[src]} and {@code iframe[src]} (FRAME), resolved against
- *       {@code <base href>} or the page URL; only http and https links are kept, normalized with {@link
- *       UrlNormalizer}, the first of duplicates kept. Images, scripts and stylesheets are not links. The
- *       canonical is {@code <link rel=canonical>}, else the HTTP {@code Link: <…>; rel="canonical"}
- *       header; robots directives come from {@code <meta name=robots>} and {@code X-Robots-Tag}.
- *   <li><b>XML</b> ({@code …/xml}, {@code …+xml}) is imported as its text content (jsoup's XML parser);
- *       <b>plain text</b> and any other imported type as the body decoded with the declared charset
- *       (else a byte order mark's, else UTF-8). Neither has links; the {@code Link} header's canonical
- *       and {@code X-Robots-Tag} still apply.
+ *   <li><b>HTML</b> ({@code text/html}, {@code application/xhtml+xml}, or an undeclared type whose
+ *       body starts like HTML) is parsed with jsoup, decoded with the declared charset, else the
+ *       one a byte order mark or {@code <meta charset>} names, else UTF-8. Links come from {@code
+ *       a[href]} and {@code area[href]} (LINK) and {@code frame[src]} and {@code iframe[src]}
+ *       (FRAME), resolved against {@code <base href>} or the page URL; only http and https links
+ *       are kept, normalized with {@link UrlNormalizer}, the first of duplicates kept. Images,
+ *       scripts and stylesheets are not links. The canonical is {@code <link rel=canonical>}, else
+ *       the HTTP {@code Link: <…>; rel="canonical"} header; robots directives come from {@code
+ *       <meta name=robots>} and {@code X-Robots-Tag}.
+ *   <li><b>XML</b> ({@code …/xml}, {@code …+xml}) is imported as its text content (jsoup's XML
+ *       parser); <b>plain text</b> and any other imported type as the body decoded with the
+ *       declared charset (else a byte order mark's, else UTF-8). Neither has links; the {@code
+ *       Link} header's canonical and {@code X-Robots-Tag} still apply.
  *   <li>Types not imported, empty bodies, binary bodies and anything jsoup cannot read are {@link
  *       ParseResult.Rejected rejected} with a detail saying why.
  * </ul>
  *
- * <p>Thread-safe and stateless: one instance serves every task. No regular expression is compiled and
- * no {@link MessageDigest} looked up per page, and the body is not copied.
+ * <p>Thread-safe and stateless: one instance serves every task. No regular expression is compiled
+ * and no {@link MessageDigest} looked up per page, and the body is not copied.
  */
 public final class PageParser {
 
   private static final Set<String> HTML_TYPES = Set.of("text/html", "application/xhtml+xml");
 
-  /** A {@code Link} header value naming the canonical, RFC 8288: {@code <uri>; rel="canonical"} or {@code rel=canonical}. */
+  /**
+   * A {@code Link} header value naming the canonical, RFC 8288: {@code <uri>; rel="canonical"} or
+   * {@code rel=canonical}.
+   */
   private static final Pattern CANONICAL_LINK_HEADER =
-      Pattern.compile("<([^>]*)>\\s*;[^,<]*?\\brel\\s*=\\s*(?:\"[^\"]*?\\bcanonical\\b[^\"]*\"|canonical\\b)", Pattern.CASE_INSENSITIVE);
+      Pattern.compile(
+          "<([^>]*)>\\s*;[^,<]*?\\brel\\s*=\\s*(?:\"[^\"]*?\\bcanonical\\b[^\"]*\"|canonical\\b)",
+          Pattern.CASE_INSENSITIVE);
 
-  /** The anchor text kept per link, in characters: a link wrapped around a whole article is not an anchor. */
+  /**
+   * The anchor text kept per link, in characters: a link wrapped around a whole article is not an
+   * anchor.
+   */
   static final int MAX_ANCHOR_CHARS = 1_000;
 
-  private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(PageParser::sha256);
+  private static final ThreadLocal<MessageDigest> SHA_256 =
+      ThreadLocal.withInitial(PageParser::sha256);
 
-  /** Each thread's recently resolved link targets: a stream thread parses page after page of the same sites. */
-  private static final ThreadLocal<LinkTargets> LINK_TARGETS = ThreadLocal.withInitial(() -> new LinkTargets(LinkTargets.DEFAULT_CAPACITY));
+  /**
+   * Each thread's recently resolved link targets: a stream thread parses page after page of the
+   * same sites.
+   */
+  private static final ThreadLocal<LinkTargets> LINK_TARGETS =
+      ThreadLocal.withInitial(() -> new LinkTargets(LinkTargets.DEFAULT_CAPACITY));
 
   private final ParserSettings settings;
 
@@ -76,8 +90,8 @@ public final class PageParser {
   }
 
   /**
-   * Parses the page. Never throws for bad content: a page that cannot be read, whatever the reason, is
-   * {@link ParseResult.Rejected} with the reason (an unexpected exception's included).
+   * Parses the page. Never throws for bad content: a page that cannot be read, whatever the reason,
+   * is {@link ParseResult.Rejected} with the reason (an unexpected exception's included).
    */
   public ParseResult parse(Page page) {
     return parse(page, ParseOptions.DEFAULTS);
@@ -90,7 +104,8 @@ public final class PageParser {
     }
     Optional<String> mediaType = page.mediaType();
     if (mediaType.isEmpty()) {
-      return new ParseResult.Rejected("no content type, and the body does not start like HTML or XML");
+      return new ParseResult.Rejected(
+          "no content type, and the body does not start like HTML or XML");
     }
     String type = mediaType.get();
     if (!settings.isImported(type)) {
@@ -108,28 +123,40 @@ public final class PageParser {
       }
       return parseText(page, type);
     } catch (IOException | RuntimeException e) {
-      // jsoup reads any bytes; what is left is a bug or a page nobody foresaw: this page, not the service
+      // jsoup reads any bytes; what is left is a bug or a page nobody foresaw: this page, not the
+      // service
       return new ParseResult.Rejected("cannot parse " + type + ": " + e);
     }
   }
 
   private ParseResult parseHtml(Page page, String type, ParseOptions options) throws IOException {
-    // the response's charset, else one the page declares up front; else jsoup looks (BOM, then meta)
-    Optional<Charset> charset = page.declaredCharset().or(() -> MetaCharset.declaredUpFront(page.body()));
-    Document document = Jsoup.parse(new ByteArrayInputStream(page.body()), charset.map(Charset::name).orElse(null), page.url());
+    // the response's charset, else one the page declares up front; else jsoup looks (BOM, then
+    // meta)
+    Optional<Charset> charset =
+        page.declaredCharset().or(() -> MetaCharset.declaredUpFront(page.body()));
+    Document document =
+        Jsoup.parse(
+            new ByteArrayInputStream(page.body()),
+            charset.map(Charset::name).orElse(null),
+            page.url());
     HtmlFacts facts = HtmlFacts.of(document, settings.robotsAgent());
     List<Link> links = new ArrayList<>(facts.linkElements.size());
     int outlinkCount = links(facts.linkElements, links);
     Element body = document.body();
     String text = body == null ? "" : PageText.of(body);
     String title = collapseWhitespace(document.title());
-    Optional<String> canonical = Optional.ofNullable(facts.canonicalHref).flatMap(UrlNormalizer::tryNormalize).or(() -> headerCanonical(page));
+    Optional<String> canonical =
+        Optional.ofNullable(facts.canonicalHref)
+            .flatMap(UrlNormalizer::tryNormalize)
+            .or(() -> headerCanonical(page));
     canonical = canonical.filter(url -> options.acceptsCanonical(normalizedUrl(page), url));
     RobotsMeta robots = facts.robots.and(headerRobots(page));
-    Optional<String> nextPage = options.pagination().flatMap(how -> nextPage(document, how, normalizedUrl(page)));
+    Optional<String> nextPage =
+        options.pagination().flatMap(how -> nextPage(document, how, normalizedUrl(page)));
     String checksum = checksumOfCollapsed(title, text);
     if (options.checksumIgnore().isPresent() && body != null) {
-      // parts that change on every visit (a clock, a visitor count) are left out of the checksum only
+      // parts that change on every visit (a clock, a visitor count) are left out of the checksum
+      // only
       document.select(options.checksumIgnore().get()).remove();
       checksum = checksumOfCollapsed(title, PageText.of(body));
     }
@@ -153,11 +180,14 @@ public final class PageParser {
 
   /**
    * The next page of a multi-page document: the first {@code <link>} or {@code <a>} with {@code
-   * rel=next}, or the first element the selector matches, whose {@code href} resolves to another URL
-   * of the page's origin (a next page elsewhere is not part of the same document).
+   * rel=next}, or the first element the selector matches, whose {@code href} resolves to another
+   * URL of the page's origin (a next page elsewhere is not part of the same document).
    */
   static Optional<String> nextPage(Document document, String how, String pageUrl) {
-    String selector = how.equalsIgnoreCase(ParseOptions.REL_NEXT) ? "link[rel~=(?i)^next$][href], a[rel~=(?i)^next$][href]" : how;
+    String selector =
+        how.equalsIgnoreCase(ParseOptions.REL_NEXT)
+            ? "link[rel~=(?i)^next$][href], a[rel~=(?i)^next$][href]"
+            : how;
     for (Element element : document.select(selector)) {
       Optional<String> next = UrlNormalizer.tryNormalize(element.absUrl("href"));
       if (next.isPresent() && !next.get().equals(pageUrl) && isSameOrigin(next.get(), pageUrl)) {
@@ -176,11 +206,12 @@ public final class PageParser {
   }
 
   /**
-   * Adds the crawlable links of the elements to {@code links}, first occurrence of each URL only, and
-   * returns how many crawlable links there were, repeats included.
+   * Adds the crawlable links of the elements to {@code links}, first occurrence of each URL only,
+   * and returns how many crawlable links there were, repeats included.
    */
   private static int links(List<Element> elements, List<Link> links) {
-    // pages repeat links (menus, "top" links), and sites repeat them across pages: LinkTargets remembers
+    // pages repeat links (menus, "top" links), and sites repeat them across pages: LinkTargets
+    // remembers
     LinkTargets targets = LINK_TARGETS.get();
     Map<String, Link> byUrl = new LinkedHashMap<>();
     int count = 0;
@@ -188,14 +219,17 @@ public final class PageParser {
       boolean isFrame = element.nameIs("frame") || element.nameIs("iframe");
       Optional<String> url = targets.of(element, isFrame ? "src" : "href");
       if (url.isEmpty()) {
-        continue; // unresolvable against the base; mailto:, javascript:, tel:, ftp:, malformed: nothing to crawl
+        continue; // unresolvable against the base; mailto:, javascript:, tel:, ftp:, malformed:
+        // nothing to crawl
       }
       count++;
       boolean isNofollow = !isFrame && HtmlFacts.hasToken(element.attr("rel"), "nofollow");
       Link known = byUrl.get(url.get());
       if (known == null) {
         Optional<String> anchor = element.nameIs("a") ? anchor(element) : Optional.empty();
-        byUrl.put(url.get(), new Link(url.get(), isFrame ? UrlKind.FRAME : UrlKind.LINK, anchor, isNofollow));
+        byUrl.put(
+            url.get(),
+            new Link(url.get(), isFrame ? UrlKind.FRAME : UrlKind.LINK, anchor, isNofollow));
       } else if (known.isNofollow() && !isNofollow) {
         // followed once is followed: the page links to it without reservation somewhere
         byUrl.put(url.get(), new Link(known.url(), known.kind(), known.anchor(), false));
@@ -214,7 +248,12 @@ public final class PageParser {
   }
 
   private ParseResult parseXml(Page page, String type) throws IOException {
-    Document document = Jsoup.parse(new ByteArrayInputStream(page.body()), page.declaredCharset().map(Charset::name).orElse(null), page.url(), Parser.xmlParser());
+    Document document =
+        Jsoup.parse(
+            new ByteArrayInputStream(page.body()),
+            page.declaredCharset().map(Charset::name).orElse(null),
+            page.url(),
+            Parser.xmlParser());
     return textDocument(page, type, document.charset(), document.text());
   }
 
@@ -222,19 +261,34 @@ public final class PageParser {
     // a byte order mark names the encoding with certainty; else the declared charset, else UTF-8
     byte[] body = page.body();
     if (page.startsWith(Page.UTF_8_BOM)) {
-      return textDocument(page, type, StandardCharsets.UTF_8, new String(body, 3, body.length - 3, StandardCharsets.UTF_8));
+      return textDocument(
+          page,
+          type,
+          StandardCharsets.UTF_8,
+          new String(body, 3, body.length - 3, StandardCharsets.UTF_8));
     }
     if (page.startsWith(Page.UTF_16_BE_BOM)) {
-      return textDocument(page, type, StandardCharsets.UTF_16BE, new String(body, 2, body.length - 2, StandardCharsets.UTF_16BE));
+      return textDocument(
+          page,
+          type,
+          StandardCharsets.UTF_16BE,
+          new String(body, 2, body.length - 2, StandardCharsets.UTF_16BE));
     }
     if (page.startsWith(Page.UTF_16_LE_BOM)) {
-      return textDocument(page, type, StandardCharsets.UTF_16LE, new String(body, 2, body.length - 2, StandardCharsets.UTF_16LE));
+      return textDocument(
+          page,
+          type,
+          StandardCharsets.UTF_16LE,
+          new String(body, 2, body.length - 2, StandardCharsets.UTF_16LE));
     }
     Charset charset = page.declaredCharset().orElse(StandardCharsets.UTF_8);
     return textDocument(page, type, charset, new String(body, charset));
   }
 
-  /** A document without markup: no title, links or robots meta; the HTTP headers' canonical and robots still count. */
+  /**
+   * A document without markup: no title, links or robots meta; the HTTP headers' canonical and
+   * robots still count.
+   */
   private ParseResult textDocument(Page page, String type, Charset charset, String content) {
     String text = collapseWhitespace(content);
     RobotsMeta robots = headerRobots(page);
@@ -260,7 +314,10 @@ public final class PageParser {
     return UrlNormalizer.tryNormalize(page.url()).orElse(page.url());
   }
 
-  /** The canonical named by the HTTP {@code Link} header, resolved against the page URL and normalized. */
+  /**
+   * The canonical named by the HTTP {@code Link} header, resolved against the page URL and
+   * normalized.
+   */
   private static Optional<String> headerCanonical(Page page) {
     Optional<String> header = page.header("Link");
     if (header.isEmpty()) {
@@ -268,7 +325,8 @@ public final class PageParser {
     }
     Matcher matcher = CANONICAL_LINK_HEADER.matcher(header.get());
     while (matcher.find()) {
-      Optional<String> url = UrlNormalizer.resolve(page.url(), matcher.group(1)).flatMap(UrlNormalizer::tryNormalize);
+      Optional<String> url =
+          UrlNormalizer.resolve(page.url(), matcher.group(1)).flatMap(UrlNormalizer::tryNormalize);
       if (url.isPresent()) {
         return url;
       }
@@ -301,9 +359,9 @@ public final class PageParser {
   }
 
   /**
-   * The content checksum: lower-case hex SHA-256 of the UTF-8 bytes of {@code title + "\n" + text}, each
-   * whitespace-collapsed ({@link #collapseWhitespace(String)}), so a page that differs only in layout
-   * has the same checksum and one that differs in a word has another.
+   * The content checksum: lower-case hex SHA-256 of the UTF-8 bytes of {@code title + "\n" + text},
+   * each whitespace-collapsed ({@link #collapseWhitespace(String)}), so a page that differs only in
+   * layout has the same checksum and one that differs in a word has another.
    */
   public static String checksum(String title, String text) {
     return checksumOfCollapsed(collapseWhitespace(title), collapseWhitespace(text));
@@ -320,8 +378,8 @@ public final class PageParser {
 
   /**
    * The text with each run of whitespace (space, tab, line feed, vertical tab, form feed, carriage
-   * return, no-break space) made one space, and none at either end. Returns the text itself when it is
-   * already so, as jsoup's text is.
+   * return, no-break space) made one space, and none at either end. Returns the text itself when it
+   * is already so, as jsoup's text is.
    */
   public static String collapseWhitespace(String text) {
     if (isCollapsed(text)) {
@@ -366,8 +424,12 @@ public final class PageParser {
     return true;
   }
 
-  /** Tab, line feed, vertical tab, form feed, carriage return and space, as bits of a mask indexed by the character. */
-  private static final long ASCII_WHITESPACE = 1L << '\t' | 1L << '\n' | 1L << 0x0B | 1L << '\f' | 1L << '\r' | 1L << ' ';
+  /**
+   * Tab, line feed, vertical tab, form feed, carriage return and space, as bits of a mask indexed
+   * by the character.
+   */
+  private static final long ASCII_WHITESPACE =
+      1L << '\t' | 1L << '\n' | 1L << 0x0B | 1L << '\f' | 1L << '\r' | 1L << ' ';
 
   static boolean isWhitespace(char c) {
     // one comparison for the usual character, a letter

@@ -14,14 +14,14 @@ import org.jspecify.annotations.Nullable;
  * The visible text of an element, whitespace-collapsed: exactly {@code
  * PageParser.collapseWhitespace(element.text())}, in one pass and without the intermediate string.
  *
- * <p>jsoup's {@link Element#text()} walks the tree, adds a space at block and line-break boundaries,
- * normalizes each text node's whitespace code point by code point (dropping zero-width spaces and soft
- * hyphens), copies text under {@code <pre>}-like elements and CDATA verbatim, and trims the result;
- * the parser then collapses every run of whitespace again. Pages are mostly text, and doing that in
- * three passes over a {@link StringBuilder} was a quarter of the parser's time. This class makes the
- * same boundary decisions as jsoup (the same public {@link Tag} properties) and the same character
- * decisions as both passes, over a {@code char[]}; {@code PageTextTest} checks the equality on
- * hand-written and generated documents.
+ * <p>jsoup's {@link Element#text()} walks the tree, adds a space at block and line-break
+ * boundaries, normalizes each text node's whitespace code point by code point (dropping zero-width
+ * spaces and soft hyphens), copies text under {@code <pre>}-like elements and CDATA verbatim, and
+ * trims the result; the parser then collapses every run of whitespace again. Pages are mostly text,
+ * and doing that in three passes over a {@link StringBuilder} was a quarter of the parser's time.
+ * This class makes the same boundary decisions as jsoup (the same public {@link Tag} properties)
+ * and the same character decisions as both passes, over a {@code char[]}; {@code PageTextTest}
+ * checks the equality on hand-written and generated documents.
  *
  * <p>Not thread-safe; one instance per call.
  */
@@ -33,11 +33,17 @@ final class PageText implements NodeVisitor {
   private char[] in = new char[256];
   private char[] out;
   private int length;
+
   /** Nothing above U+0020 seen yet: {@link String#trim()} drops what comes before the first one. */
   private boolean trimming = true;
+
   /** Whitespace seen since the last character kept: a space goes before the next one. */
   private boolean pendingSpace;
-  /** The output's length up to the last character above U+0020: {@link String#trim()} drops the rest. */
+
+  /**
+   * The output's length up to the last character above U+0020: {@link String#trim()} drops the
+   * rest.
+   */
   private int kept;
 
   private PageText(int capacity) {
@@ -60,7 +66,10 @@ final class PageText implements NodeVisitor {
       } else {
         appendNormalised(text);
       }
-    } else if (node instanceof Element element && length > 0 && !pendingSpace && needsLeadingSeparator(element)) {
+    } else if (node instanceof Element element
+        && length > 0
+        && !pendingSpace
+        && needsLeadingSeparator(element)) {
       // jsoup's separator before a block, a <br> or a text boundary with text
       whitespace(' ');
     }
@@ -68,20 +77,28 @@ final class PageText implements NodeVisitor {
 
   @Override
   public void tail(Node node, int depth) {
-    if (node instanceof Element element && length > 0 && !pendingSpace && needsTrailingSeparator(element)) {
+    if (node instanceof Element element
+        && length > 0
+        && !pendingSpace
+        && needsTrailingSeparator(element)) {
       Node next = node.nextSibling();
-      if (next instanceof TextNode || next instanceof Element nextElement && nextElement.tag().isInline()) {
+      if (next instanceof TextNode
+          || next instanceof Element nextElement && nextElement.tag().isInline()) {
         whitespace(' ');
       }
     }
   }
 
   private static boolean needsLeadingSeparator(Element element) {
-    return element.isBlock() || element.nameIs("br") || element.tag().is(Tag.TextBoundary) && element.childNodeSize() > 0 && element.hasText();
+    return element.isBlock()
+        || element.nameIs("br")
+        || element.tag().is(Tag.TextBoundary) && element.childNodeSize() > 0 && element.hasText();
   }
 
   private static boolean needsTrailingSeparator(Element element) {
-    return element.tag().is(Tag.TextBoundary) || !element.tag().isInline() || hasBlockChild(element);
+    return element.tag().is(Tag.TextBoundary)
+        || !element.tag().isInline()
+        || hasBlockChild(element);
   }
 
   private static boolean hasBlockChild(Element element) {
@@ -93,7 +110,10 @@ final class PageText implements NodeVisitor {
     return false;
   }
 
-  /** Whether the element or one of its five nearest ancestors keeps whitespace ({@code <pre>}, {@code <textarea>}). */
+  /**
+   * Whether the element or one of its five nearest ancestors keeps whitespace ({@code <pre>},
+   * {@code <textarea>}).
+   */
   private static boolean preservesWhitespace(@Nullable Element element) {
     Element current = element;
     for (int i = 0; i < PRESERVING_ANCESTORS && current != null; i++) {
@@ -105,7 +125,10 @@ final class PageText implements NodeVisitor {
     return false;
   }
 
-  /** Text as jsoup normalizes it: its whitespace as spaces, zero-width spaces and soft hyphens dropped. */
+  /**
+   * Text as jsoup normalizes it: its whitespace as spaces, zero-width spaces and soft hyphens
+   * dropped.
+   */
   private void appendNormalised(String text) {
     char[] chars = charsOf(text);
     for (int i = 0, n = text.length(); i < n; i++) {
@@ -163,8 +186,8 @@ final class PageText implements NodeVisitor {
 
   /**
    * The text's characters in {@link #in} (one bulk copy: a loop over {@link String#charAt} costs a
-   * bounds check and a coder test per character), after making room in {@link #out} for each of them
-   * preceded by a space.
+   * bounds check and a coder test per character), after making room in {@link #out} for each of
+   * them preceded by a space.
    */
   private char[] charsOf(String text) {
     int count = text.length();

@@ -10,13 +10,14 @@ import java.util.Optional;
 import org.jsoup.select.Selector;
 
 /**
- * The crawl options that steer parsing one URL, read from the options its fetch request carried (the
- * frontier resolves them from the crawl configuration). A missing or unusable value keeps the default.
+ * The crawl options that steer parsing one URL, read from the options its fetch request carried
+ * (the frontier resolves them from the crawl configuration). A missing or unusable value keeps the
+ * default.
  *
- * @param canonicalWithinDomain a canonical is accepted only within the page's registered domain (option
- *     {@code canonical-scope: domain}, the default; {@code any} accepts any)
- * @param checksumIgnore a CSS selector of the elements left out of the content checksum (option {@code
- *     checksum-ignore}), so a clock in a footer does not make a page look changed
+ * @param canonicalWithinDomain a canonical is accepted only within the page's registered domain
+ *     (option {@code canonical-scope: domain}, the default; {@code any} accepts any)
+ * @param checksumIgnore a CSS selector of the elements left out of the content checksum (option
+ *     {@code checksum-ignore}), so a clock in a footer does not make a page look changed
  * @param metadataChecksumHeaders the response headers the metadata checksum covers (option {@code
  *     metadata-checksum}, e.g. {@code etag, last-modified}); none: no metadata checksum
  * @param obeysRobotsMeta whether a page's robots nofollow keeps its links (option {@code
@@ -27,7 +28,12 @@ import org.jsoup.select.Selector;
  *     #REL_NEXT}, or a CSS selector of the next-page link; empty for single-page documents
  */
 public record ParseOptions(
-    boolean canonicalWithinDomain, Optional<String> checksumIgnore, List<String> metadataChecksumHeaders, boolean obeysRobotsMeta, boolean obeysLinkNofollow, Optional<String> pagination) {
+    boolean canonicalWithinDomain,
+    Optional<String> checksumIgnore,
+    List<String> metadataChecksumHeaders,
+    boolean obeysRobotsMeta,
+    boolean obeysLinkNofollow,
+    Optional<String> pagination) {
 
   public static final String CANONICAL_SCOPE = "canonical-scope";
   public static final String CHECKSUM_IGNORE = "checksum-ignore";
@@ -39,7 +45,8 @@ public record ParseOptions(
   /** The {@code pagination} value that follows {@code <link rel=next>} or {@code <a rel=next>}. */
   public static final String REL_NEXT = "rel=next";
 
-  public static final ParseOptions DEFAULTS = new ParseOptions(true, Optional.empty(), List.of(), true, true, Optional.empty());
+  public static final ParseOptions DEFAULTS =
+      new ParseOptions(true, Optional.empty(), List.of(), true, true, Optional.empty());
 
   public ParseOptions {
     metadataChecksumHeaders = List.copyOf(metadataChecksumHeaders);
@@ -47,8 +54,13 @@ public record ParseOptions(
 
   /** The options a fetch request's option map sets. */
   public static ParseOptions of(Map<String, String> options) {
-    boolean withinDomain = !"any".equalsIgnoreCase(options.getOrDefault(CANONICAL_SCOPE, "domain").strip());
-    Optional<String> ignore = Optional.ofNullable(options.get(CHECKSUM_IGNORE)).map(String::strip).filter(selector -> !selector.isEmpty()).filter(ParseOptions::isSelector);
+    boolean withinDomain =
+        !"any".equalsIgnoreCase(options.getOrDefault(CANONICAL_SCOPE, "domain").strip());
+    Optional<String> ignore =
+        Optional.ofNullable(options.get(CHECKSUM_IGNORE))
+            .map(String::strip)
+            .filter(selector -> !selector.isEmpty())
+            .filter(ParseOptions::isSelector);
     List<String> headers = new ArrayList<>();
     for (String header : options.getOrDefault(METADATA_CHECKSUM, "").split("[,\\s]+")) {
       if (!header.isBlank()) {
@@ -56,11 +68,23 @@ public record ParseOptions(
       }
     }
     Optional<String> pagination =
-        Optional.ofNullable(options.get(PAGINATION)).map(String::strip).filter(how -> !how.isEmpty()).filter(how -> how.equalsIgnoreCase(REL_NEXT) || isSelector(how));
-    return new ParseOptions(withinDomain, ignore, headers, isNotFalse(options.get(OBEY_ROBOTS_META)), isNotFalse(options.get(OBEY_LINK_NOFOLLOW)), pagination);
+        Optional.ofNullable(options.get(PAGINATION))
+            .map(String::strip)
+            .filter(how -> !how.isEmpty())
+            .filter(how -> how.equalsIgnoreCase(REL_NEXT) || isSelector(how));
+    return new ParseOptions(
+        withinDomain,
+        ignore,
+        headers,
+        isNotFalse(options.get(OBEY_ROBOTS_META)),
+        isNotFalse(options.get(OBEY_LINK_NOFOLLOW)),
+        pagination);
   }
 
-  /** Whether a page at {@code pageUrl} may name {@code canonical}: always, or within its registered domain. */
+  /**
+   * Whether a page at {@code pageUrl} may name {@code canonical}: always, or within its registered
+   * domain.
+   */
   public boolean acceptsCanonical(String pageUrl, String canonical) {
     return !canonicalWithinDomain || registeredDomain(pageUrl).equals(registeredDomain(canonical));
   }

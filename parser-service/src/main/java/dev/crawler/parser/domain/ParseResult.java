@@ -13,26 +13,27 @@ public sealed interface ParseResult {
    * A page parsed.
    *
    * @param url the page's URL, normalized (what a canonical URL is compared with)
-   * @param contentType the media type the page was parsed as (declared, or recognized when undeclared)
+   * @param contentType the media type the page was parsed as (declared, or recognized when
+   *     undeclared)
    * @param charset the charset the body was decoded with (declared, else from a byte order mark or
    *     {@code <meta charset>}, else UTF-8)
    * @param title the title, whitespace collapsed, when the page has a non-blank one
    * @param description the {@code <meta name=description>} content, when non-blank
    * @param language the {@code <html lang>} tag, when non-blank
-   * @param text the text, whitespace collapsed, cut at the configured length (never inside a surrogate
-   *     pair)
-   * @param canonicalUrl the canonical URL the page names ({@code <link rel=canonical>}, else the HTTP
-   *     {@code Link} header), resolved and normalized; may be the page's own URL
+   * @param text the text, whitespace collapsed, cut at the configured length (never inside a
+   *     surrogate pair)
+   * @param canonicalUrl the canonical URL the page names ({@code <link rel=canonical>}, else the
+   *     HTTP {@code Link} header), resolved and normalized; may be the page's own URL
    * @param noindex {@code <meta name=robots>} or {@code X-Robots-Tag} says noindex (or none)
    * @param nofollow {@code <meta name=robots>} or {@code X-Robots-Tag} says nofollow (or none)
-   * @param links the outlinks in document order, deduplicated (the first occurrence wins), whether or
-   *     not the page is nofollow ({@link #discoveries(int, boolean)} says which are followed)
+   * @param links the outlinks in document order, deduplicated (the first occurrence wins), whether
+   *     or not the page is nofollow ({@link #discoveries(int, boolean)} says which are followed)
    * @param outlinkCount the crawlable links the page has, repeats included, followed or not
-   * @param contentChecksum lower-case hex SHA-256 of the title and the whole text, whitespace collapsed
-   *     ({@link PageParser#checksum(String, String)})
+   * @param contentChecksum lower-case hex SHA-256 of the title and the whole text, whitespace
+   *     collapsed ({@link PageParser#checksum(String, String)})
    * @param publishedAt the publish date the page states, when it states one ({@link PublishDates})
-   * @param nextPage the next page of the same document (option {@code pagination}), normalized and on
-   *     the page's origin; empty on the last page or without pagination
+   * @param nextPage the next page of the same document (option {@code pagination}), normalized and
+   *     on the page's origin; empty on the last page or without pagination
    */
   record Parsed(
       String url,
@@ -57,34 +58,50 @@ public sealed interface ParseResult {
     }
 
     /**
-     * Whether the page names a canonical URL other than its own: it is not published, and its canonical
-     * is crawled instead (seed 002's REJECTED_NONCANONICAL).
+     * Whether the page names a canonical URL other than its own: it is not published, and its
+     * canonical is crawled instead (seed 002's REJECTED_NONCANONICAL).
      */
     public boolean isNonCanonical() {
       return canonicalUrl.isPresent() && !canonicalUrl.get().equals(url);
     }
 
     /**
-     * This page with a canonical that points back into the redirects followed to reach it counted as
-     * its own (no loop: the page is not non-canonical because of a URL that redirected to it).
+     * This page with a canonical that points back into the redirects followed to reach it counted
+     * as its own (no loop: the page is not non-canonical because of a URL that redirected to it).
      */
     public Parsed withRedirectsAsSelf(List<String> redirectChain) {
       if (canonicalUrl.isEmpty() || !redirectChain.contains(canonicalUrl.get())) {
         return this;
       }
-      return new Parsed(url, contentType, charset, title, description, language, text, Optional.of(url), noindex, nofollow, links, outlinkCount, contentChecksum, publishedAt, nextPage);
+      return new Parsed(
+          url,
+          contentType,
+          charset,
+          title,
+          description,
+          language,
+          text,
+          Optional.of(url),
+          noindex,
+          nofollow,
+          links,
+          outlinkCount,
+          contentChecksum,
+          publishedAt,
+          nextPage);
     }
 
     /**
-     * Whether the page's nofollow keeps its links from being followed: it says nofollow and robots meta
-     * is obeyed (false is seed 001's "rogue" mode, option {@code obey-robots-meta: false}).
+     * Whether the page's nofollow keeps its links from being followed: it says nofollow and robots
+     * meta is obeyed (false is seed 001's "rogue" mode, option {@code obey-robots-meta: false}).
      */
     public boolean isNofollowObeyed(boolean obeyRobotsMeta) {
       return nofollow && obeyRobotsMeta;
     }
 
     /**
-     * The URLs this page makes known to the frontier, the page being {@code depth} hops from a seed:
+     * The URLs this page makes known to the frontier, the page being {@code depth} hops from a
+     * seed:
      *
      * <ul>
      *   <li>a non-canonical page: only its canonical, at the page's depth (its own links are the
@@ -97,10 +114,15 @@ public sealed interface ParseResult {
       return discoveries(depth, obeyRobotsMeta, false);
     }
 
-    /** As {@link #discoveries(int, boolean)}, leaving out the links marked {@code rel="nofollow"} when {@code obeyLinkNofollow}. */
-    public List<Discovery> discoveries(int depth, boolean obeyRobotsMeta, boolean obeyLinkNofollow) {
+    /**
+     * As {@link #discoveries(int, boolean)}, leaving out the links marked {@code rel="nofollow"}
+     * when {@code obeyLinkNofollow}.
+     */
+    public List<Discovery> discoveries(
+        int depth, boolean obeyRobotsMeta, boolean obeyLinkNofollow) {
       if (isNonCanonical()) {
-        return List.of(new Discovery(canonicalUrl.get(), UrlKind.CANONICAL, depth, Optional.empty()));
+        return List.of(
+            new Discovery(canonicalUrl.get(), UrlKind.CANONICAL, depth, Optional.empty()));
       }
       if (isNofollowObeyed(obeyRobotsMeta)) {
         return List.of();

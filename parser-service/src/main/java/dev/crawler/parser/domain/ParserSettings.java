@@ -10,27 +10,32 @@ import java.util.Set;
  *
  * @param importedContentTypes the media types imported ({@code type/subtype}, compared lower-case,
  *     without parameters); responses of other types are {@code IMPORT_REJECTED} (seed 002's import)
- * @param maxTextChars characters of text kept per document, at least 0; the checksum covers all of it
- * @param recentLinks links each parser task remembers having sent to the frontier, so that a link on
- *     many pages (menus, footers) is sent once; 0 sends every link ({@link RecentLinks})
+ * @param maxTextChars characters of text kept per document, at least 0; the checksum covers all of
+ *     it
+ * @param recentLinks links each parser task remembers having sent to the frontier, so that a link
+ *     on many pages (menus, footers) is sent once; 0 sends every link ({@link RecentLinks})
  * @param robotsAgent the crawler's name in robots directives addressed to one crawler ({@code <meta
- *     name="kafka-crawler">}, {@code X-Robots-Tag: kafka-crawler: noindex}), lower-case: the product
- *     token of the fetcher's user agent
+ *     name="kafka-crawler">}, {@code X-Robots-Tag: kafka-crawler: noindex}), lower-case: the
+ *     product token of the fetcher's user agent
  */
-public record ParserSettings(Set<String> importedContentTypes, int maxTextChars, int recentLinks, String robotsAgent) {
+public record ParserSettings(
+    Set<String> importedContentTypes, int maxTextChars, int recentLinks, String robotsAgent) {
 
   /** The robots agent unless configured: the product token of the fetcher's default user agent. */
   public static final String DEFAULT_ROBOTS_AGENT = "kafka-crawler";
 
   /** The media types imported unless configured otherwise: HTML, XHTML, plain text and XML. */
-  public static final List<String> DEFAULT_IMPORTED_CONTENT_TYPES = List.of("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml");
+  public static final List<String> DEFAULT_IMPORTED_CONTENT_TYPES =
+      List.of("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml");
 
   public static final int DEFAULT_MAX_TEXT_CHARS = 1_000_000;
 
   public static final int DEFAULT_RECENT_LINKS = 100_000;
 
   /** The settings a parser has when nothing is configured. */
-  public static final ParserSettings DEFAULTS = new ParserSettings(Set.copyOf(DEFAULT_IMPORTED_CONTENT_TYPES), DEFAULT_MAX_TEXT_CHARS, DEFAULT_RECENT_LINKS);
+  public static final ParserSettings DEFAULTS =
+      new ParserSettings(
+          Set.copyOf(DEFAULT_IMPORTED_CONTENT_TYPES), DEFAULT_MAX_TEXT_CHARS, DEFAULT_RECENT_LINKS);
 
   /** Settings with the default robots agent. */
   public ParserSettings(Set<String> importedContentTypes, int maxTextChars, int recentLinks) {
@@ -59,7 +64,8 @@ public record ParserSettings(Set<String> importedContentTypes, int maxTextChars,
     }
     robotsAgent = robotsAgent.strip().toLowerCase(Locale.ROOT);
     if (robotsAgent.isEmpty() || robotsAgent.equals("robots")) {
-      throw new IllegalArgumentException("robotsAgent must be a crawler's name: '" + robotsAgent + "'");
+      throw new IllegalArgumentException(
+          "robotsAgent must be a crawler's name: '" + robotsAgent + "'");
     }
   }
 
@@ -68,9 +74,14 @@ public record ParserSettings(Set<String> importedContentTypes, int maxTextChars,
     return importedContentTypes.contains(mediaType);
   }
 
-  /** Whether the text is a media type without parameters, {@code type/subtype}, neither part empty. */
+  /**
+   * Whether the text is a media type without parameters, {@code type/subtype}, neither part empty.
+   */
   public static boolean isMediaType(String text) {
     int slash = text.indexOf('/');
-    return slash > 0 && slash < text.length() - 1 && text.indexOf('/', slash + 1) < 0 && text.chars().noneMatch(c -> c == ';' || c == ',' || Character.isWhitespace(c));
+    return slash > 0
+        && slash < text.length() - 1
+        && text.indexOf('/', slash + 1) < 0
+        && text.chars().noneMatch(c -> c == ';' || c == ',' || Character.isWhitespace(c));
   }
 }

@@ -13,25 +13,29 @@ import java.util.regex.Pattern;
 import org.jsoup.nodes.Element;
 
 /**
- * A page's publish date, from where publishers put it, the first that holds a date wins: {@code <meta
- * property="article:published_time">} (Open Graph), {@code datePublished} in a JSON-LD script
- * (schema.org), the first {@code <time datetime>}. Dates are ISO 8601 (a date alone is midnight UTC, a
- * time without offset UTC). When a page has none, the committer uses the first time it saw the URL (seed
- * 000).
+ * A page's publish date, from where publishers put it, the first that holds a date wins: {@code
+ * <meta property="article:published_time">} (Open Graph), {@code datePublished} in a JSON-LD script
+ * (schema.org), the first {@code <time datetime>}. Dates are ISO 8601 (a date alone is midnight
+ * UTC, a time without offset UTC). When a page has none, the committer uses the first time it saw
+ * the URL (seed 000).
  */
 final class PublishDates {
 
-  private static final Pattern JSON_LD_DATE_PUBLISHED = Pattern.compile("\"datePublished\"\\s*:\\s*\"([^\"]+)\"");
+  private static final Pattern JSON_LD_DATE_PUBLISHED =
+      Pattern.compile("\"datePublished\"\\s*:\\s*\"([^\"]+)\"");
 
   private PublishDates() {}
 
   /**
    * The first date among the candidates, in the order of the class comment.
    *
-   * @param jsonLdScripts the {@code <script type="application/ld+json">} elements, read only when the
-   *     meta tag gave no date
+   * @param jsonLdScripts the {@code <script type="application/ld+json">} elements, read only when
+   *     the meta tag gave no date
    */
-  static Optional<Instant> first(Optional<String> articlePublishedTime, List<Element> jsonLdScripts, Optional<String> timeDatetime) {
+  static Optional<Instant> first(
+      Optional<String> articlePublishedTime,
+      List<Element> jsonLdScripts,
+      Optional<String> timeDatetime) {
     Optional<Instant> date = articlePublishedTime.flatMap(PublishDates::parse);
     if (date.isPresent()) {
       return date;

@@ -4,17 +4,18 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The links a parser task sent to the frontier lately, so that a link found on many pages (a menu, a
- * footer) is sent once rather than once per page. Only an optimization: the frontier deduplicates every
- * URL itself, and it keeps the first depth and source it sees, which are the ones sent here. Holds at
- * most {@code capacity} URLs, forgetting the least recently seen. Not thread-safe: one per task.
+ * The links a parser task sent to the frontier lately, so that a link found on many pages (a menu,
+ * a footer) is sent once rather than once per page. Only an optimization: the frontier deduplicates
+ * every URL itself, and it keeps the first depth and source it sees, which are the ones sent here.
+ * Holds at most {@code capacity} URLs, forgetting the least recently seen. Not thread-safe: one per
+ * task.
  *
  * <p>A link is remembered for {@code maxAgeMillis} at most, then sent again: a recrawl that starts
  * later rediscovers every link, which its orphan detection relies on.
  *
  * <p>Must be {@linkplain #clear() cleared} whenever the task's output may have been discarded (a
- * transaction aborted, the task re-initialized), or a link it remembers might never have reached the
- * frontier.
+ * transaction aborted, the task re-initialized), or a link it remembers might never have reached
+ * the frontier.
  */
 public final class RecentLinks {
 
@@ -25,7 +26,9 @@ public final class RecentLinks {
   private final long maxAgeMillis;
   private final LinkedHashMap<String, Long> urls;
 
-  /** @param capacity URLs remembered at most; 0 remembers none, so every link is sent */
+  /**
+   * @param capacity URLs remembered at most; 0 remembers none, so every link is sent
+   */
   public RecentLinks(int capacity) {
     this(capacity, Long.MAX_VALUE);
   }
@@ -53,7 +56,10 @@ public final class RecentLinks {
     return isNew(url, 0);
   }
 
-  /** Whether the URL was not sent within the maximum age before {@code nowMillis}; if so it counts as sent now. */
+  /**
+   * Whether the URL was not sent within the maximum age before {@code nowMillis}; if so it counts
+   * as sent now.
+   */
   public boolean isNew(String url, long nowMillis) {
     if (capacity == 0) {
       return true;

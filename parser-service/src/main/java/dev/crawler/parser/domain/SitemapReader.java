@@ -20,14 +20,19 @@ import java.util.OptionalDouble;
 /**
  * Reads a sitemap (sitemaps.org XML, a sitemap index, a text list of URLs, RSS or Atom, gzipped or
  * not) with crawler-commons' {@link SiteMapParser}: the URLs it lists with their {@code lastmod},
- * {@code changefreq} and {@code priority}, which the recrawl scheduler uses, and the sitemaps an index
- * lists. URLs of other hosts are kept (robots.txt may name a sitemap elsewhere); the frontier's scope
- * decides about them. Thread-safe.
+ * {@code changefreq} and {@code priority}, which the recrawl scheduler uses, and the sitemaps an
+ * index lists. URLs of other hosts are kept (robots.txt may name a sitemap elsewhere); the
+ * frontier's scope decides about them. Thread-safe.
  */
 public final class SitemapReader {
 
   /** One entry of a sitemap. */
-  public record Entry(String url, boolean isSitemap, Optional<Instant> lastModified, Optional<String> changeFrequency, OptionalDouble priority) {}
+  public record Entry(
+      String url,
+      boolean isSitemap,
+      Optional<Instant> lastModified,
+      Optional<String> changeFrequency,
+      OptionalDouble priority) {}
 
   /** What a sitemap gave: its entries, or why it could not be read. */
   public sealed interface Result {}
@@ -50,14 +55,23 @@ public final class SitemapReader {
     parser.setStrictNamespace(false);
     AbstractSiteMap sitemap;
     try {
-      sitemap = mediaType.isPresent() ? parser.parseSiteMap(mediaType.get(), body, location) : parser.parseSiteMap(body, location);
+      sitemap =
+          mediaType.isPresent()
+              ? parser.parseSiteMap(mediaType.get(), body, location)
+              : parser.parseSiteMap(body, location);
     } catch (UnknownFormatException | IOException | RuntimeException e) {
       return new Unreadable("not a sitemap: " + e.getMessage());
     }
     List<Entry> entries = new ArrayList<>();
     if (sitemap instanceof SiteMapIndex index) {
       for (AbstractSiteMap child : index.getSitemaps()) {
-        entries.add(new Entry(child.getUrl().toString(), true, Optional.empty(), Optional.empty(), OptionalDouble.empty()));
+        entries.add(
+            new Entry(
+                child.getUrl().toString(),
+                true,
+                Optional.empty(),
+                Optional.empty(),
+                OptionalDouble.empty()));
       }
       return new Read(entries, "sitemap index");
     }
@@ -69,9 +83,14 @@ public final class SitemapReader {
               entry.getUrl().toString(),
               false,
               Optional.ofNullable(entry.getLastModified()).map(java.util.Date::toInstant),
-              Optional.ofNullable(entry.getChangeFrequency()).map(frequency -> frequency.name().toLowerCase(Locale.ROOT)),
+              Optional.ofNullable(entry.getChangeFrequency())
+                  .map(frequency -> frequency.name().toLowerCase(Locale.ROOT)),
               OptionalDouble.of(entry.getPriority())));
     }
-    return new Read(entries, sitemap.getType() == null ? "sitemap" : sitemap.getType().name().toLowerCase(Locale.ROOT) + " sitemap");
+    return new Read(
+        entries,
+        sitemap.getType() == null
+            ? "sitemap"
+            : sitemap.getType().name().toLowerCase(Locale.ROOT) + " sitemap");
   }
 }

@@ -16,6 +16,7 @@ import dev.crawler.parser.domain.ParseResult;
 import dev.crawler.parser.domain.RecentLinks;
 import dev.crawler.parser.domain.SitemapReader;
 import dev.crawler.schemas.Origin;
+import io.micrometer.core.instrument.Timer;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +26,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
-import io.micrometer.core.instrument.Timer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -46,7 +46,12 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   /** The service's name in outcomes and log entries. */
   /** How long parsing a page takes (jsoup, links, text, checksums): the parser's CPU per page. */
   private static final Timer PARSE_DURATION =
-      Timer.builder("crawler.parse.duration").description("Time to parse one fetched page").publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(100_000)).maximumExpectedValue(Duration.ofSeconds(10)).register(CrawlMetrics.registry());
+      Timer.builder("crawler.parse.duration")
+          .description("Time to parse one fetched page")
+          .publishPercentileHistogram()
+          .minimumExpectedValue(Duration.ofNanos(100_000))
+          .maximumExpectedValue(Duration.ofSeconds(10))
+          .register(CrawlMetrics.registry());
 
   static final String SERVICE = "parser";
 
@@ -68,15 +73,17 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
-    // (re-)initialized, possibly after an aborted transaction: what it remembers may not have been written
+    // (re-)initialized, possibly after an aborted transaction: what it remembers may not have been
+    // written
     recentLinks.clear();
   }
 
   /**
    * Processes one fetch result.
    *
-   * @throws IllegalArgumentException for a record without a value, and {@code InvalidUrlException} for
-   *     one with neither a key nor a valid URL: poison records, which the dead-letter handler keeps
+   * @throws IllegalArgumentException for a record without a value, and {@code InvalidUrlException}
+   *     for one with neither a key nor a valid URL: poison records, which the dead-letter handler
+   *     keeps
    */
   @Override
   public void process(Record<String, FetchResult> record) {
@@ -100,7 +107,10 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   }
 
   /** What a fetch result leads to: a rejection, or the document and its discoveries. */
-  private record Outputs(Optional<Decision> rejection, Optional<ParsedDocument> document, List<KeyValue<String, DiscoveredUrl>> discovered) {
+  private record Outputs(
+      Optional<Decision> rejection,
+      Optional<ParsedDocument> document,
+      List<KeyValue<String, DiscoveredUrl>> discovered) {
 
     static Outputs rejected(Decision decision) {
       return new Outputs(Optional.of(decision), Optional.empty(), List.of());
@@ -119,25 +129,40 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     if (parsed instanceof ParseResult.Rejected rejected) {
       return Outputs.rejected(decision(result, Outcome.IMPORT_REJECTED, rejected.detail()));
     }
-    ParseResult.Parsed document = ((ParseResult.Parsed) parsed).withRedirectsAsSelf(result.getRedirectChain());
-    List<Discovery> discoveries = document.discoveries(result.getDepth(), options.obeysRobotsMeta(), options.obeysLinkNofollow());
+    ParseResult.Parsed document =
+        ((ParseResult.Parsed) parsed).withRedirectsAsSelf(result.getRedirectChain());
+    List<Discovery> discoveries =
+        document.discoveries(
+            result.getDepth(), options.obeysRobotsMeta(), options.obeysLinkNofollow());
     List<KeyValue<String, DiscoveredUrl>> discovered = new ArrayList<>(discoveries.size() + 1);
     // the next page is part of this document: crawled at its depth, whatever nofollow says of links
-    document.nextPage().ifPresent(next -> discovered.add(KeyValue.pair(Origin.keyOf(next), discoveredUrl(new Discovery(next, UrlKind.LINK, result.getDepth(), Optional.empty()), result))));
+    document
+        .nextPage()
+        .ifPresent(
+            next ->
+                discovered.add(
+                    KeyValue.pair(
+                        Origin.keyOf(next),
+                        discoveredUrl(
+                            new Discovery(next, UrlKind.LINK, result.getDepth(), Optional.empty()),
+                            result))));
     for (Discovery discovery : discoveries) {
-      discovered.add(KeyValue.pair(Origin.keyOf(discovery.url()), discoveredUrl(discovery, result)));
+      discovered.add(
+          KeyValue.pair(Origin.keyOf(discovery.url()), discoveredUrl(discovery, result)));
     }
-    return new Outputs(Optional.empty(), Optional.of(parsedDocument(result, page, document, options)), discovered);
+    return new Outputs(
+        Optional.empty(), Optional.of(parsedDocument(result, page, document, options)), discovered);
   }
 
   /**
-   * A sitemap (it was discovered as one: from robots.txt, {@code /sitemap.xml} or a sitemap index) is
-   * read for its URLs, which go to the frontier with their sitemap hints, at the sitemap's depth; the
-   * sitemap itself is not a document: its outcome is {@code SITEMAP}.
+   * A sitemap (it was discovered as one: from robots.txt, {@code /sitemap.xml} or a sitemap index)
+   * is read for its URLs, which go to the frontier with their sitemap hints, at the sitemap's
+   * depth; the sitemap itself is not a document: its outcome is {@code SITEMAP}.
    */
   private Outputs sitemapOutputs(FetchResult result) {
     Page page = page(result);
-    SitemapReader.Result read = sitemaps.read(page.url(), Optional.ofNullable(result.getContentType()), page.body());
+    SitemapReader.Result read =
+        sitemaps.read(page.url(), Optional.ofNullable(result.getContentType()), page.body());
     if (read instanceof SitemapReader.Unreadable unreadable) {
       return Outputs.rejected(decision(result, Outcome.IMPORT_REJECTED, unreadable.detail()));
     }
@@ -162,12 +187,15 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
               .setDiscoveredAt(now)
               .setSitemapLastModified(entry.lastModified().orElse(null))
               .setSitemapChangeFrequency(entry.changeFrequency().orElse(null))
-              .setSitemapPriority(entry.priority().isPresent() ? entry.priority().getAsDouble() : null)
+              .setSitemapPriority(
+                  entry.priority().isPresent() ? entry.priority().getAsDouble() : null)
               .build();
       discovered.add(KeyValue.pair(origin, url));
     }
-    String detail = sitemap.kind() + ": " + (discovered.size() - sitemaps) + " URLs, " + sitemaps + " sitemaps";
-    return new Outputs(Optional.of(decision(result, Outcome.SITEMAP, detail)), Optional.empty(), discovered);
+    String detail =
+        sitemap.kind() + ": " + (discovered.size() - sitemaps) + " URLs, " + sitemaps + " sitemaps";
+    return new Outputs(
+        Optional.of(decision(result, Outcome.SITEMAP, detail)), Optional.empty(), discovered);
   }
 
   private void emit(String origin, Outputs outputs, Instant now) {
@@ -176,10 +204,13 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       forward(ParserTopology.OUTCOMES_SINK, origin, decision.toOutcome(SERVICE, now).build(), now);
       forward(ParserTopology.LOG_SINK, origin, decision.toLogEntry(SERVICE, now), now);
     }
-    outputs.document().ifPresent(document -> forward(ParserTopology.PARSED_SINK, origin, document, now));
+    outputs
+        .document()
+        .ifPresent(document -> forward(ParserTopology.PARSED_SINK, origin, document, now));
     for (KeyValue<String, DiscoveredUrl> discovered : outputs.discovered()) {
       // a link on many pages (menus, footers) is sent once; a canonical always
-      if (discovered.value.getKind() == UrlKind.CANONICAL || recentLinks.isNew(discovered.value.getUrl(), now.toEpochMilli())) {
+      if (discovered.value.getKind() == UrlKind.CANONICAL
+          || recentLinks.isNew(discovered.value.getUrl(), now.toEpochMilli())) {
         forward(ParserTopology.DISCOVERED_SINK, discovered.key, discovered.value, now);
       }
     }
@@ -192,19 +223,26 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .withDuration(result.getDurationMillis());
   }
 
-  /** Whether robots meta nofollow is obeyed for this URL: unless its options say {@code obey-robots-meta: false}. */
-  /** The checksum of the headers the metadata-checksum option names, those present, in its order; null when it names none. */
+  /**
+   * Whether robots meta nofollow is obeyed for this URL: unless its options say {@code
+   * obey-robots-meta: false}.
+   */
+  /**
+   * The checksum of the headers the metadata-checksum option names, those present, in its order;
+   * null when it names none.
+   */
   private static @Nullable String metadataChecksum(Page page, ParseOptions options) {
     if (options.metadataChecksumHeaders().isEmpty()) {
       return null;
     }
     StringBuilder metadata = new StringBuilder();
     for (String header : options.metadataChecksumHeaders()) {
-      page.header(header).ifPresent(value -> metadata.append(header).append(": ").append(value.strip()).append('\n'));
+      page.header(header)
+          .ifPresent(
+              value -> metadata.append(header).append(": ").append(value.strip()).append('\n'));
     }
     return PageParser.checksum("", metadata.toString());
   }
-
 
   private static DiscoveredUrl discoveredUrl(Discovery discovery, FetchResult source) {
     return DiscoveredUrl.newBuilder()
@@ -217,14 +255,19 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .build();
   }
 
-  private static ParsedDocument parsedDocument(FetchResult result, Page page, ParseResult.Parsed document, ParseOptions options) {
+  private static ParsedDocument parsedDocument(
+      FetchResult result, Page page, ParseResult.Parsed document, ParseOptions options) {
     return ParsedDocument.newBuilder()
         .setUrl(result.getUrl())
         .setRequestId(result.getRequestId())
         .setDepth(result.getDepth())
         .setAttempt(result.getAttempt())
-        // a page that is its own canonical after redirects is canonical under the URL it was requested as
-        .setCanonicalUrl(document.isNonCanonical() ? document.canonicalUrl().orElse(null) : document.canonicalUrl().map(self -> result.getUrl()).orElse(null))
+        // a page that is its own canonical after redirects is canonical under the URL it was
+        // requested as
+        .setCanonicalUrl(
+            document.isNonCanonical()
+                ? document.canonicalUrl().orElse(null)
+                : document.canonicalUrl().map(self -> result.getUrl()).orElse(null))
         .setTitle(document.title().orElse(null))
         .setDescription(document.description().orElse(null))
         .setLanguage(document.language().orElse(null))
@@ -235,8 +278,13 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .setEtag(page.header("ETag").orElse(null))
         .setLastModified(page.header("Last-Modified").orElse(null))
         .setFetchedAt(result.getFetchedAt())
-        // the date the page states; else the response's Last-Modified; else the committer uses the first sight
-        .setPublishedAt(document.publishedAt().or(() -> page.header("Last-Modified").flatMap(HttpDate::parse)).orElse(null))
+        // the date the page states; else the response's Last-Modified; else the committer uses the
+        // first sight
+        .setPublishedAt(
+            document
+                .publishedAt()
+                .or(() -> page.header("Last-Modified").flatMap(HttpDate::parse))
+                .orElse(null))
         .setContentChecksum(document.contentChecksum())
         .setMetadataChecksum(metadataChecksum(page, options))
         .setOutlinkCount(document.outlinkCount())
@@ -247,21 +295,33 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .build();
   }
 
-  /** The page of a fetch result; its body is the record's own array whenever the buffer is all of one. */
+  /**
+   * The page of a fetch result; its body is the record's own array whenever the buffer is all of
+   * one.
+   */
   private static Page page(FetchResult result) {
     ByteBuffer body = result.getBody();
     byte[] bytes;
     if (body == null) {
       bytes = new byte[0];
-    } else if (body.hasArray() && body.arrayOffset() == 0 && body.position() == 0 && body.remaining() == body.array().length) {
+    } else if (body.hasArray()
+        && body.arrayOffset() == 0
+        && body.position() == 0
+        && body.remaining() == body.array().length) {
       bytes = body.array();
     } else {
       bytes = new byte[body.remaining()];
       body.duplicate().get(bytes);
     }
-    // after redirects followed in the fetch, the page is at the last target: its links resolve against that
+    // after redirects followed in the fetch, the page is at the last target: its links resolve
+    // against that
     String answeredBy = result.getFinalUrl() != null ? result.getFinalUrl() : result.getUrl();
-    return new Page(answeredBy, result.getHeaders(), bytes, Optional.ofNullable(result.getContentType()), Optional.ofNullable(result.getCharset()));
+    return new Page(
+        answeredBy,
+        result.getHeaders(),
+        bytes,
+        Optional.ofNullable(result.getContentType()),
+        Optional.ofNullable(result.getCharset()));
   }
 
   private void forward(String sink, String key, SpecificRecord value, Instant now) {

@@ -3,8 +3,8 @@ package dev.crawler.parser.streams;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
 import dev.crawler.parser.domain.Page;
-import dev.crawler.parser.domain.ParseOptions;
 import dev.crawler.parser.domain.PageParser;
+import dev.crawler.parser.domain.ParseOptions;
 import dev.crawler.parser.domain.ParseResult;
 import dev.crawler.parser.domain.ParserSettings;
 import dev.crawler.schemas.Topics;
@@ -17,11 +17,12 @@ import org.apache.kafka.streams.Topology;
  *
  * <ul>
  *   <li>a parsed page: its {@code ParsedDocument} to {@code crawl.parsed} (same key), and to {@code
- *       crawl.discovered} (keyed by each URL's own origin) its links at depth + 1 — none when the page is
- *       nofollow and robots meta is obeyed — or, when it names another canonical URL, only that canonical
- *       at the page's depth. No outcome: the committer decides it.
- *   <li>a rejected page: {@code IMPORT_REJECTED} on {@code crawl.outcomes} and {@code crawl.log} (same
- *       key); an unexpected failure while processing the record: {@code ERROR} there, with the exception.
+ *       crawl.discovered} (keyed by each URL's own origin) its links at depth + 1 — none when the
+ *       page is nofollow and robots meta is obeyed — or, when it names another canonical URL, only
+ *       that canonical at the page's depth. No outcome: the committer decides it.
+ *   <li>a rejected page: {@code IMPORT_REJECTED} on {@code crawl.outcomes} and {@code crawl.log}
+ *       (same key); an unexpected failure while processing the record: {@code ERROR} there, with
+ *       the exception.
  *   <li>a record that cannot be decoded, or has no value: {@code crawl.dead-letters}, by the {@code
  *       DeadLetterHandler} the service installs.
  * </ul>
@@ -43,10 +44,12 @@ public final class ParserTopology {
   }
 
   /** The topology with another parser: for tests of what happens when parsing fails. */
-  static Topology build(Topics topics, ParserSettings settings, BiFunction<Page, ParseOptions, ParseResult> parser) {
+  static Topology build(
+      Topics topics, ParserSettings settings, BiFunction<Page, ParseOptions, ParseResult> parser) {
     Topology topology = new Topology();
     Sources.add(topology, SOURCE, topics.fetchResults());
-    topology.addProcessor(PROCESSOR, () -> new ParserProcessor(parser, settings.recentLinks()), SOURCE);
+    topology.addProcessor(
+        PROCESSOR, () -> new ParserProcessor(parser, settings.recentLinks()), SOURCE);
     Sinks.add(topology, PARSED_SINK, topics.parsed(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);

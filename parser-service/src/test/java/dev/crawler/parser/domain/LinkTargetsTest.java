@@ -37,7 +37,9 @@ class LinkTargetsTest {
     Optional<String> target = new LinkTargets(100).of(element, "href");
 
     assertThat(target).isEqualTo(Optional.ofNullable(expected));
-    assertThat(new LinkTargets(0).of(element, "href")).as("the same without remembering").isEqualTo(target);
+    assertThat(new LinkTargets(0).of(element, "href"))
+        .as("the same without remembering")
+        .isEqualTo(target);
   }
 
   @Test
@@ -45,7 +47,8 @@ class LinkTargetsTest {
     LinkTargets targets = new LinkTargets(100);
 
     targets.of(link("http://a.example/1.html", "<a href='http://b.example/x'>x</a>"), "href");
-    Optional<String> second = targets.of(link("http://c.example/2.html", "<a href='http://b.example/x'>x</a>"), "href");
+    Optional<String> second =
+        targets.of(link("http://c.example/2.html", "<a href='http://b.example/x'>x</a>"), "href");
 
     assertThat(second).contains("http://b.example/x");
     assertThat(targets.size()).isEqualTo(1);
@@ -55,10 +58,14 @@ class LinkTargetsTest {
   void remembersAnAbsolutePathPerSchemeAndAuthorityOfTheBase() {
     LinkTargets targets = new LinkTargets(100);
 
-    Optional<String> onA = targets.of(link("http://a.example/1.html", "<a href='/x'>x</a>"), "href");
-    Optional<String> onAElsewhere = targets.of(link("http://a.example/deep/2.html?q", "<a href='/x'>x</a>"), "href");
-    Optional<String> onB = targets.of(link("http://b.example/1.html", "<a href='/x'>x</a>"), "href");
-    Optional<String> onHttpsA = targets.of(link("https://a.example/1.html", "<a href='/x'>x</a>"), "href");
+    Optional<String> onA =
+        targets.of(link("http://a.example/1.html", "<a href='/x'>x</a>"), "href");
+    Optional<String> onAElsewhere =
+        targets.of(link("http://a.example/deep/2.html?q", "<a href='/x'>x</a>"), "href");
+    Optional<String> onB =
+        targets.of(link("http://b.example/1.html", "<a href='/x'>x</a>"), "href");
+    Optional<String> onHttpsA =
+        targets.of(link("https://a.example/1.html", "<a href='/x'>x</a>"), "href");
 
     assertThat(onA).contains("http://a.example/x");
     assertThat(onAElsewhere).contains("http://a.example/x");
@@ -72,7 +79,12 @@ class LinkTargetsTest {
     LinkTargets targets = new LinkTargets(100);
     targets.of(link("http://a.example/1.html", "<a href='/x'>x</a>"), "href");
 
-    Optional<String> underBase = targets.of(link("http://a.example/2.html", "<head><base href='http://b.example/in/'></head><a href='/x'>x</a>"), "href");
+    Optional<String> underBase =
+        targets.of(
+            link(
+                "http://a.example/2.html",
+                "<head><base href='http://b.example/in/'></head><a href='/x'>x</a>"),
+            "href");
 
     assertThat(underBase).contains("http://b.example/x");
   }
@@ -81,10 +93,15 @@ class LinkTargetsTest {
   void remembersAPathRelativeReferencePerDirectoryOfTheBase() {
     LinkTargets targets = new LinkTargets(100);
 
-    Optional<String> first = targets.of(link("http://a.example/one/p.html", "<a href='next.html'>x</a>"), "href");
-    Optional<String> sameDirectory = targets.of(link("http://a.example/one/q.html?page=2#top", "<a href='next.html'>x</a>"), "href");
-    Optional<String> second = targets.of(link("http://a.example/two/p.html", "<a href='next.html'>x</a>"), "href");
-    Optional<String> up = targets.of(link("http://a.example/two/p.html", "<a href='../up.html'>x</a>"), "href");
+    Optional<String> first =
+        targets.of(link("http://a.example/one/p.html", "<a href='next.html'>x</a>"), "href");
+    Optional<String> sameDirectory =
+        targets.of(
+            link("http://a.example/one/q.html?page=2#top", "<a href='next.html'>x</a>"), "href");
+    Optional<String> second =
+        targets.of(link("http://a.example/two/p.html", "<a href='next.html'>x</a>"), "href");
+    Optional<String> up =
+        targets.of(link("http://a.example/two/p.html", "<a href='../up.html'>x</a>"), "href");
 
     assertThat(first).contains("http://a.example/one/next.html");
     assertThat(sameDirectory).contains("http://a.example/one/next.html");
@@ -97,8 +114,10 @@ class LinkTargetsTest {
   void resolvesAQueryOrFragmentReferenceAgainstEachPage() {
     LinkTargets targets = new LinkTargets(100);
 
-    Optional<String> first = targets.of(link("http://a.example/one/p.html", "<a href='?page=2'>x</a>"), "href");
-    Optional<String> second = targets.of(link("http://a.example/one/q.html", "<a href='?page=2'>x</a>"), "href");
+    Optional<String> first =
+        targets.of(link("http://a.example/one/p.html", "<a href='?page=2'>x</a>"), "href");
+    Optional<String> second =
+        targets.of(link("http://a.example/one/q.html", "<a href='?page=2'>x</a>"), "href");
 
     assertThat(first).contains("http://a.example/one/p.html?page=2");
     assertThat(second).contains("http://a.example/one/q.html?page=2");
@@ -109,13 +128,44 @@ class LinkTargetsTest {
   @Test
   void answersAsWithoutRememberingForEveryKindOfReferenceAndBase() {
     String[] bases = {
-      "http://a.example", "http://a.example/", "http://a.example/d/p.html", "http://a.example/d/e/", "http://a.example/d/p.html?q=/x/y",
-      "http://a.example/d/p#f/g", "https://a.example:8443/d/p", "http://b.example/d/../p.html", "http://a.example/d;x/p",
+      "http://a.example",
+      "http://a.example/",
+      "http://a.example/d/p.html",
+      "http://a.example/d/e/",
+      "http://a.example/d/p.html?q=/x/y",
+      "http://a.example/d/p#f/g",
+      "https://a.example:8443/d/p",
+      "http://b.example/d/../p.html",
+      "http://a.example/d;x/p",
     };
     String[] references = {
-      "x.html", "./x.html", "../x.html", "../../../x.html", ".", "..", "x/y?q=1#f", "x:y", "./x:y", "?q", "#f", "", " x.html", "\tx.html",
-      "/abs", "//c.example/z", "http://c.example/z", "HTTP://c.example/z", "http:rel", "mailto:x@a.example", "javascript:void(0)",
-      "tel:+1", "x y.html", "%2e%2e/x", "x?", "a#", "C:\\dir\\f.html",
+      "x.html",
+      "./x.html",
+      "../x.html",
+      "../../../x.html",
+      ".",
+      "..",
+      "x/y?q=1#f",
+      "x:y",
+      "./x:y",
+      "?q",
+      "#f",
+      "",
+      " x.html",
+      "\tx.html",
+      "/abs",
+      "//c.example/z",
+      "http://c.example/z",
+      "HTTP://c.example/z",
+      "http:rel",
+      "mailto:x@a.example",
+      "javascript:void(0)",
+      "tel:+1",
+      "x y.html",
+      "%2e%2e/x",
+      "x?",
+      "a#",
+      "C:\\dir\\f.html",
     };
     LinkTargets remembering = new LinkTargets(1_000);
     for (int round = 0; round < 2; round++) {
@@ -124,7 +174,9 @@ class LinkTargetsTest {
           Element element = link(base, "<a>x</a>");
           element.attr("href", reference);
           Optional<String> answer = remembering.of(element, "href");
-          assertThat(answer).as("%s on %s", reference, base).isEqualTo(new LinkTargets(0).of(element, "href"));
+          assertThat(answer)
+              .as("%s on %s", reference, base)
+              .isEqualTo(new LinkTargets(0).of(element, "href"));
         }
       }
     }
@@ -156,22 +208,37 @@ class LinkTargetsTest {
         "x.html                     | 0 | true",
         "../x.html                  | 0 | false",
       })
-  void knowsWhichReferencesNormalizationLeavesAsTheyAre(String reference, int from, boolean simple) {
+  void knowsWhichReferencesNormalizationLeavesAsTheyAre(
+      String reference, int from, boolean simple) {
     assertThat(LinkTargets.isSimple(reference, from)).isEqualTo(simple);
   }
 
-  /** Generated references of simple and not so simple characters on bases in and out of normal form: the shortcut never answers otherwise. */
+  /**
+   * Generated references of simple and not so simple characters on bases in and out of normal form:
+   * the shortcut never answers otherwise.
+   */
   @Test
   void answersAsWithoutRememberingForGeneratedReferences() {
     String[] bases = {
-      "http://a.example/d/p.html", "http://127.0.0.17:8080/blog/x-1.html", "HTTP://A.Example:80/D/p.html", "http://a.example/%7Ed/p",
-      "https://a.example/d;x/p?q=1", "http://a.example",
+      "http://a.example/d/p.html",
+      "http://127.0.0.17:8080/blog/x-1.html",
+      "HTTP://A.Example:80/D/p.html",
+      "http://a.example/%7Ed/p",
+      "https://a.example/d;x/p?q=1",
+      "http://a.example",
     };
     String[] pieces = {
-      "a", "B", "0", "-", ".", "_", "~", "/", "?", "=", "&", "%41", "%7e", "#", " ", "\u00e9", ":", "..", "./", "x.html", "//", "+", ";", "?b=2",
-      "&a=1", "?a=1", "&b=2", "?A=1", "&c",
+      "a", "B", "0", "-", ".", "_", "~", "/", "?", "=", "&", "%41", "%7e", "#", " ", "\u00e9", ":",
+      "..", "./", "x.html", "//", "+", ";", "?b=2", "&a=1", "?a=1", "&b=2", "?A=1", "&c",
     };
-    String[] starts = {"", "/", "http://a.example/", "http://B.example/", "https://a.example:443/", "http://127.0.0.3:8080/"};
+    String[] starts = {
+      "",
+      "/",
+      "http://a.example/",
+      "http://B.example/",
+      "https://a.example:443/",
+      "http://127.0.0.3:8080/"
+    };
     java.util.Random random = new java.util.Random(20261124);
     LinkTargets remembering = new LinkTargets(100_000);
     for (int n = 0; n < 20_000; n++) {
@@ -181,7 +248,9 @@ class LinkTargetsTest {
       }
       Element element = link(bases[random.nextInt(bases.length)], "<a>x</a>");
       element.attr("href", reference.toString());
-      assertThat(remembering.of(element, "href")).as("%s on %s", reference, element.baseUri()).isEqualTo(new LinkTargets(0).of(element, "href"));
+      assertThat(remembering.of(element, "href"))
+          .as("%s on %s", reference, element.baseUri())
+          .isEqualTo(new LinkTargets(0).of(element, "href"));
     }
   }
 
@@ -190,7 +259,8 @@ class LinkTargetsTest {
     LinkTargets targets = new LinkTargets(2);
 
     for (String path : new String[] {"/a", "/b", "/c", "/a"}) {
-      assertThat(targets.of(link("http://a.example/", "<a href='" + path + "'>x</a>"), "href")).contains("http://a.example" + path);
+      assertThat(targets.of(link("http://a.example/", "<a href='" + path + "'>x</a>"), "href"))
+          .contains("http://a.example" + path);
     }
 
     assertThat(targets.size()).isEqualTo(2);

@@ -18,7 +18,8 @@ class MetaCharsetTest {
         "<html class=a><head ><meta  charset = utf-8 >",
       })
   void recognizesUtf8DeclaredFirstInTheHead(String start) {
-    assertThat(MetaCharset.declaredUpFront(start.getBytes(StandardCharsets.US_ASCII))).contains(StandardCharsets.UTF_8);
+    assertThat(MetaCharset.declaredUpFront(start.getBytes(StandardCharsets.US_ASCII)))
+        .contains(StandardCharsets.UTF_8);
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
@@ -43,14 +44,39 @@ class MetaCharsetTest {
 
   @Test
   void leavesAPageWithAByteOrderMarkToJsoup() {
-    byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF, '<', 'm', 'e', 't', 'a', ' ', 'c', 'h', 'a', 'r', 's', 'e', 't', '=', 'u', 't', 'f', '-', '8', '>'};
+    byte[] bom = {
+      (byte) 0xEF,
+      (byte) 0xBB,
+      (byte) 0xBF,
+      '<',
+      'm',
+      'e',
+      't',
+      'a',
+      ' ',
+      'c',
+      'h',
+      'a',
+      'r',
+      's',
+      'e',
+      't',
+      '=',
+      'u',
+      't',
+      'f',
+      '-',
+      '8',
+      '>'
+    };
 
     assertThat(MetaCharset.declaredUpFront(bom)).isEmpty();
   }
 
   @Test
   void looksNoFurtherThanTheFirstKilobyte() {
-    String late = "<!DOCTYPE html" + " ".repeat(MetaCharset.PRESCAN_BYTES) + "><meta charset=utf-8>";
+    String late =
+        "<!DOCTYPE html" + " ".repeat(MetaCharset.PRESCAN_BYTES) + "><meta charset=utf-8>";
 
     assertThat(MetaCharset.declaredUpFront(late.getBytes(StandardCharsets.US_ASCII))).isEmpty();
   }

@@ -12,9 +12,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The parser's decisions on the fixture pages under {@code src/test/resources/pages/}, served as
- * text/html without a charset. The malformed page's links come in the order an HTML5 parser builds the
- * tree (what follows an unclosed table row is moved before the table, as browsers do), and {@code
- * href=""} is the page itself.
+ * text/html without a charset. The malformed page's links come in the order an HTML5 parser builds
+ * the tree (what follows an unclosed table row is moved before the table, as browsers do), and
+ * {@code href=""} is the page itself.
  */
 class PageFixturesTest {
 
@@ -36,9 +36,25 @@ class PageFixturesTest {
           googlebot-only-noindex.html  | kafka-crawler: nofollow    | For Google only   | kept                         | -                                                | false   | true     | http://a.example/kept
           meta-windows-1252.html       | -                          | Quotes “here”     | € 5                          | -                                                | false   | false    | -
           """)
-  void parsesTheFixture(String fixture, String robotsHeader, String title, String textStart, String canonical, boolean noindex, boolean nofollow, String links) throws IOException {
-    Map<String, String> headers = robotsHeader == null ? Map.of() : Map.of("X-Robots-Tag", robotsHeader);
-    Page page = new Page("http://a.example/dir/page.html", headers, fixture(fixture), Optional.of("text/html"), Optional.empty());
+  void parsesTheFixture(
+      String fixture,
+      String robotsHeader,
+      String title,
+      String textStart,
+      String canonical,
+      boolean noindex,
+      boolean nofollow,
+      String links)
+      throws IOException {
+    Map<String, String> headers =
+        robotsHeader == null ? Map.of() : Map.of("X-Robots-Tag", robotsHeader);
+    Page page =
+        new Page(
+            "http://a.example/dir/page.html",
+            headers,
+            fixture(fixture),
+            Optional.of("text/html"),
+            Optional.empty());
 
     ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(page);
 
@@ -47,12 +63,20 @@ class PageFixturesTest {
     assertThat(parsed.canonicalUrl()).isEqualTo(Optional.ofNullable(canonical));
     assertThat(parsed.noindex()).as("noindex").isEqualTo(noindex);
     assertThat(parsed.nofollow()).as("nofollow").isEqualTo(nofollow);
-    assertThat(parsed.links()).extracting(Link::url).containsExactly(links == null ? new String[0] : links.split(" "));
+    assertThat(parsed.links())
+        .extracting(Link::url)
+        .containsExactly(links == null ? new String[0] : links.split(" "));
   }
 
   @org.junit.jupiter.api.Test
   void rejectsAnEmptyBodyWithAReason() throws IOException {
-    Page page = new Page("http://a.example/empty", Map.of(), fixture("empty.html"), Optional.of("text/html"), Optional.empty());
+    Page page =
+        new Page(
+            "http://a.example/empty",
+            Map.of(),
+            fixture("empty.html"),
+            Optional.of("text/html"),
+            Optional.empty());
 
     assertThat(parser.parse(page)).isEqualTo(new ParseResult.Rejected("empty body"));
   }

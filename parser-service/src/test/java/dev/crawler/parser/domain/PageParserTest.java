@@ -42,16 +42,23 @@ class PageParserTest {
   void extractsAndResolvesLinks(String html, String expected, UrlKind kind) {
     ParseResult.Parsed parsed = html("<html><head></head><body>" + html + "</body></html>");
 
-    assertThat(parsed.links()).extracting(Link::url, Link::kind).containsExactly(tuple(expected, kind));
+    assertThat(parsed.links())
+        .extracting(Link::url, Link::kind)
+        .containsExactly(tuple(expected, kind));
     assertThat(parsed.outlinkCount()).isEqualTo(1);
   }
 
   @Test
   void findsTheFramesOfAFrameset() {
-    ParseResult.Parsed parsed = html("<html><head><title>F</title></head><frameset><frame src=\"a\"><frame src=\"/b\"></frameset></html>");
+    ParseResult.Parsed parsed =
+        html(
+            "<html><head><title>F</title></head><frameset><frame src=\"a\"><frame src=\"/b\"></frameset></html>");
 
-    assertThat(parsed.links()).extracting(Link::url, Link::kind)
-        .containsExactly(tuple("http://a.example/dir/a", UrlKind.FRAME), tuple("http://a.example/b", UrlKind.FRAME));
+    assertThat(parsed.links())
+        .extracting(Link::url, Link::kind)
+        .containsExactly(
+            tuple("http://a.example/dir/a", UrlKind.FRAME),
+            tuple("http://a.example/b", UrlKind.FRAME));
     assertThat(parsed.title()).contains("F");
     assertThat(parsed.text()).isEmpty();
   }
@@ -85,10 +92,14 @@ class PageParserTest {
   @Test
   void keepsTheFirstOfDuplicateLinksWithItsAnchorAndCountsEveryOccurrence() {
     ParseResult.Parsed parsed =
-        html("<a href=\"/x\">First\n  one</a><a href=\"/x#y\">Second</a><iframe src=\"/x\"></iframe><a href=\"/z\"> </a><a href=\"http://A.example/x\">Third</a><a href=\"mailto:x@y\">m</a>");
+        html(
+            "<a href=\"/x\">First\n  one</a><a href=\"/x#y\">Second</a><iframe src=\"/x\"></iframe><a href=\"/z\"> </a><a href=\"http://A.example/x\">Third</a><a href=\"mailto:x@y\">m</a>");
 
-    assertThat(parsed.links()).extracting(Link::url, Link::kind, Link::anchor)
-        .containsExactly(tuple("http://a.example/x", UrlKind.LINK, Optional.of("First one")), tuple("http://a.example/z", UrlKind.LINK, Optional.empty()));
+    assertThat(parsed.links())
+        .extracting(Link::url, Link::kind, Link::anchor)
+        .containsExactly(
+            tuple("http://a.example/x", UrlKind.LINK, Optional.of("First one")),
+            tuple("http://a.example/z", UrlKind.LINK, Optional.empty()));
     assertThat(parsed.outlinkCount()).as("crawlable links, repeats included").isEqualTo(5);
   }
 
@@ -98,7 +109,10 @@ class PageParserTest {
 
     ParseResult.Parsed parsed = html("<a href=\"/x\">" + words + "</a>");
 
-    assertThat(parsed.links().get(0).anchor()).hasValueSatisfying(anchor -> assertThat(anchor).hasSize(PageParser.MAX_ANCHOR_CHARS).startsWith("word word"));
+    assertThat(parsed.links().get(0).anchor())
+        .hasValueSatisfying(
+            anchor ->
+                assertThat(anchor).hasSize(PageParser.MAX_ANCHOR_CHARS).startsWith("word word"));
   }
 
   @ParameterizedTest(name = "meta {0} / header {1} -> noindex {2}, nofollow {3}")
@@ -125,28 +139,47 @@ class PageParserTest {
           noindex                | nofollow                  | true  | true
           follow                 | index, follow             | false | false
           """)
-  void readsRobotsDirectivesFromMetaAndHeader(String meta, String header, boolean noindex, boolean nofollow) {
+  void readsRobotsDirectivesFromMetaAndHeader(
+      String meta, String header, boolean noindex, boolean nofollow) {
     String head = meta == null ? "" : "<meta name=\"robots\" content=\"" + meta + "\">";
     Map<String, String> headers = header == null ? Map.of() : Map.of("x-robots-tag", header);
 
-    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(page("<html><head>" + head + "</head><body><a href=\"/l\">l</a></body></html>", headers, "text/html"));
+    ParseResult.Parsed parsed =
+        (ParseResult.Parsed)
+            parser.parse(
+                page(
+                    "<html><head>" + head + "</head><body><a href=\"/l\">l</a></body></html>",
+                    headers,
+                    "text/html"));
 
     assertThat(parsed.noindex()).isEqualTo(noindex);
     assertThat(parsed.nofollow()).isEqualTo(nofollow);
-    assertThat(parsed.links()).as("links are found on a nofollow page too; the caller decides").hasSize(1);
+    assertThat(parsed.links())
+        .as("links are found on a nofollow page too; the caller decides")
+        .hasSize(1);
   }
 
   @ParameterizedTest(name = "<meta name={0} content=noindex> -> noindex {1}")
-  @CsvSource({"robots, true", "ROBOTS, true", "kafka-crawler, true", "Kafka-Crawler, true", "googlebot, false", "bingbot, false"})
+  @CsvSource({
+    "robots, true",
+    "ROBOTS, true",
+    "kafka-crawler, true",
+    "Kafka-Crawler, true",
+    "googlebot, false",
+    "bingbot, false"
+  })
   void obeysRobotsMetaAddressedToEveryCrawlerOrToThisOne(String name, boolean noindex) {
-    ParseResult.Parsed parsed = html("<html><head><meta name=\"" + name + "\" content=\"noindex\"></head></html>");
+    ParseResult.Parsed parsed =
+        html("<html><head><meta name=\"" + name + "\" content=\"noindex\"></head></html>");
 
     assertThat(parsed.noindex()).isEqualTo(noindex);
   }
 
   @Test
   void readsRobotsMetaWhateverTheCaseOfItsName() {
-    ParseResult.Parsed parsed = html("<html><head><META NAME=\"ROBOTS\" CONTENT=\"NOINDEX\"><meta name=\"robots\" content=\"nofollow\"></head></html>");
+    ParseResult.Parsed parsed =
+        html(
+            "<html><head><META NAME=\"ROBOTS\" CONTENT=\"NOINDEX\"><meta name=\"robots\" content=\"nofollow\"></head></html>");
 
     assertThat(parsed.noindex()).isTrue();
     assertThat(parsed.nofollow()).as("every robots meta tag counts").isTrue();
@@ -170,11 +203,19 @@ class PageParserTest {
                                                           | </next>; rel="next"                       |                                | false
                                                           | </dir/page.html>; rel="canonical"         | http://a.example/dir/page.html | false
           """)
-  void findsTheCanonicalInTheTagOrElseTheLinkHeader(String tag, String header, String canonical, boolean isNonCanonical) {
+  void findsTheCanonicalInTheTagOrElseTheLinkHeader(
+      String tag, String header, String canonical, boolean isNonCanonical) {
     Map<String, String> headers = header == null ? Map.of() : Map.of("link", header);
 
     ParseOptions anyCanonical = ParseOptions.of(Map.of("canonical-scope", "any"));
-    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(page("<html><head>" + (tag == null ? "" : tag) + "</head><body>x</body></html>", headers, "text/html"), anyCanonical);
+    ParseResult.Parsed parsed =
+        (ParseResult.Parsed)
+            parser.parse(
+                page(
+                    "<html><head>" + (tag == null ? "" : tag) + "</head><body>x</body></html>",
+                    headers,
+                    "text/html"),
+                anyCanonical);
 
     assertThat(parsed.canonicalUrl()).isEqualTo(Optional.ofNullable(canonical));
     assertThat(parsed.isNonCanonical()).isEqualTo(isNonCanonical);
@@ -182,7 +223,13 @@ class PageParserTest {
 
   @Test
   void comparesTheCanonicalWithThePageUrlNormalized() {
-    Page page = new Page("HTTP://A.example:80/dir/page.html", Map.of(), "<link rel=canonical href=/dir/page.html>".getBytes(StandardCharsets.UTF_8), Optional.of("text/html"), Optional.empty());
+    Page page =
+        new Page(
+            "HTTP://A.example:80/dir/page.html",
+            Map.of(),
+            "<link rel=canonical href=/dir/page.html>".getBytes(StandardCharsets.UTF_8),
+            Optional.of("text/html"),
+            Optional.empty());
 
     ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(page);
 
@@ -207,7 +254,9 @@ class PageParserTest {
 
   @Test
   void leavesOutWhatThePageDoesNotHave() {
-    ParseResult.Parsed parsed = html("<html lang=\" \"><head><title>  </title><meta name=\"description\" content=\"\"></head><body></body></html>");
+    ParseResult.Parsed parsed =
+        html(
+            "<html lang=\" \"><head><title>  </title><meta name=\"description\" content=\"\"></head><body></body></html>");
 
     assertThat(parsed.title()).isEmpty();
     assertThat(parsed.description()).isEmpty();
@@ -228,11 +277,18 @@ class PageParserTest {
           UTF-8        | utf-8      | UTF-8
           UTF-8        | "UTF-8"    | UTF-8
           """)
-  void decodesWithTheDeclaredCharsetElseTheMetaOneElseUtf8(String encoding, String declared, String used) {
+  void decodesWithTheDeclaredCharsetElseTheMetaOneElseUtf8(
+      String encoding, String declared, String used) {
     String meta = encoding.equals("UTF-8") ? "" : "<meta charset=\"" + encoding + "\">";
-    byte[] body = ("<html><head>" + meta + "<title>café</title></head><body>crème brûlée</body></html>").getBytes(Charset.forName(encoding));
+    byte[] body =
+        ("<html><head>" + meta + "<title>café</title></head><body>crème brûlée</body></html>")
+            .getBytes(Charset.forName(encoding));
 
-    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), body, Optional.of("text/html"), Optional.ofNullable(declared)));
+    ParseResult.Parsed parsed =
+        (ParseResult.Parsed)
+            parser.parse(
+                new Page(
+                    URL, Map.of(), body, Optional.of("text/html"), Optional.ofNullable(declared)));
 
     assertThat(parsed.title()).contains("café");
     assertThat(parsed.text()).isEqualTo("crème brûlée");
@@ -243,7 +299,10 @@ class PageParserTest {
   void aByteOrderMarkNamesTheEncoding() {
     byte[] utf16 = "\uFEFF<html><title>café</title></html>".getBytes(StandardCharsets.UTF_16BE);
 
-    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), utf16, Optional.of("text/html"), Optional.empty()));
+    ParseResult.Parsed parsed =
+        (ParseResult.Parsed)
+            parser.parse(
+                new Page(URL, Map.of(), utf16, Optional.of("text/html"), Optional.empty()));
 
     assertThat(parsed.title()).contains("café");
   }
@@ -294,9 +353,21 @@ class PageParserTest {
           text/plain                 | a\\u0000b          | the body is binary, not text/plain (it has NUL bytes)
           """)
   void rejectsWhatIsNotImported(String type, String body, String detail) {
-    String content = body == null ? "" : body.replace("\\u0000", "\u0000").replace("\\u0001", "\u0001").replace("\\u0002", "\u0002");
+    String content =
+        body == null
+            ? ""
+            : body.replace("\\u0000", "\u0000")
+                .replace("\\u0001", "\u0001")
+                .replace("\\u0002", "\u0002");
 
-    ParseResult result = parser.parse(new Page(URL, Map.of(), content.getBytes(StandardCharsets.UTF_8), Optional.ofNullable(type), Optional.empty()));
+    ParseResult result =
+        parser.parse(
+            new Page(
+                URL,
+                Map.of(),
+                content.getBytes(StandardCharsets.UTF_8),
+                Optional.ofNullable(type),
+                Optional.empty()));
 
     assertThat(result).isEqualTo(new ParseResult.Rejected(detail));
   }
@@ -312,17 +383,28 @@ class PageParserTest {
           <?xml version="1.0"?><doc>x</doc>                                 | application/xml
           """)
   void recognizesHtmlAndXmlWhenNoTypeIsDeclared(String body, String type) {
-    ParseResult result = parser.parse(new Page(URL, Map.of(), body.getBytes(StandardCharsets.UTF_8), Optional.empty(), Optional.empty()));
+    ParseResult result =
+        parser.parse(
+            new Page(
+                URL,
+                Map.of(),
+                body.getBytes(StandardCharsets.UTF_8),
+                Optional.empty(),
+                Optional.empty()));
 
-    assertThat(result).isInstanceOfSatisfying(ParseResult.Parsed.class, parsed -> assertThat(parsed.contentType()).isEqualTo(type));
+    assertThat(result)
+        .isInstanceOfSatisfying(
+            ParseResult.Parsed.class, parsed -> assertThat(parsed.contentType()).isEqualTo(type));
   }
 
   @Test
   void importsOnlyTheConfiguredTypes() {
     PageParser htmlOnly = new PageParser(new ParserSettings(Set.of("TEXT/HTML"), 100, 0));
 
-    assertThat(htmlOnly.parse(page("<p>x</p>", Map.of(), "text/html"))).isInstanceOf(ParseResult.Parsed.class);
-    assertThat(htmlOnly.parse(page("x", Map.of(), "text/plain"))).isEqualTo(new ParseResult.Rejected("content type text/plain is not imported"));
+    assertThat(htmlOnly.parse(page("<p>x</p>", Map.of(), "text/html")))
+        .isInstanceOf(ParseResult.Parsed.class);
+    assertThat(htmlOnly.parse(page("x", Map.of(), "text/plain")))
+        .isEqualTo(new ParseResult.Rejected("content type text/plain is not imported"));
   }
 
   @ParameterizedTest(name = "{0} -> {1}")
@@ -336,10 +418,23 @@ class PageParserTest {
           caf\\u00e9                            | UTF-8      | bogus      | café
           \\ufeffBOM first                      | UTF-8      | ISO-8859-1 | BOM first
           """)
-  void importsPlainTextDecodedWithItsCharset(String body, String encoding, String declared, String text) {
-    byte[] bytes = body.replace("\\n", "\n").replace("\\u00e9", "é").replace("\\ufeff", "\uFEFF").getBytes(Charset.forName(encoding));
+  void importsPlainTextDecodedWithItsCharset(
+      String body, String encoding, String declared, String text) {
+    byte[] bytes =
+        body.replace("\\n", "\n")
+            .replace("\\u00e9", "é")
+            .replace("\\ufeff", "\uFEFF")
+            .getBytes(Charset.forName(encoding));
 
-    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), bytes, Optional.of("text/plain"), Optional.ofNullable(declared)));
+    ParseResult.Parsed parsed =
+        (ParseResult.Parsed)
+            parser.parse(
+                new Page(
+                    URL,
+                    Map.of(),
+                    bytes,
+                    Optional.of("text/plain"),
+                    Optional.ofNullable(declared)));
 
     assertThat(parsed.text()).isEqualTo(text);
     assertThat(parsed.links()).isEmpty();
@@ -349,9 +444,14 @@ class PageParserTest {
 
   @Test
   void importsXmlAsItsTextWithoutLinks() {
-    byte[] body = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><doc><a href=\"/x\">caf\u00e9</a>\n <b>two</b></doc>".getBytes(StandardCharsets.ISO_8859_1);
+    byte[] body =
+        "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><doc><a href=\"/x\">caf\u00e9</a>\n <b>two</b></doc>"
+            .getBytes(StandardCharsets.ISO_8859_1);
 
-    ParseResult.Parsed xml = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), body, Optional.of("application/xml"), Optional.empty()));
+    ParseResult.Parsed xml =
+        (ParseResult.Parsed)
+            parser.parse(
+                new Page(URL, Map.of(), body, Optional.of("application/xml"), Optional.empty()));
 
     assertThat(xml.text()).isEqualTo("café two");
     assertThat(xml.charset()).isEqualTo("ISO-8859-1");
@@ -361,9 +461,11 @@ class PageParserTest {
 
   @Test
   void honoursTheHeadersCanonicalAndRobotsOnDocumentsWithoutMarkup() {
-    Map<String, String> headers = Map.of("Link", "</original.txt>; rel=\"canonical\"", "X-Robots-Tag", "noindex");
+    Map<String, String> headers =
+        Map.of("Link", "</original.txt>; rel=\"canonical\"", "X-Robots-Tag", "noindex");
 
-    ParseResult.Parsed text = (ParseResult.Parsed) parser.parse(page("words", headers, "text/plain"));
+    ParseResult.Parsed text =
+        (ParseResult.Parsed) parser.parse(page("words", headers, "text/plain"));
 
     assertThat(text.canonicalUrl()).contains("http://a.example/original.txt");
     assertThat(text.isNonCanonical()).isTrue();
@@ -374,15 +476,30 @@ class PageParserTest {
   void keepsTheConfiguredTextLengthButChecksumsAllOfIt() {
     PageParser short10 = new PageParser(new ParserSettings(Set.of("text/html"), 10, 0));
 
-    ParseResult.Parsed cut = (ParseResult.Parsed) short10.parse(page("<title>T</title><p>0123456789 and more</p>", Map.of(), "text/html"));
-    ParseResult.Parsed other = (ParseResult.Parsed) short10.parse(page("<title>T</title><p>0123456789 and less</p>", Map.of(), "text/html"));
+    ParseResult.Parsed cut =
+        (ParseResult.Parsed)
+            short10.parse(
+                page("<title>T</title><p>0123456789 and more</p>", Map.of(), "text/html"));
+    ParseResult.Parsed other =
+        (ParseResult.Parsed)
+            short10.parse(
+                page("<title>T</title><p>0123456789 and less</p>", Map.of(), "text/html"));
 
     assertThat(cut.text()).isEqualTo("0123456789");
-    assertThat(cut.contentChecksum()).isEqualTo(PageParser.checksum("T", "0123456789 and more")).isNotEqualTo(other.contentChecksum());
+    assertThat(cut.contentChecksum())
+        .isEqualTo(PageParser.checksum("T", "0123456789 and more"))
+        .isNotEqualTo(other.contentChecksum());
   }
 
   @ParameterizedTest(name = "cut({0}, {1}) = {2}")
-  @CsvSource({"abcdef, 3, abc", "abc, 3, abc", "abc, 5, abc", "abc, 0, ''", "a\uD83D\uDE00b, 2, a", "a\uD83D\uDE00b, 3, a\uD83D\uDE00"})
+  @CsvSource({
+    "abcdef, 3, abc",
+    "abc, 3, abc",
+    "abc, 5, abc",
+    "abc, 0, ''",
+    "a\uD83D\uDE00b, 2, a",
+    "a\uD83D\uDE00b, 3, a\uD83D\uDE00"
+  })
   void cutsTextWithoutSplittingASurrogatePair(String text, int max, String expected) {
     assertThat(PageParser.cut(text, max)).isEqualTo(expected);
   }
@@ -400,7 +517,11 @@ class PageParserTest {
           '   '           | ''
           """)
   void collapsesWhitespace(String text, String expected) {
-    String input = text.replace("\\t", "\t").replace("\\n", "\n").replace("\\r", "\r").replace("\\u00a0", "\u00a0");
+    String input =
+        text.replace("\\t", "\t")
+            .replace("\\n", "\n")
+            .replace("\\r", "\r")
+            .replace("\\u00a0", "\u00a0");
 
     assertThat(PageParser.collapseWhitespace(input)).isEqualTo(expected);
   }
@@ -427,7 +548,9 @@ class PageParserTest {
 
   @Test
   void survivesBrokenHtml() {
-    ParseResult result = parser.parse(page("<html><body><a href=\"/x\"<<<<div></p></td><title>&#0;", Map.of(), "text/html"));
+    ParseResult result =
+        parser.parse(
+            page("<html><body><a href=\"/x\"<<<<div></p></td><title>&#0;", Map.of(), "text/html"));
 
     assertThat(result).isInstanceOf(ParseResult.Parsed.class);
   }
@@ -439,7 +562,12 @@ class PageParserTest {
   }
 
   private static Page page(String body, Map<String, String> headers, String type) {
-    return new Page(URL, headers, body.getBytes(StandardCharsets.UTF_8), Optional.of(type), Optional.of("UTF-8"));
+    return new Page(
+        URL,
+        headers,
+        body.getBytes(StandardCharsets.UTF_8),
+        Optional.of(type),
+        Optional.of("UTF-8"));
   }
 
   @ParameterizedTest(name = "{0} in {1}")
@@ -454,16 +582,35 @@ class PageParserTest {
           rel=next        | <a rel=next href=#top>itself</a>                                        | ''
           rel=next        | <a href=/page2>no rel</a>                                               | ''
           """)
-  void findsTheNextPageOfAMultiPageDocumentOnTheSameOrigin(String how, String html, String expected) {
+  void findsTheNextPageOfAMultiPageDocumentOnTheSameOrigin(
+      String how, String html, String expected) {
     ParseOptions options = ParseOptions.of(Map.of(ParseOptions.PAGINATION, how));
-    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), html.getBytes(StandardCharsets.UTF_8), Optional.of("text/html"), Optional.empty()), options);
+    ParseResult.Parsed parsed =
+        (ParseResult.Parsed)
+            parser.parse(
+                new Page(
+                    URL,
+                    Map.of(),
+                    html.getBytes(StandardCharsets.UTF_8),
+                    Optional.of("text/html"),
+                    Optional.empty()),
+                options);
 
-    assertThat(parsed.nextPage()).isEqualTo(expected.isEmpty() ? Optional.empty() : Optional.of(expected));
+    assertThat(parsed.nextPage())
+        .isEqualTo(expected.isEmpty() ? Optional.empty() : Optional.of(expected));
   }
 
   @Test
   void findsNoNextPageWithoutThePaginationOption() {
-    ParseResult.Parsed parsed = (ParseResult.Parsed) parser.parse(new Page(URL, Map.of(), "<link rel=next href=/p2>".getBytes(StandardCharsets.UTF_8), Optional.of("text/html"), Optional.empty()));
+    ParseResult.Parsed parsed =
+        (ParseResult.Parsed)
+            parser.parse(
+                new Page(
+                    URL,
+                    Map.of(),
+                    "<link rel=next href=/p2>".getBytes(StandardCharsets.UTF_8),
+                    Optional.of("text/html"),
+                    Optional.empty()));
 
     assertThat(parsed.nextPage()).isEmpty();
   }

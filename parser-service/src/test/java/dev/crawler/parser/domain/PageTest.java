@@ -32,9 +32,12 @@ class PageTest {
                                       | %PDF-1.7                         |
           """)
   void knowsItsMediaTypeDeclaredOrRecognized(String declared, String body, String expected) {
-    byte[] bytes = body.replace("\\n", "\n").replace("\\ufeff", "\uFEFF").getBytes(StandardCharsets.UTF_8);
+    byte[] bytes =
+        body.replace("\\n", "\n").replace("\\ufeff", "\uFEFF").getBytes(StandardCharsets.UTF_8);
 
-    Page page = new Page("http://a.example/", Map.of(), bytes, Optional.ofNullable(declared), Optional.empty());
+    Page page =
+        new Page(
+            "http://a.example/", Map.of(), bytes, Optional.ofNullable(declared), Optional.empty());
 
     assertThat(page.mediaType()).isEqualTo(Optional.ofNullable(expected));
   }
@@ -54,9 +57,16 @@ class PageTest {
                          |
           """)
   void knowsTheCharsetItDeclaredWhenTheRuntimeSupportsIt(String declared, String expected) {
-    Page page = new Page("http://a.example/", Map.of(), new byte[] {'x'}, Optional.of("text/html"), Optional.ofNullable(declared));
+    Page page =
+        new Page(
+            "http://a.example/",
+            Map.of(),
+            new byte[] {'x'},
+            Optional.of("text/html"),
+            Optional.ofNullable(declared));
 
-    assertThat(page.declaredCharset()).isEqualTo(Optional.ofNullable(expected).map(Charset::forName));
+    assertThat(page.declaredCharset())
+        .isEqualTo(Optional.ofNullable(expected).map(Charset::forName));
   }
 
   @ParameterizedTest(name = "{0} declared {1} -> binary {2}")
@@ -73,14 +83,26 @@ class PageTest {
           fffe3c007000       |          | false
           """)
   void knowsABinaryBodyByItsNulBytes(String hex, String charset, boolean binary) {
-    Page page = new Page("http://a.example/", Map.of(), java.util.HexFormat.of().parseHex(hex), Optional.of("text/html"), Optional.ofNullable(charset));
+    Page page =
+        new Page(
+            "http://a.example/",
+            Map.of(),
+            java.util.HexFormat.of().parseHex(hex),
+            Optional.of("text/html"),
+            Optional.ofNullable(charset));
 
     assertThat(page.isBinary()).isEqualTo(binary);
   }
 
   @Test
   void looksUpHeadersWhateverTheirCase() {
-    Page page = new Page("http://a.example/", Map.of("etag", "\"v1\"", "Last-Modified", "Mon, 01 Jan 2024 00:00:00 GMT"), new byte[0], Optional.empty(), Optional.empty());
+    Page page =
+        new Page(
+            "http://a.example/",
+            Map.of("etag", "\"v1\"", "Last-Modified", "Mon, 01 Jan 2024 00:00:00 GMT"),
+            new byte[0],
+            Optional.empty(),
+            Optional.empty());
 
     assertThat(page.header("ETag")).contains("\"v1\"");
     assertThat(page.header("last-modified")).contains("Mon, 01 Jan 2024 00:00:00 GMT");

@@ -52,7 +52,12 @@ class PageTextTest {
   @Test
   void dropsControlCharactersAtEitherEndAsTrimDoesButKeepsThemBehindANoBreakSpaceInPre() {
     for (String html :
-        List.of("\u0001 text \u0002", "<pre>\u00A0\u0001x\u0001\u00A0</pre>", "<pre>\u0001\u00A0x\u00A0\u0001</pre>", "a\u000Bb", "<pre>\u000B</pre>x")) {
+        List.of(
+            "\u0001 text \u0002",
+            "<pre>\u00A0\u0001x\u0001\u00A0</pre>",
+            "<pre>\u0001\u00A0x\u00A0\u0001</pre>",
+            "a\u000Bb",
+            "<pre>\u000B</pre>x")) {
       Element body = parse(html).body();
       assertThat(PageText.of(body)).as(html).isEqualTo(expected(body));
     }
@@ -61,29 +66,92 @@ class PageTextTest {
   @Test
   void equalsJsoupsCollapsedTextOnEveryElementOfThePageFixtures() throws IOException {
     List<String> fixtures =
-        List.of("bom-contradicting-meta.html", "empty.html", "googlebot-only-noindex.html", "malformed.html", "meta-windows-1252.html", "own-agent-noindex.html", "relative-canonical.html");
+        List.of(
+            "bom-contradicting-meta.html",
+            "empty.html",
+            "googlebot-only-noindex.html",
+            "malformed.html",
+            "meta-windows-1252.html",
+            "own-agent-noindex.html",
+            "relative-canonical.html");
     for (String fixture : fixtures) {
       try (InputStream in = PageTextTest.class.getResourceAsStream("/pages/" + fixture)) {
         assertThat(in).as(fixture).isNotNull();
-        Document document = Jsoup.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "http://a.example/");
+        Document document =
+            Jsoup.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "http://a.example/");
         for (Element element : document.getAllElements()) {
-          assertThat(PageText.of(element)).as(fixture + " " + element.cssSelector()).isEqualTo(expected(element));
+          assertThat(PageText.of(element))
+              .as(fixture + " " + element.cssSelector())
+              .isEqualTo(expected(element));
         }
       }
     }
   }
 
   private static final String[] TAGS = {
-    "div", "p", "span", "a", "b", "em", "br", "pre", "textarea", "td", "tr", "table", "li", "ul", "h1", "code", "svg", "math",
-    "sup", "button", "label", "select", "option", "ruby", "rt", "img", "section", "nav", "address", "listing", "plaintext", "title",
+    "div",
+    "p",
+    "span",
+    "a",
+    "b",
+    "em",
+    "br",
+    "pre",
+    "textarea",
+    "td",
+    "tr",
+    "table",
+    "li",
+    "ul",
+    "h1",
+    "code",
+    "svg",
+    "math",
+    "sup",
+    "button",
+    "label",
+    "select",
+    "option",
+    "ruby",
+    "rt",
+    "img",
+    "section",
+    "nav",
+    "address",
+    "listing",
+    "plaintext",
+    "title",
   };
 
   private static final String[] TEXTS = {
-    "word", "é", "€", "\uD83D\uDE00", " ", "  ", "\n", "\t", "\r\n", "\f", "\u000B", "\u00A0", "&nbsp;", "\u200B", "\u00AD", "&shy;",
-    "\u0001", "\u001F", "<![CDATA[ c d ]]>", "<!-- note -->", "&#11;", "x\u2003y",
+    "word",
+    "é",
+    "€",
+    "\uD83D\uDE00",
+    " ",
+    "  ",
+    "\n",
+    "\t",
+    "\r\n",
+    "\f",
+    "\u000B",
+    "\u00A0",
+    "&nbsp;",
+    "\u200B",
+    "\u00AD",
+    "&shy;",
+    "\u0001",
+    "\u001F",
+    "<![CDATA[ c d ]]>",
+    "<!-- note -->",
+    "&#11;",
+    "x\u2003y",
   };
 
-  /** Random documents over tags with every kind of text boundary and every character jsoup or the parser treats specially. */
+  /**
+   * Random documents over tags with every kind of text boundary and every character jsoup or the
+   * parser treats specially.
+   */
   @Test
   void equalsJsoupsCollapsedTextOnGeneratedDocuments() {
     Random random = new Random(20261123);
@@ -91,7 +159,9 @@ class PageTextTest {
       String html = randomHtml(random, 0);
       Document document = parse(html);
       for (Element element : document.getAllElements()) {
-        assertThat(PageText.of(element)).as("element %s of %s", element.cssSelector(), html).isEqualTo(expected(element));
+        assertThat(PageText.of(element))
+            .as("element %s of %s", element.cssSelector(), html)
+            .isEqualTo(expected(element));
       }
     }
   }

@@ -12,7 +12,9 @@ class ParserSettingsTest {
 
   @Test
   void importsHtmlTextAndXmlByDefault() {
-    assertThat(ParserSettings.DEFAULTS.importedContentTypes()).containsExactlyInAnyOrder("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml");
+    assertThat(ParserSettings.DEFAULTS.importedContentTypes())
+        .containsExactlyInAnyOrder(
+            "text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml");
     assertThat(ParserSettings.DEFAULTS.maxTextChars()).isEqualTo(1_000_000);
   }
 
@@ -20,21 +22,37 @@ class ParserSettingsTest {
   void comparesMediaTypesLowerCase() {
     ParserSettings settings = new ParserSettings(Set.of(" Text/HTML ", "application/JSON"), 10, 0);
 
-    assertThat(settings.importedContentTypes()).containsExactlyInAnyOrder("text/html", "application/json");
+    assertThat(settings.importedContentTypes())
+        .containsExactlyInAnyOrder("text/html", "application/json");
     assertThat(settings.isImported("text/html")).isTrue();
     assertThat(settings.isImported("text/plain")).isFalse();
   }
 
   @ParameterizedTest(name = "[{0}] is a media type: {1}")
-  @CsvSource({"text/html, true", "application/xhtml+xml, true", "html, false", "text/, false", "/html, false", "'text/html; charset=utf-8', false", "a/b/c, false", "'', false"})
+  @CsvSource({
+    "text/html, true",
+    "application/xhtml+xml, true",
+    "html, false",
+    "text/, false",
+    "/html, false",
+    "'text/html; charset=utf-8', false",
+    "a/b/c, false",
+    "'', false"
+  })
   void knowsAMediaType(String text, boolean isMediaType) {
     assertThat(ParserSettings.isMediaType(text)).isEqualTo(isMediaType);
   }
 
   @Test
   void refusesWhatCannotBeASetting() {
-    assertThatIllegalArgumentException().isThrownBy(() -> new ParserSettings(Set.of("html"), 10, 0)).withMessageContaining("'html'");
-    assertThatIllegalArgumentException().isThrownBy(() -> new ParserSettings(Set.of(), -1, 0)).withMessageContaining("maxTextChars");
-    assertThatIllegalArgumentException().isThrownBy(() -> new ParserSettings(Set.of(), 0, -1)).withMessageContaining("recentLinks");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ParserSettings(Set.of("html"), 10, 0))
+        .withMessageContaining("'html'");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ParserSettings(Set.of(), -1, 0))
+        .withMessageContaining("maxTextChars");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ParserSettings(Set.of(), 0, -1))
+        .withMessageContaining("recentLinks");
   }
 }

@@ -7,7 +7,10 @@ import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Where the parser finds a publish date is tested through {@link PageParserTest}; here, how it reads one. */
+/**
+ * Where the parser finds a publish date is tested through {@link PageParserTest}; here, how it
+ * reads one.
+ */
 class PublishDatesTest {
 
   @ParameterizedTest(name = "[{0}] -> {1}")

@@ -42,7 +42,9 @@ class RecentLinksTest {
 
     assertThat(links.isNew("http://a.example/x", 0)).isTrue();
     assertThat(links.isNew("http://a.example/x", 999)).isFalse();
-    assertThat(links.isNew("http://a.example/x", 1000)).as("a later recrawl sees every link again").isTrue();
+    assertThat(links.isNew("http://a.example/x", 1000))
+        .as("a later recrawl sees every link again")
+        .isTrue();
     assertThat(links.isNew("http://a.example/x", 1500)).isFalse();
   }
 }

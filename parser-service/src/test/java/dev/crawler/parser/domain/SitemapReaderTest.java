@@ -25,9 +25,14 @@ class SitemapReaderTest {
 
   @Test
   void readsTheUrlsOfAnXmlSitemapWithTheirHints() {
-    SitemapReader.Read read = (SitemapReader.Read) reader.read("http://a.example/sitemap.xml", Optional.of("application/xml"), bytes(URLSET));
+    SitemapReader.Read read =
+        (SitemapReader.Read)
+            reader.read(
+                "http://a.example/sitemap.xml", Optional.of("application/xml"), bytes(URLSET));
 
-    assertThat(read.entries()).extracting(SitemapReader.Entry::url).containsExactly("http://a.example/one", "http://a.example/two");
+    assertThat(read.entries())
+        .extracting(SitemapReader.Entry::url)
+        .containsExactly("http://a.example/one", "http://a.example/two");
     SitemapReader.Entry one = read.entries().get(0);
     assertThat(one.isSitemap()).isFalse();
     assertThat(one.lastModified()).contains(Instant.parse("2026-11-20T10:00:00Z"));
@@ -47,18 +52,29 @@ class SitemapReaderTest {
         </sitemapindex>
         """;
 
-    SitemapReader.Read read = (SitemapReader.Read) reader.read("http://a.example/sitemap.xml", Optional.of("text/xml"), bytes(index));
+    SitemapReader.Read read =
+        (SitemapReader.Read)
+            reader.read("http://a.example/sitemap.xml", Optional.of("text/xml"), bytes(index));
 
     assertThat(read.kind()).isEqualTo("sitemap index");
-    assertThat(read.entries()).extracting(SitemapReader.Entry::url).containsExactly("http://a.example/sitemap-1.xml.gz", "http://a.example/sitemap-2.xml");
+    assertThat(read.entries())
+        .extracting(SitemapReader.Entry::url)
+        .containsExactly("http://a.example/sitemap-1.xml.gz", "http://a.example/sitemap-2.xml");
     assertThat(read.entries()).allMatch(SitemapReader.Entry::isSitemap);
   }
 
   @Test
   void readsATextSitemap() {
-    SitemapReader.Read read = (SitemapReader.Read) reader.read("http://a.example/sitemap.txt", Optional.of("text/plain"), bytes("http://a.example/x\nhttp://a.example/y\n"));
+    SitemapReader.Read read =
+        (SitemapReader.Read)
+            reader.read(
+                "http://a.example/sitemap.txt",
+                Optional.of("text/plain"),
+                bytes("http://a.example/x\nhttp://a.example/y\n"));
 
-    assertThat(read.entries()).extracting(SitemapReader.Entry::url).containsExactly("http://a.example/x", "http://a.example/y");
+    assertThat(read.entries())
+        .extracting(SitemapReader.Entry::url)
+        .containsExactly("http://a.example/x", "http://a.example/y");
   }
 
   @Test
@@ -68,24 +84,44 @@ class SitemapReaderTest {
       gzip.write(bytes(URLSET));
     }
 
-    SitemapReader.Read read = (SitemapReader.Read) reader.read("http://a.example/sitemap.xml.gz", Optional.of("application/gzip"), out.toByteArray());
+    SitemapReader.Read read =
+        (SitemapReader.Read)
+            reader.read(
+                "http://a.example/sitemap.xml.gz",
+                Optional.of("application/gzip"),
+                out.toByteArray());
 
     assertThat(read.entries()).hasSize(2);
   }
 
   @Test
   void readsAnRssFeed() {
-    String rss = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>t</title><item><link>http://a.example/post</link><pubDate>Fri, 20 Nov 2026 10:00:00 GMT</pubDate></item></channel></rss>";
+    String rss =
+        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>t</title><item><link>http://a.example/post</link><pubDate>Fri, 20 Nov 2026 10:00:00 GMT</pubDate></item></channel></rss>";
 
-    SitemapReader.Read read = (SitemapReader.Read) reader.read("http://a.example/feed", Optional.of("application/rss+xml"), bytes(rss));
+    SitemapReader.Read read =
+        (SitemapReader.Read)
+            reader.read("http://a.example/feed", Optional.of("application/rss+xml"), bytes(rss));
 
-    assertThat(read.entries()).extracting(SitemapReader.Entry::url).containsExactly("http://a.example/post");
+    assertThat(read.entries())
+        .extracting(SitemapReader.Entry::url)
+        .containsExactly("http://a.example/post");
   }
 
   @Test
   void saysWhenTheBodyIsNoSitemap() {
-    assertThat(reader.read("http://a.example/sitemap.xml", Optional.of("text/html"), bytes("<html><body>404</body></html>"))).isInstanceOf(SitemapReader.Unreadable.class);
-    assertThat(reader.read("http://a.example/sitemap.xml", Optional.of("application/xml"), bytes("<notasitemap/>"))).isInstanceOf(SitemapReader.Unreadable.class);
+    assertThat(
+            reader.read(
+                "http://a.example/sitemap.xml",
+                Optional.of("text/html"),
+                bytes("<html><body>404</body></html>")))
+        .isInstanceOf(SitemapReader.Unreadable.class);
+    assertThat(
+            reader.read(
+                "http://a.example/sitemap.xml",
+                Optional.of("application/xml"),
+                bytes("<notasitemap/>")))
+        .isInstanceOf(SitemapReader.Unreadable.class);
   }
 
   private static byte[] bytes(String text) {

@@ -78,7 +78,12 @@ class ParserTopologyTest {
         "<html lang=\"en\"><head><title>Home</title><meta name=\"description\" content=\"The home page\"></head><body>"
             + "<p>Welcome  home</p><a href=\"/x\">X</a> <a href=\"http://b.example\">B</a><img src=\"/logo.png\"><iframe src=\"/f\"></iframe><a href=\"/x#top\">again</a>"
             + "</body></html>";
-    FetchResult result = result(A + "/", "text/html", html, Map.of("etag", "\"v1\"", "last-modified", "Mon, 23 Nov 2026 09:00:00 GMT"));
+    FetchResult result =
+        result(
+            A + "/",
+            "text/html",
+            html,
+            Map.of("etag", "\"v1\"", "last-modified", "Mon, 23 Nov 2026 09:00:00 GMT"));
     result.setOptions(Map.of("max-depth", "5"));
 
     results.pipeInput(A, result);
@@ -103,7 +108,9 @@ class ParserTopologyTest {
                     .setEtag("\"v1\"")
                     .setLastModified("Mon, 23 Nov 2026 09:00:00 GMT")
                     .setFetchedAt(FETCHED)
-                    .setPublishedAt(java.time.Instant.parse("2026-11-23T09:00:00Z")) // the page states none: Last-Modified
+                    .setPublishedAt(
+                        java.time.Instant.parse(
+                            "2026-11-23T09:00:00Z")) // the page states none: Last-Modified
                     .setContentChecksum(PageParser.checksum("Home", "Welcome home X B again"))
                     .setMetadataChecksum(null)
                     .setOutlinkCount(4)
@@ -125,15 +132,24 @@ class ParserTopologyTest {
   void sendsALinkFoundOnManyPagesOnce() {
     start(ParserSettings.DEFAULTS);
 
-    results.pipeInput(A, result(A + "/1", "text/html", "<a href=\"/menu\">Menu</a><a href=\"/one\">1</a>", Map.of()));
-    results.pipeInput(A, result(A + "/2", "text/html", "<a href=\"/menu\">Menu</a><a href=\"/two\">2</a>", Map.of()));
+    results.pipeInput(
+        A,
+        result(
+            A + "/1", "text/html", "<a href=\"/menu\">Menu</a><a href=\"/one\">1</a>", Map.of()));
+    results.pipeInput(
+        A,
+        result(
+            A + "/2", "text/html", "<a href=\"/menu\">Menu</a><a href=\"/two\">2</a>", Map.of()));
 
-    assertThat(discovered.readValuesToList()).extracting(DiscoveredUrl::getUrl, DiscoveredUrl::getSourceUrl)
+    assertThat(discovered.readValuesToList())
+        .extracting(DiscoveredUrl::getUrl, DiscoveredUrl::getSourceUrl)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(A + "/menu", A + "/1"),
             org.assertj.core.groups.Tuple.tuple(A + "/one", A + "/1"),
             org.assertj.core.groups.Tuple.tuple(A + "/two", A + "/2"));
-    assertThat(parsed.readValuesToList()).extracting(ParsedDocument::getOutlinkCount).containsExactly(2, 2);
+    assertThat(parsed.readValuesToList())
+        .extracting(ParsedDocument::getOutlinkCount)
+        .containsExactly(2, 2);
   }
 
   @Test
@@ -143,77 +159,126 @@ class ParserTopologyTest {
     results.pipeInput(A, result(A + "/1", "text/html", "<a href=\"/menu\">Menu</a>", Map.of()));
     results.pipeInput(A, result(A + "/2", "text/html", "<a href=\"/menu\">Menu</a>", Map.of()));
 
-    assertThat(discovered.readValuesToList()).extracting(DiscoveredUrl::getSourceUrl).containsExactly(A + "/1", A + "/2");
+    assertThat(discovered.readValuesToList())
+        .extracting(DiscoveredUrl::getSourceUrl)
+        .containsExactly(A + "/1", A + "/2");
   }
 
   @Test
   void sendsOnlyTheCanonicalOfANonCanonicalPageAtTheSameDepth() {
     start(ParserSettings.DEFAULTS);
 
-    FetchResult dup = result(A + "/dup", "text/html", "<link rel=\"canonical\" href=\"http://b.example/orig\"><a href=\"/x\">X</a>", Map.of());
+    FetchResult dup =
+        result(
+            A + "/dup",
+            "text/html",
+            "<link rel=\"canonical\" href=\"http://b.example/orig\"><a href=\"/x\">X</a>",
+            Map.of());
     dup.setOptions(new HashMap<>(Map.of("canonical-scope", "any")));
     results.pipeInput(A, dup);
 
     assertThat(parsed.readValue().getCanonicalUrl()).isEqualTo(B + "/orig");
-    assertThat(discovered.readKeyValuesToList()).containsExactly(KeyValue.pair(B, link(B + "/orig", UrlKind.CANONICAL, null, A + "/dup", 1)));
+    assertThat(discovered.readKeyValuesToList())
+        .containsExactly(
+            KeyValue.pair(B, link(B + "/orig", UrlKind.CANONICAL, null, A + "/dup", 1)));
   }
 
   @Test
   void ignoresACanonicalOutsideTheRegisteredDomainByDefault() {
     start(ParserSettings.DEFAULTS);
 
-    results.pipeInput(A, result(A + "/dup", "text/html", "<link rel=\"canonical\" href=\"http://b.example/orig\"><a href=\"/x\">X</a>", Map.of()));
+    results.pipeInput(
+        A,
+        result(
+            A + "/dup",
+            "text/html",
+            "<link rel=\"canonical\" href=\"http://b.example/orig\"><a href=\"/x\">X</a>",
+            Map.of()));
 
     assertThat(parsed.readValue().getCanonicalUrl()).isNull();
-    assertThat(discovered.readKeyValuesToList()).extracting(kv -> kv.value.getKind()).containsExactly(UrlKind.LINK);
+    assertThat(discovered.readKeyValuesToList())
+        .extracting(kv -> kv.value.getKind())
+        .containsExactly(UrlKind.LINK);
   }
 
   @Test
   void sendsTheCanonicalOfTheLinkHeader() {
     start(ParserSettings.DEFAULTS);
 
-    results.pipeInput(A, result(A + "/doc.txt", "text/plain", "words", Map.of("link", "</doc.html>; rel=\"canonical\"")));
+    results.pipeInput(
+        A,
+        result(
+            A + "/doc.txt",
+            "text/plain",
+            "words",
+            Map.of("link", "</doc.html>; rel=\"canonical\"")));
 
     assertThat(parsed.readValue().getText()).isEqualTo("words");
-    assertThat(discovered.readKeyValuesToList()).containsExactly(KeyValue.pair(A, link(A + "/doc.html", UrlKind.CANONICAL, null, A + "/doc.txt", 1)));
+    assertThat(discovered.readKeyValuesToList())
+        .containsExactly(
+            KeyValue.pair(A, link(A + "/doc.html", UrlKind.CANONICAL, null, A + "/doc.txt", 1)));
   }
 
   @Test
   void followsTheLinksOfAPageThatIsItsOwnCanonical() {
     start(ParserSettings.DEFAULTS);
 
-    results.pipeInput(A, result(A + "/self", "text/html", "<link rel=\"canonical\" href=\"/self#top\"><a href=\"/x\">X</a>", Map.of()));
+    results.pipeInput(
+        A,
+        result(
+            A + "/self",
+            "text/html",
+            "<link rel=\"canonical\" href=\"/self#top\"><a href=\"/x\">X</a>",
+            Map.of()));
 
     assertThat(parsed.readValue().getCanonicalUrl()).isEqualTo(A + "/self");
-    assertThat(discovered.readKeyValuesToList()).containsExactly(KeyValue.pair(A, link(A + "/x", UrlKind.LINK, "X", A + "/self", 2)));
+    assertThat(discovered.readKeyValuesToList())
+        .containsExactly(KeyValue.pair(A, link(A + "/x", UrlKind.LINK, "X", A + "/self", 2)));
   }
 
   @Test
   void resolvesTheLinksOfARedirectedPageAgainstTheUrlThatAnswered() {
     start(ParserSettings.DEFAULTS);
-    results.pipeInput(A, redirected(A + "/old/page", A + "/new/page", "<link rel=\"canonical\" href=\"/new/page\"><a href=\"next\">N</a>"));
+    results.pipeInput(
+        A,
+        redirected(
+            A + "/old/page",
+            A + "/new/page",
+            "<link rel=\"canonical\" href=\"/new/page\"><a href=\"next\">N</a>"));
 
     ParsedDocument document = parsed.readValue();
     assertThat(document.getUrl()).isEqualTo(A + "/old/page");
-    assertThat(document.getCanonicalUrl()).as("its own canonical, under the URL it was requested as").isEqualTo(A + "/old/page");
-    assertThat(discovered.readKeyValuesToList()).containsExactly(KeyValue.pair(A, link(A + "/new/next", UrlKind.LINK, "N", A + "/old/page", 2)));
+    assertThat(document.getCanonicalUrl())
+        .as("its own canonical, under the URL it was requested as")
+        .isEqualTo(A + "/old/page");
+    assertThat(discovered.readKeyValuesToList())
+        .containsExactly(
+            KeyValue.pair(A, link(A + "/new/next", UrlKind.LINK, "N", A + "/old/page", 2)));
   }
 
   @Test
   void ignoresACanonicalThatPointsBackIntoTheRedirectChain() {
     start(ParserSettings.DEFAULTS);
-    results.pipeInput(A, redirected(A + "/a", A + "/b", "<link rel=\"canonical\" href=\"/a\"><a href=\"/x\">X</a>"));
+    results.pipeInput(
+        A,
+        redirected(A + "/a", A + "/b", "<link rel=\"canonical\" href=\"/a\"><a href=\"/x\">X</a>"));
 
     assertThat(parsed.readValue().getCanonicalUrl()).isEqualTo(A + "/a");
-    assertThat(discovered.readKeyValuesToList()).extracting(kv -> kv.value.getKind()).containsExactly(UrlKind.LINK);
+    assertThat(discovered.readKeyValuesToList())
+        .extracting(kv -> kv.value.getKind())
+        .containsExactly(UrlKind.LINK);
   }
 
   @Test
   void readsASitemapForItsUrlsAndTheirHintsAndPublishesNothing() {
     start(ParserSettings.DEFAULTS);
     String xml =
-        "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>" + A + "/one</loc><lastmod>2026-11-20</lastmod><changefreq>weekly</changefreq>"
-            + "<priority>0.3</priority></url><url><loc>" + B + "/elsewhere</loc></url></urlset>";
+        "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>"
+            + A
+            + "/one</loc><lastmod>2026-11-20</lastmod><changefreq>weekly</changefreq>"
+            + "<priority>0.3</priority></url><url><loc>"
+            + B
+            + "/elsewhere</loc></url></urlset>";
     FetchResult sitemap = result(A + "/sitemap.xml", "application/xml", xml, Map.of());
     sitemap.setKind(UrlKind.SITEMAP);
     sitemap.setDepth(0);
@@ -230,7 +295,8 @@ class ParserTopologyTest {
     assertThat(one.getKind()).isEqualTo(UrlKind.LINK);
     assertThat(one.getDepth()).isZero();
     assertThat(one.getSourceUrl()).isEqualTo(A + "/sitemap.xml");
-    assertThat(one.getSitemapLastModified()).isEqualTo(java.time.Instant.parse("2026-11-20T00:00:00Z"));
+    assertThat(one.getSitemapLastModified())
+        .isEqualTo(java.time.Instant.parse("2026-11-20T00:00:00Z"));
     assertThat(one.getSitemapChangeFrequency()).isEqualTo("weekly");
     assertThat(one.getSitemapPriority()).isEqualTo(0.3);
   }
@@ -238,50 +304,85 @@ class ParserTopologyTest {
   @Test
   void checksumsTheMetadataTheOptionNames() {
     start(ParserSettings.DEFAULTS);
-    FetchResult withOption = result(A + "/m", "text/html", "<title>m</title>", Map.of("ETag", "\"v1\"", "Last-Modified", "Mon, 23 Nov 2026 09:00:00 GMT"));
+    FetchResult withOption =
+        result(
+            A + "/m",
+            "text/html",
+            "<title>m</title>",
+            Map.of("ETag", "\"v1\"", "Last-Modified", "Mon, 23 Nov 2026 09:00:00 GMT"));
     withOption.setOptions(new HashMap<>(Map.of("metadata-checksum", "etag,last-modified")));
 
     results.pipeInput(A, withOption);
-    results.pipeInput(A, result(A + "/n", "text/html", "<title>n</title>", Map.of("ETag", "\"v1\"")));
+    results.pipeInput(
+        A, result(A + "/n", "text/html", "<title>n</title>", Map.of("ETag", "\"v1\"")));
 
     List<ParsedDocument> documents = parsed.readValuesToList();
     assertThat(documents.get(0).getMetadataChecksum())
-        .isEqualTo(dev.crawler.parser.domain.PageParser.checksum("", "etag: \"v1\"\nlast-modified: Mon, 23 Nov 2026 09:00:00 GMT\n"));
-    assertThat(documents.get(1).getMetadataChecksum()).as("no option: no metadata checksum").isNull();
+        .isEqualTo(
+            dev.crawler.parser.domain.PageParser.checksum(
+                "", "etag: \"v1\"\nlast-modified: Mon, 23 Nov 2026 09:00:00 GMT\n"));
+    assertThat(documents.get(1).getMetadataChecksum())
+        .as("no option: no metadata checksum")
+        .isNull();
   }
 
   @Test
   void takesThePublishDateFromLastModifiedWhenThePageStatesNone() {
     start(ParserSettings.DEFAULTS);
 
-    results.pipeInput(A, result(A + "/dated", "text/html", "<title>d</title>", Map.of("Last-Modified", "Mon, 23 Nov 2026 09:00:00 GMT")));
-    results.pipeInput(A, result(A + "/stated", "text/html", "<meta property=\"article:published_time\" content=\"2026-11-01T08:00:00Z\"><title>s</title>", Map.of("Last-Modified", "Mon, 23 Nov 2026 09:00:00 GMT")));
-    results.pipeInput(A, result(A + "/undated", "text/html", "<title>u</title>", Map.of("Last-Modified", "yesterday")));
+    results.pipeInput(
+        A,
+        result(
+            A + "/dated",
+            "text/html",
+            "<title>d</title>",
+            Map.of("Last-Modified", "Mon, 23 Nov 2026 09:00:00 GMT")));
+    results.pipeInput(
+        A,
+        result(
+            A + "/stated",
+            "text/html",
+            "<meta property=\"article:published_time\" content=\"2026-11-01T08:00:00Z\"><title>s</title>",
+            Map.of("Last-Modified", "Mon, 23 Nov 2026 09:00:00 GMT")));
+    results.pipeInput(
+        A,
+        result(
+            A + "/undated", "text/html", "<title>u</title>", Map.of("Last-Modified", "yesterday")));
 
-    assertThat(parsed.readValuesToList()).extracting(ParsedDocument::getPublishedAt)
-        .containsExactly(java.time.Instant.parse("2026-11-23T09:00:00Z"), java.time.Instant.parse("2026-11-01T08:00:00Z"), null);
+    assertThat(parsed.readValuesToList())
+        .extracting(ParsedDocument::getPublishedAt)
+        .containsExactly(
+            java.time.Instant.parse("2026-11-23T09:00:00Z"),
+            java.time.Instant.parse("2026-11-01T08:00:00Z"),
+            null);
   }
 
   @Test
   void leavesOutLinksMarkedNofollowUnlessTheOptionSaysOtherwise() {
     start(ParserSettings.DEFAULTS);
-    String html = "<a href=\"/ad\" rel=\"sponsored nofollow\">ad</a> <a href=\"/both\" rel=\"nofollow\">b</a> <a href=\"/both\">b again</a> <a href=\"/plain\">p</a>";
+    String html =
+        "<a href=\"/ad\" rel=\"sponsored nofollow\">ad</a> <a href=\"/both\" rel=\"nofollow\">b</a> <a href=\"/both\">b again</a> <a href=\"/plain\">p</a>";
     FetchResult rogue = result(A + "/rogue", "text/html", html, Map.of());
     rogue.setOptions(new HashMap<>(Map.of("obey-link-nofollow", "false")));
 
     results.pipeInput(A, result(A + "/page", "text/html", html, Map.of()));
-    List<String> obeyed = discovered.readValuesToList().stream().map(DiscoveredUrl::getUrl).toList();
+    List<String> obeyed =
+        discovered.readValuesToList().stream().map(DiscoveredUrl::getUrl).toList();
     results.pipeInput(A, rogue);
-    List<String> ignored = discovered.readValuesToList().stream().map(DiscoveredUrl::getUrl).toList();
+    List<String> ignored =
+        discovered.readValuesToList().stream().map(DiscoveredUrl::getUrl).toList();
 
     assertThat(obeyed).containsExactly(A + "/both", A + "/plain");
-    assertThat(ignored).as("links already sent by this task are not sent twice").containsExactly(A + "/ad");
+    assertThat(ignored)
+        .as("links already sent by this task are not sent twice")
+        .containsExactly(A + "/ad");
   }
 
   @Test
   void rejectsASitemapThatIsNone() {
     start(ParserSettings.DEFAULTS);
-    FetchResult sitemap = result(A + "/sitemap.xml", "text/html", "<html>not found</html>", Map.of());
+    FetchResult sitemap =
+        result(A + "/sitemap.xml", "text/html", "<html>not found</html>", Map.of());
     sitemap.setKind(UrlKind.SITEMAP);
 
     results.pipeInput(A, sitemap);
@@ -294,7 +395,13 @@ class ParserTopologyTest {
   void followsNoLinksOfANofollowPage() {
     start(ParserSettings.DEFAULTS);
 
-    results.pipeInput(A, result(A + "/nf", "text/html", "<meta name=\"robots\" content=\"noindex, nofollow\"><a href=\"/x\">X</a>", Map.of()));
+    results.pipeInput(
+        A,
+        result(
+            A + "/nf",
+            "text/html",
+            "<meta name=\"robots\" content=\"noindex, nofollow\"><a href=\"/x\">X</a>",
+            Map.of()));
 
     ParsedDocument document = parsed.readValue();
     assertThat(document.getNofollow()).isTrue();
@@ -307,7 +414,9 @@ class ParserTopologyTest {
   void followsNoLinksWhenTheHeaderSaysNofollow() {
     start(ParserSettings.DEFAULTS);
 
-    results.pipeInput(A, result(A + "/nf", "text/html", "<a href=\"/x\">X</a>", Map.of("x-robots-tag", "nofollow")));
+    results.pipeInput(
+        A,
+        result(A + "/nf", "text/html", "<a href=\"/x\">X</a>", Map.of("x-robots-tag", "nofollow")));
 
     assertThat(parsed.readValue().getNofollow()).isTrue();
     assertThat(discovered.isEmpty()).isTrue();
@@ -316,12 +425,19 @@ class ParserTopologyTest {
   @Test
   void followsTheLinksOfANofollowPageWhenRobotsMetaIsNotObeyed() {
     start(ParserSettings.DEFAULTS);
-    FetchResult rogue = result(A + "/nf", "text/html", "<meta name=\"robots\" content=\"nofollow\"><a href=\"/x\">X</a>", Map.of());
+    FetchResult rogue =
+        result(
+            A + "/nf",
+            "text/html",
+            "<meta name=\"robots\" content=\"nofollow\"><a href=\"/x\">X</a>",
+            Map.of());
     rogue.setOptions(Map.of("obey-robots-meta", "false"));
 
     results.pipeInput(A, rogue);
 
-    assertThat(discovered.readValuesToList()).extracting(DiscoveredUrl::getUrl).containsExactly(A + "/x");
+    assertThat(discovered.readValuesToList())
+        .extracting(DiscoveredUrl::getUrl)
+        .containsExactly(A + "/x");
     assertThat(parsed.readValue().getNofollow()).as("nofollow, not obeyed").isFalse();
   }
 
@@ -381,13 +497,14 @@ class ParserTopologyTest {
   @Test
   void anUnexpectedFailureEndsThePageInErrorAndTheNextPageIsParsed() {
     PageParser real = PageParser.withDefaults();
-    java.util.function.BiFunction<Page, dev.crawler.parser.domain.ParseOptions, ParseResult> failingOnBoom =
-        (page, options) -> {
-          if (page.url().endsWith("/boom")) {
-            throw new IllegalStateException("boom");
-          }
-          return real.parse(page, options);
-        };
+    java.util.function.BiFunction<Page, dev.crawler.parser.domain.ParseOptions, ParseResult>
+        failingOnBoom =
+            (page, options) -> {
+              if (page.url().endsWith("/boom")) {
+                throw new IllegalStateException("boom");
+              }
+              return real.parse(page, options);
+            };
     start(ParserTopology.build(topics, ParserSettings.DEFAULTS, failingOnBoom));
 
     results.pipeInput(A, result(A + "/boom", "text/html", "<p>x</p>", Map.of()));
@@ -399,7 +516,9 @@ class ParserTopologyTest {
     assertThat(outcome.getRequestId()).isEqualTo("req-1");
     assertThat(outcome.getDetail()).isEqualTo("java.lang.IllegalStateException: boom");
     assertThat(log.readValue().getOutcome()).isEqualTo(Outcome.ERROR);
-    assertThat(parsed.readValuesToList()).extracting(ParsedDocument::getUrl).containsExactly(A + "/ok");
+    assertThat(parsed.readValuesToList())
+        .extracting(ParsedDocument::getUrl)
+        .containsExactly(A + "/ok");
     assertThat(deadLetters.isEmpty()).isTrue();
   }
 
@@ -415,7 +534,9 @@ class ParserTopologyTest {
   @Test
   void sendsAnUndecodableRecordToTheDeadLettersAndGoesOn() {
     start(ParserSettings.DEFAULTS);
-    var raw = driver.createInputTopic(topics.fetchResults().name(), new ByteArraySerializer(), new ByteArraySerializer());
+    var raw =
+        driver.createInputTopic(
+            topics.fetchResults().name(), new ByteArraySerializer(), new ByteArraySerializer());
 
     raw.pipeInput(A.getBytes(StandardCharsets.UTF_8), "garbage".getBytes(StandardCharsets.UTF_8));
     results.pipeInput(A, result(A + "/", "text/html", "<title>ok</title>", Map.of()));
@@ -425,12 +546,16 @@ class ParserTopologyTest {
     assertThat(letter.value.getTopic()).isEqualTo(topics.fetchResults().name());
     assertThat(letter.value.getPartition()).isZero();
     assertThat(letter.value.getOffset()).isZero();
-    assertThat(letter.value.getKey()).isEqualTo(ByteBuffer.wrap(A.getBytes(StandardCharsets.UTF_8)));
-    assertThat(letter.value.getValue()).isEqualTo(ByteBuffer.wrap("garbage".getBytes(StandardCharsets.UTF_8)));
+    assertThat(letter.value.getKey())
+        .isEqualTo(ByteBuffer.wrap(A.getBytes(StandardCharsets.UTF_8)));
+    assertThat(letter.value.getValue())
+        .isEqualTo(ByteBuffer.wrap("garbage".getBytes(StandardCharsets.UTF_8)));
     assertThat(letter.value.getService()).isEqualTo("parser");
     assertThat(letter.value.getError()).contains(topics.fetchResults().name());
     assertThat(deadLetters.isEmpty()).isTrue();
-    assertThat(parsed.readValuesToList()).extracting(ParsedDocument::getTitle).containsExactly("ok");
+    assertThat(parsed.readValuesToList())
+        .extracting(ParsedDocument::getTitle)
+        .containsExactly("ok");
     assertThat(outcomes.isEmpty()).isTrue();
   }
 
@@ -445,14 +570,27 @@ class ParserTopologyTest {
     assertThat(letter.getService()).isEqualTo("parser");
     assertThat(letter.getValue()).isNull();
     assertThat(letter.getErrorClass()).isEqualTo(IllegalArgumentException.class.getName());
-    assertThat(parsed.readValuesToList()).extracting(ParsedDocument::getTitle).containsExactly("ok");
+    assertThat(parsed.readValuesToList())
+        .extracting(ParsedDocument::getTitle)
+        .containsExactly("ok");
   }
 
-  private static DiscoveredUrl link(String url, UrlKind kind, String anchor, String source, int depth) {
-    return DiscoveredUrl.newBuilder().setUrl(url).setSourceUrl(source).setDepth(depth).setKind(kind).setAnchor(anchor).setDiscoveredAt(FETCHED).build();
+  private static DiscoveredUrl link(
+      String url, UrlKind kind, String anchor, String source, int depth) {
+    return DiscoveredUrl.newBuilder()
+        .setUrl(url)
+        .setSourceUrl(source)
+        .setDepth(depth)
+        .setKind(kind)
+        .setAnchor(anchor)
+        .setDiscoveredAt(FETCHED)
+        .build();
   }
 
-  /** An HTML page requested as {@code url}, answered by {@code finalUrl} after one redirect followed in the fetch. */
+  /**
+   * An HTML page requested as {@code url}, answered by {@code finalUrl} after one redirect followed
+   * in the fetch.
+   */
   private static FetchResult redirected(String url, String finalUrl, String body) {
     FetchResult result = result(url, "text/html", body, Map.of());
     result.setRedirectChain(List.of(url));
@@ -460,7 +598,8 @@ class ParserTopologyTest {
     return result;
   }
 
-  private static FetchResult result(String url, String type, String body, Map<String, String> headers) {
+  private static FetchResult result(
+      String url, String type, String body, Map<String, String> headers) {
     return FetchResult.newBuilder()
         .setUrl(url)
         .setRequestId("req-1")

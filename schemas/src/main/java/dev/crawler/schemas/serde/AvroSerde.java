@@ -1,9 +1,9 @@
 package dev.crawler.schemas.serde;
 
-import java.util.Locale;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.AvroRuntimeException;
@@ -24,8 +24,9 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Serializes Avro-generated records in the Confluent Schema Registry wire format, so that any consumer
- * using Confluent's {@code KafkaAvroDeserializer} (or Apicurio's, or Karapace's) reads them:
+ * Serializes Avro-generated records in the Confluent Schema Registry wire format, so that any
+ * consumer using Confluent's {@code KafkaAvroDeserializer} (or Apicurio's, or Karapace's) reads
+ * them:
  *
  * <pre>
  * byte 0      magic byte 0
@@ -33,17 +34,19 @@ import org.jspecify.annotations.Nullable;
  * bytes 5-    the record in Avro binary encoding
  * </pre>
  *
- * <p>The writer schema is registered under the topic name strategy's subject ({@code <topic>-value}, or
- * {@code <topic>-key} for a key serde) the first time a topic is written; ids are cached by the registry
- * client. Decoding resolves the writer's schema (fetched by id) against this class's schema, so records
- * written by an older or newer version of a schema are read as long as the change is compatible.
+ * <p>The writer schema is registered under the topic name strategy's subject ({@code
+ * <topic>-value}, or {@code <topic>-key} for a key serde) the first time a topic is written; ids
+ * are cached by the registry client. Decoding resolves the writer's schema (fetched by id) against
+ * this class's schema, so records written by an older or newer version of a schema are read as long
+ * as the change is compatible.
  *
- * <p>A null record serializes to null (a tombstone) and null bytes deserialize to null. Bytes that cannot
- * be decoded raise {@link UndecodableRecordException}, naming the topic. Thread-safe.
+ * <p>A null record serializes to null (a tombstone) and null bytes deserialize to null. Bytes that
+ * cannot be decoded raise {@link UndecodableRecordException}, naming the topic. Thread-safe.
  *
  * @param <T> the generated record class
  */
-public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Serializer<T>, Deserializer<T> {
+public final class AvroSerde<T extends SpecificRecord>
+    implements Serde<T>, Serializer<T>, Deserializer<T> {
 
   /** The first byte of every record in the Confluent wire format. */
   public static final byte MAGIC_BYTE = 0;
@@ -51,7 +54,10 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
   /** Magic byte plus schema id. */
   public static final int HEADER_LENGTH = 5;
 
-  /** The package prefix of the project's generated classes (events and state), which Avro must be told to trust. */
+  /**
+   * The package prefix of the project's generated classes (events and state), which Avro must be
+   * told to trust.
+   */
   static final String TRUSTED_PACKAGE_PREFIX = "dev.crawler.";
 
   static {
@@ -82,7 +88,8 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
   }
 
   /** A value serde for {@code type}. */
-  public static <T extends SpecificRecord> AvroSerde<T> forValues(SchemaRegistryClient registry, Class<T> type) {
+  public static <T extends SpecificRecord> AvroSerde<T> forValues(
+      SchemaRegistryClient registry, Class<T> type) {
     return new AvroSerde<>(registry, type, false);
   }
 
@@ -120,7 +127,14 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
       writer.write(record, encoder);
       encoder.flush();
     } catch (IOException | RuntimeException e) {
-      throw new SerializationException("cannot serialize " + type.getSimpleName() + " for topic " + topic + ": " + e.getMessage(), e);
+      throw new SerializationException(
+          "cannot serialize "
+              + type.getSimpleName()
+              + " for topic "
+              + topic
+              + ": "
+              + e.getMessage(),
+          e);
     }
     return out.toByteArray();
   }
@@ -182,27 +196,46 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
       return null;
     }
     if (bytes.length < HEADER_LENGTH) {
-      throw new UndecodableRecordException(topic, bytes.length + " bytes is too short for the Confluent wire format", null);
+      throw new UndecodableRecordException(
+          topic, bytes.length + " bytes is too short for the Confluent wire format", null);
     }
     if (bytes[0] != MAGIC_BYTE) {
       throw new UndecodableRecordException(
-          topic, String.format(Locale.ROOT, "magic byte is 0x%02x, not 0x00: not in the Confluent wire format", bytes[0]), null);
+          topic,
+          String.format(
+              Locale.ROOT,
+              "magic byte is 0x%02x, not 0x00: not in the Confluent wire format",
+              bytes[0]),
+          null);
     }
     int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
     SpecificDatumReader<T> reader;
     try {
-      reader = readersById.computeIfAbsent(id, i -> new SpecificDatumReader<>(registry.schemaById(i), schema, data));
+      reader =
+          readersById.computeIfAbsent(
+              id, i -> new SpecificDatumReader<>(registry.schemaById(i), schema, data));
     } catch (SchemaRegistryException e) {
-      throw new UndecodableRecordException(topic, "writer schema " + id + " is unavailable: " + e.getMessage(), e);
+      throw new UndecodableRecordException(
+          topic, "writer schema " + id + " is unavailable: " + e.getMessage(), e);
     } catch (AvroRuntimeException e) {
       throw new UndecodableRecordException(
-          topic, "writer schema " + id + " cannot be read as " + type.getSimpleName() + ": " + e.getMessage(), e);
+          topic,
+          "writer schema "
+              + id
+              + " cannot be read as "
+              + type.getSimpleName()
+              + ": "
+              + e.getMessage(),
+          e);
     }
-    BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, HEADER_LENGTH, bytes.length - HEADER_LENGTH, null);
+    BinaryDecoder decoder =
+        DecoderFactory.get()
+            .binaryDecoder(bytes, HEADER_LENGTH, bytes.length - HEADER_LENGTH, null);
     try {
       T record = reader.read(null, decoder);
       if (!decoder.isEnd()) {
-        throw new UndecodableRecordException(topic, "trailing bytes after a " + type.getSimpleName() + " (schema " + id + ")", null);
+        throw new UndecodableRecordException(
+            topic, "trailing bytes after a " + type.getSimpleName() + " (schema " + id + ")", null);
       }
       return record;
     } catch (IOException | RuntimeException e) {
@@ -210,7 +243,9 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
         throw undecodable;
       }
       throw new UndecodableRecordException(
-          topic, "cannot decode " + type.getSimpleName() + " with writer schema " + id + ": " + e, e);
+          topic,
+          "cannot decode " + type.getSimpleName() + " with writer schema " + id + ": " + e,
+          e);
     }
   }
 
@@ -244,7 +279,8 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T>, Seri
       return;
     }
     ClassSecurityValidator.ClassSecurityPredicate previous = ClassSecurityValidator.getGlobal();
-    ClassSecurityValidator.ClassSecurityPredicate ours = c -> c.getPackageName().startsWith(TRUSTED_PACKAGE_PREFIX);
+    ClassSecurityValidator.ClassSecurityPredicate ours =
+        c -> c.getPackageName().startsWith(TRUSTED_PACKAGE_PREFIX);
     ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(ours, previous));
     trusted = true;
   }

@@ -12,7 +12,9 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.jspecify.annotations.Nullable;
 
-/** Builds the {@link DeadLetter} for a record a service gave up on, keeping its bytes and the error. */
+/**
+ * Builds the {@link DeadLetter} for a record a service gave up on, keeping its bytes and the error.
+ */
 public final class DeadLetters {
 
   private DeadLetters() {}
@@ -24,11 +26,24 @@ public final class DeadLetters {
    * @param error what failed; its message should name the topic and offset (see {@link
    *     UndecodableRecordException})
    */
-  public static DeadLetter of(ConsumerRecord<byte[], byte[]> record, Throwable error, String service, Instant now) {
-    return of(record.topic(), record.partition(), record.offset(), record.key(), record.value(), record.headers(), error, service, now);
+  public static DeadLetter of(
+      ConsumerRecord<byte[], byte[]> record, Throwable error, String service, Instant now) {
+    return of(
+        record.topic(),
+        record.partition(),
+        record.offset(),
+        record.key(),
+        record.value(),
+        record.headers(),
+        error,
+        service,
+        now);
   }
 
-  /** The dead letter for a record given by its parts (Kafka Streams' error handlers see it this way). */
+  /**
+   * The dead letter for a record given by its parts (Kafka Streams' error handlers see it this
+   * way).
+   */
   public static DeadLetter of(
       String topic,
       int partition,
@@ -41,7 +56,15 @@ public final class DeadLetters {
       Instant now) {
     String message = error.getMessage() != null ? error.getMessage() : error.toString();
     if (!message.contains(topic)) {
-      message = "record on topic " + topic + " partition " + partition + " offset " + offset + ": " + message;
+      message =
+          "record on topic "
+              + topic
+              + " partition "
+              + partition
+              + " offset "
+              + offset
+              + ": "
+              + message;
     }
     return DeadLetter.newBuilder()
         .setTopic(topic)
@@ -64,7 +87,9 @@ public final class DeadLetters {
         continue;
       }
       try {
-        text.put(header.key(), StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(header.value())).toString());
+        text.put(
+            header.key(),
+            StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(header.value())).toString());
       } catch (CharacterCodingException e) {
         // binary header: not representable as text, and not needed to understand the failure
       }

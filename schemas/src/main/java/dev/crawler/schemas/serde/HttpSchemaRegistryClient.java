@@ -18,8 +18,8 @@ import org.apache.avro.Schema;
  * A client for any registry that speaks the Confluent Schema Registry REST API (Confluent Schema
  * Registry, Apicurio Registry's {@code /apis/ccompat/v7}, Karapace).
  *
- * <p>Ids are cached for the life of the client, both ways, so the registry is asked once per schema and
- * subject. Thread-safe. Errors name the URL and the status the registry answered.
+ * <p>Ids are cached for the life of the client, both ways, so the registry is asked once per schema
+ * and subject. Thread-safe. Errors name the URL and the status the registry answered.
  */
 public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
@@ -48,12 +48,14 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
   @Override
   public int register(String subject, Schema schema) {
-    Map<Schema, Integer> ids = idsBySubject.computeIfAbsent(subject, s -> new ConcurrentHashMap<>());
+    Map<Schema, Integer> ids =
+        idsBySubject.computeIfAbsent(subject, s -> new ConcurrentHashMap<>());
     Integer cached = ids.get(schema);
     if (cached != null) {
       return cached;
     }
-    String url = baseUrl + "/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8) + "/versions";
+    String url =
+        baseUrl + "/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8) + "/versions";
     String body;
     try {
       body = JSON.writeValueAsString(Map.of("schema", schema.toString()));
@@ -74,8 +76,10 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         break;
       } catch (SchemaRegistryException e) {
         // two services registering the first schema of a subject at the same moment: Apicurio's
-        // Confluent API answers the one that lost the race 409 "already exists"; asked again, it gives
-        // the id. An incompatible schema answers 409 every time, so it still fails after the retries.
+        // Confluent API answers the one that lost the race 409 "already exists"; asked again, it
+        // gives
+        // the id. An incompatible schema answers 409 every time, so it still fails after the
+        // retries.
         if (e.status() != 409 || attempt >= REGISTER_ATTEMPTS) {
           throw e;
         }
@@ -83,14 +87,17 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
       }
     }
     if (id < 0) {
-      throw new SchemaRegistryException("schema registry POST " + url + " answered without an id", 200);
+      throw new SchemaRegistryException(
+          "schema registry POST " + url + " answered without an id", 200);
     }
     ids.put(schema, id);
     schemasById.putIfAbsent(id, schema);
     return id;
   }
 
-  /** How often a registration answered 409 is tried, for the race described in {@link #register}. */
+  /**
+   * How often a registration answered 409 is tried, for the race described in {@link #register}.
+   */
   static final int REGISTER_ATTEMPTS = 5;
 
   private static void pause(int attempt) {
@@ -105,7 +112,14 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   @Override
   public void checkReachable() {
     String url = baseUrl + "/subjects";
-    send("GET", url, HttpRequest.newBuilder(URI.create(url)).timeout(PROBE_TIMEOUT).header("Accept", CONTENT_TYPE).GET().build());
+    send(
+        "GET",
+        url,
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(PROBE_TIMEOUT)
+            .header("Accept", CONTENT_TYPE)
+            .GET()
+            .build());
   }
 
   /** How long a reachability check waits: less than a probe's timeout. */
@@ -119,17 +133,23 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     }
     String url = baseUrl + "/schemas/ids/" + id;
     HttpRequest request =
-        HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT).header("Accept", CONTENT_TYPE).GET().build();
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(TIMEOUT)
+            .header("Accept", CONTENT_TYPE)
+            .GET()
+            .build();
     JsonNode answer = send("GET", url, request);
     String type = answer.path("schemaType").asText("AVRO");
     if (!"AVRO".equals(type)) {
-      throw new SchemaRegistryException("schema " + id + " at " + url + " is " + type + ", not AVRO", 200);
+      throw new SchemaRegistryException(
+          "schema " + id + " at " + url + " is " + type + ", not AVRO", 200);
     }
     Schema schema;
     try {
       schema = new Schema.Parser().parse(answer.path("schema").asText());
     } catch (RuntimeException e) {
-      throw new SchemaRegistryException("schema " + id + " at " + url + " is not a valid Avro schema", e);
+      throw new SchemaRegistryException(
+          "schema " + id + " at " + url + " is not a valid Avro schema", e);
     }
     Schema previous = schemasById.putIfAbsent(id, schema);
     return previous != null ? previous : schema;
@@ -140,20 +160,30 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
-      throw new SchemaRegistryException("schema registry " + method + " " + url + " failed: " + e, e);
+      throw new SchemaRegistryException(
+          "schema registry " + method + " " + url + " failed: " + e, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new SchemaRegistryException("interrupted during schema registry " + method + " " + url, e);
+      throw new SchemaRegistryException(
+          "interrupted during schema registry " + method + " " + url, e);
     }
     if (response.statusCode() / 100 != 2) {
       throw new SchemaRegistryException(
-          "schema registry " + method + " " + url + " answered " + response.statusCode() + ": " + abbreviate(response.body()),
+          "schema registry "
+              + method
+              + " "
+              + url
+              + " answered "
+              + response.statusCode()
+              + ": "
+              + abbreviate(response.body()),
           response.statusCode());
     }
     try {
       return JSON.readTree(response.body());
     } catch (IOException e) {
-      throw new SchemaRegistryException("schema registry " + method + " " + url + " answered with malformed JSON", e);
+      throw new SchemaRegistryException(
+          "schema registry " + method + " " + url + " answered with malformed JSON", e);
     }
   }
 

@@ -6,9 +6,9 @@ import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Decodes raw consumer records of one topic, turning any failure into an {@link
- * UndecodableRecordException} that names the topic, partition and offset. Consumers that read bytes and
- * decode with this can send what fails to the dead-letter topic ({@link DeadLetters}) and go on, instead
- * of being stopped by the consumer's own deserialization error. Thread-safe.
+ * UndecodableRecordException} that names the topic, partition and offset. Consumers that read bytes
+ * and decode with this can send what fails to the dead-letter topic ({@link DeadLetters}) and go
+ * on, instead of being stopped by the consumer's own deserialization error. Thread-safe.
  *
  * @param <K> key type
  * @param <V> value type
@@ -43,7 +43,8 @@ public final class RecordDecoder<K, V> {
     } catch (UndecodableRecordException e) {
       throw e.at(raw.partition(), raw.offset());
     } catch (RuntimeException e) {
-      throw new UndecodableRecordException(raw.topic(), raw.partition(), raw.offset(), e.toString(), e);
+      throw new UndecodableRecordException(
+          raw.topic(), raw.partition(), raw.offset(), e.toString(), e);
     }
   }
 }

@@ -4,14 +4,14 @@ import org.apache.avro.Schema;
 
 /**
  * The two calls of the Confluent Schema Registry REST API the serde needs. Implementations cache:
- * registering the same schema under the same subject twice costs one request, and a schema fetched by
- * id is never fetched again. Implementations are thread-safe.
+ * registering the same schema under the same subject twice costs one request, and a schema fetched
+ * by id is never fetched again. Implementations are thread-safe.
  */
 public interface SchemaRegistryClient {
 
   /**
-   * Registers {@code schema} under {@code subject} ({@code POST /subjects/{subject}/versions}), or finds
-   * it when it is already registered, and returns its id.
+   * Registers {@code schema} under {@code subject} ({@code POST /subjects/{subject}/versions}), or
+   * finds it when it is already registered, and returns its id.
    *
    * @throws SchemaRegistryException when the registry cannot be reached or refuses the schema
    */

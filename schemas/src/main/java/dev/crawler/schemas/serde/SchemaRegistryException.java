@@ -2,7 +2,10 @@ package dev.crawler.schemas.serde;
 
 import org.apache.kafka.common.errors.SerializationException;
 
-/** The schema registry could not be reached or answered with an error; the message says which URL and what status. */
+/**
+ * The schema registry could not be reached or answered with an error; the message says which URL
+ * and what status.
+ */
 public final class SchemaRegistryException extends SerializationException {
   private static final long serialVersionUID = 1L;
 

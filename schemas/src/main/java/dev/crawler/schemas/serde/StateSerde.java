@@ -15,17 +15,18 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Serializes a service's own state records (the values of its Kafka Streams stores and their changelog
- * topics) in Avro's single-object encoding: a two-byte marker, the 8-byte fingerprint of the writer
- * schema, then Avro binary. No registry is involved because no other program reads these bytes; the
- * fingerprint lets a later version of the service that {@linkplain #accept(Schema) knows the older
- * schema} read what an older version wrote.
+ * Serializes a service's own state records (the values of its Kafka Streams stores and their
+ * changelog topics) in Avro's single-object encoding: a two-byte marker, the 8-byte fingerprint of
+ * the writer schema, then Avro binary. No registry is involved because no other program reads these
+ * bytes; the fingerprint lets a later version of the service that {@linkplain #accept(Schema) knows
+ * the older schema} read what an older version wrote.
  *
  * <p>Null stays null (a store delete). Thread-safe.
  *
  * @param <T> the generated state record class
  */
-public final class StateSerde<T extends SpecificRecord> implements Serde<T>, Serializer<T>, Deserializer<T> {
+public final class StateSerde<T extends SpecificRecord>
+    implements Serde<T>, Serializer<T>, Deserializer<T> {
 
   static {
     AvroSerde.trustCrawlerClasses();
@@ -75,7 +76,8 @@ public final class StateSerde<T extends SpecificRecord> implements Serde<T>, Ser
     try {
       return decoder.decode(bytes);
     } catch (IOException | RuntimeException e) {
-      throw new SerializationException("state record on " + topic + " cannot be decoded: " + e.getMessage(), e);
+      throw new SerializationException(
+          "state record on " + topic + " cannot be decoded: " + e.getMessage(), e);
     }
   }
 

@@ -4,10 +4,10 @@ import org.apache.kafka.common.errors.SerializationException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A record whose bytes cannot be decoded: not in the Confluent wire format, a schema id the registry
- * does not know, Avro that does not match its schema. The message names the topic, and the partition
- * and offset when they are known, so that whoever routes the record to the dead-letter topic can say
- * which record it was.
+ * A record whose bytes cannot be decoded: not in the Confluent wire format, a schema id the
+ * registry does not know, Avro that does not match its schema. The message names the topic, and the
+ * partition and offset when they are known, so that whoever routes the record to the dead-letter
+ * topic can say which record it was.
  */
 public final class UndecodableRecordException extends SerializationException {
   private static final long serialVersionUID = 1L;
@@ -21,7 +21,8 @@ public final class UndecodableRecordException extends SerializationException {
     this(topic, -1, -1L, reason, cause);
   }
 
-  public UndecodableRecordException(String topic, int partition, long offset, String reason, @Nullable Throwable cause) {
+  public UndecodableRecordException(
+      String topic, int partition, long offset, String reason, @Nullable Throwable cause) {
     super(describe(topic, partition, offset) + ": " + reason, cause);
     this.topic = topic;
     this.partition = partition;

@@ -58,7 +58,8 @@ class AvroSerdeTest {
   void framesRecordsExactlyAsTheConfluentWireFormat() {
     // another schema first, so that the id under test is not 1 and its byte order shows
     for (int i = 0; i < 257; i++) {
-      registry.register("filler-" + i, SchemaBuilder.record("Filler" + i).fields().requiredInt("x").endRecord());
+      registry.register(
+          "filler-" + i, SchemaBuilder.record("Filler" + i).fields().requiredInt("x").endRecord());
     }
     AvroSerde<CrawlOutcome> serde = AvroSerde.forValues(registry, CrawlOutcome.class);
     CrawlOutcome outcome =
@@ -118,10 +119,18 @@ class AvroSerdeTest {
             .fields()
             .requiredString("url")
             .optionalString("sourceUrl")
-            .name("depth").type().intType().intDefault(0)
-            .name("kind").type(DiscoveredUrl.getClassSchema().getField("kind").schema()).withDefault("LINK")
+            .name("depth")
+            .type()
+            .intType()
+            .intDefault(0)
+            .name("kind")
+            .type(DiscoveredUrl.getClassSchema().getField("kind").schema())
+            .withDefault("LINK")
             .optionalString("anchor")
-            .name("discoveredAt").type().longType().longDefault(0)
+            .name("discoveredAt")
+            .type()
+            .longType()
+            .longDefault(0)
             .endRecord();
     GenericRecord written = new GenericData.Record(old);
     written.put("url", "https://example.org/old");
@@ -132,7 +141,8 @@ class AvroSerdeTest {
     written.put("discoveredAt", 1_000L);
     byte[] bytes = frame(registry.register("crawl.discovered-value", old), old, written);
 
-    DiscoveredUrl read = AvroSerde.forValues(registry, DiscoveredUrl.class).deserialize("crawl.discovered", bytes);
+    DiscoveredUrl read =
+        AvroSerde.forValues(registry, DiscoveredUrl.class).deserialize("crawl.discovered", bytes);
 
     assertThat(read.getUrl()).isEqualTo("https://example.org/old");
     assertThat(read.getDepth()).isEqualTo(4);
@@ -147,7 +157,12 @@ class AvroSerdeTest {
   void anOldReaderReadsNewBytesAndSkipsTheFieldsItDoesNotKnow() throws IOException {
     AvroSerde<DiscoveredUrl> serde = AvroSerde.forValues(registry, DiscoveredUrl.class);
     byte[] bytes = serde.serialize("crawl.discovered", SampleEvents.discovered());
-    Schema old = SchemaBuilder.record("DiscoveredUrl").namespace("dev.crawler.events").fields().requiredString("url").endRecord();
+    Schema old =
+        SchemaBuilder.record("DiscoveredUrl")
+            .namespace("dev.crawler.events")
+            .fields()
+            .requiredString("url")
+            .endRecord();
 
     GenericRecord read =
         new GenericDatumReader<GenericRecord>(DiscoveredUrl.getClassSchema(), old)
@@ -163,14 +178,22 @@ class AvroSerdeTest {
             .namespace("dev.crawler.events")
             .fields()
             .requiredString("url")
-            .name("outcome").type().enumeration("Outcome").namespace("dev.crawler.events").symbols("COMMITTED", "SOMETHING_NEW").noDefault()
+            .name("outcome")
+            .type()
+            .enumeration("Outcome")
+            .namespace("dev.crawler.events")
+            .symbols("COMMITTED", "SOMETHING_NEW")
+            .noDefault()
             .endRecord();
     GenericRecord written = new GenericData.Record(newer);
     written.put("url", "https://example.org/");
-    written.put("outcome", new GenericData.EnumSymbol(newer.getField("outcome").schema(), "SOMETHING_NEW"));
+    written.put(
+        "outcome", new GenericData.EnumSymbol(newer.getField("outcome").schema(), "SOMETHING_NEW"));
     byte[] bytes = frame(registry.register("crawl.log-value", newer), newer, written);
 
-    var read = AvroSerde.forValues(registry, dev.crawler.events.CrawlLogEntry.class).deserialize("crawl.log", bytes);
+    var read =
+        AvroSerde.forValues(registry, dev.crawler.events.CrawlLogEntry.class)
+            .deserialize("crawl.log", bytes);
 
     assertThat(read.getOutcome()).isEqualTo(Outcome.ERROR);
   }
@@ -185,7 +208,10 @@ class AvroSerdeTest {
   @Test
   void rejectsBytesWithoutTheMagicByteNamingTheTopic() {
     AvroSerde<DiscoveredUrl> serde = AvroSerde.forValues(registry, DiscoveredUrl.class);
-    assertThatThrownBy(() -> serde.deserialize("crawl.discovered", "{\"url\":\"x\"}".getBytes(StandardCharsets.UTF_8)))
+    assertThatThrownBy(
+            () ->
+                serde.deserialize(
+                    "crawl.discovered", "{\"url\":\"x\"}".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(UndecodableRecordException.class)
         .hasMessageContaining("crawl.discovered")
         .hasMessageContaining("magic byte is 0x7b");
@@ -202,7 +228,8 @@ class AvroSerdeTest {
   @Test
   void rejectsAnUnknownSchemaId() {
     AvroSerde<DiscoveredUrl> serde = AvroSerde.forValues(registry, DiscoveredUrl.class);
-    assertThatThrownBy(() -> serde.deserialize("crawl.discovered", new byte[] {0, 0, 0, 0, 99, 2, 'a'}))
+    assertThatThrownBy(
+            () -> serde.deserialize("crawl.discovered", new byte[] {0, 0, 0, 0, 99, 2, 'a'}))
         .isInstanceOf(UndecodableRecordException.class)
         .hasMessageContaining("writer schema 99 is unavailable");
   }
@@ -221,7 +248,10 @@ class AvroSerdeTest {
   void rejectsAWriterSchemaThatCannotBeReadAsTheTargetType() {
     Schema unrelated = SchemaBuilder.record("Other").fields().requiredInt("x").endRecord();
     byte[] bytes = new byte[] {0, 0, 0, 0, (byte) registry.register("x-value", unrelated), 4};
-    assertThatThrownBy(() -> AvroSerde.forValues(registry, DiscoveredUrl.class).deserialize("crawl.discovered", bytes))
+    assertThatThrownBy(
+            () ->
+                AvroSerde.forValues(registry, DiscoveredUrl.class)
+                    .deserialize("crawl.discovered", bytes))
         .isInstanceOf(UndecodableRecordException.class)
         .hasMessageContaining("crawl.discovered");
   }
@@ -232,8 +262,17 @@ class AvroSerdeTest {
     byte[] garbage = {1, 2, 3, 4, 5, 6};
     ConsumerRecord<byte[], byte[]> raw =
         new ConsumerRecord<>(
-            topic.name(), 7, 4242L, 0L, TimestampType.CREATE_TIME, 3, 6, "k".getBytes(StandardCharsets.UTF_8), garbage,
-            new RecordHeaders(), java.util.Optional.empty());
+            topic.name(),
+            7,
+            4242L,
+            0L,
+            TimestampType.CREATE_TIME,
+            3,
+            6,
+            "k".getBytes(StandardCharsets.UTF_8),
+            garbage,
+            new RecordHeaders(),
+            java.util.Optional.empty());
 
     UndecodableRecordException error = null;
     try {
@@ -255,16 +294,21 @@ class AvroSerdeTest {
     assertThat(letter.getErrorClass()).isEqualTo(UndecodableRecordException.class.getName());
     // and the dead letter itself is a record like any other
     AvroSerde<DeadLetter> deadLetters = AvroSerde.forValues(registry, DeadLetter.class);
-    assertThat(deadLetters.deserialize("crawl.dead-letters", deadLetters.serialize("crawl.dead-letters", letter))).isEqualTo(letter);
+    assertThat(
+            deadLetters.deserialize(
+                "crawl.dead-letters", deadLetters.serialize("crawl.dead-letters", letter)))
+        .isEqualTo(letter);
   }
 
   @Test
   void decodesAGoodRecordWithItsPosition() {
     Topics topics = Topics.create(registry);
     TopicSpec<String, DiscoveredUrl> topic = topics.discovered();
-    byte[] value = topic.valueSerde().serializer().serialize(topic.name(), SampleEvents.discovered());
+    byte[] value =
+        topic.valueSerde().serializer().serialize(topic.name(), SampleEvents.discovered());
     ConsumerRecord<byte[], byte[]> raw =
-        new ConsumerRecord<>(topic.name(), 1, 5L, "https://example.org".getBytes(StandardCharsets.UTF_8), value);
+        new ConsumerRecord<>(
+            topic.name(), 1, 5L, "https://example.org".getBytes(StandardCharsets.UTF_8), value);
 
     ConsumerRecord<String, DiscoveredUrl> decoded = new RecordDecoder<>(topic).decode(raw);
 
@@ -283,7 +327,10 @@ class AvroSerdeTest {
     return out.toByteArray();
   }
 
-  /** Avro's variable-length zig-zag encoding of an int or long (Avro specification, "Primitive Types"). */
+  /**
+   * Avro's variable-length zig-zag encoding of an int or long (Avro specification, "Primitive
+   * Types").
+   */
   private static void varint(ByteArrayOutputStream out, long value) {
     long zigzag = (value << 1) ^ (value >> 63);
     while ((zigzag & ~0x7FL) != 0) {

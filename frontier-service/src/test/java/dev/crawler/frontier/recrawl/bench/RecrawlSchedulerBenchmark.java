@@ -9,8 +9,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The recrawl scheduler's memory and time per event with many documents (prints figures; not a test).
- * Arguments: documents (default 1,000,000), sites (default 1,000), events (default 100,000).
+ * The recrawl scheduler's memory and time per event with many documents (prints figures; not a
+ * test). Arguments: documents (default 1,000,000), sites (default 1,000), events (default 100,000).
  */
 public final class RecrawlSchedulerBenchmark {
 
@@ -20,7 +20,8 @@ public final class RecrawlSchedulerBenchmark {
     int events = args.length > 2 ? Integer.parseInt(args[2]) : 100_000;
     long before = usedHeap();
     RecrawlScheduler scheduler = new RecrawlScheduler();
-    RecrawlPolicy policy = new RecrawlPolicy(true, 10, 3, Duration.ofMinutes(60), Optional.of(Duration.ofDays(30)));
+    RecrawlPolicy policy =
+        new RecrawlPolicy(true, 10, 3, Duration.ofMinutes(60), Optional.of(Duration.ofDays(30)));
     Instant start = Instant.parse("2026-11-23T00:00:00Z");
     for (int s = 0; s < sites; s++) {
       scheduler.site("https://site-" + s + ".example", policy);
@@ -45,7 +46,15 @@ public final class RecrawlSchedulerBenchmark {
     System.out.printf(
         Locale.ROOT,
         "%,d documents across %,d sites: %.0f MB of heap (%.0f bytes per document), loaded in %.1f s; %,d events with %,d runs: %.1f µs per event (%.2f µs per run)%n",
-        documents, sites, (after - before) / 1e6, (double) (after - before) / documents, loadSeconds, events, runs, nanosPerEvent / 1000, nanosPerEvent * events / Math.max(1, runs) / 1000);
+        documents,
+        sites,
+        (after - before) / 1e6,
+        (double) (after - before) / documents,
+        loadSeconds,
+        events,
+        runs,
+        nanosPerEvent / 1000,
+        nanosPerEvent * events / Math.max(1, runs) / 1000);
   }
 
   private static long usedHeap() {

@@ -53,49 +53,51 @@ import org.apache.kafka.common.TopicPartition;
  * <p>A real Kafka broker and schema registry start on 127.0.0.1 ({@link EmbeddedCluster}), the
  * catalogue's topics are created with {@value #PARTITIONS} partitions (the {@code crawler crawl}
  * default), and the frontier runs as it does in production: {@link FrontierApp}, exactly-once Kafka
- * Streams, one stream thread, its stores in RocksDB under a temporary directory. No fetcher runs. One
- * seed per origin ({@value #ORIGINS} origins {@code http://site<i>.bench.invalid/}, a reserved name
- * that is never resolved, let alone fetched) brings the origins into scope; then, step by step, distinct
- * links of depth 1 are written to {@code crawl.discovered} until the frontier knows N of them, for each N
- * of the arguments (default 10^4, 10^5, 10^6, 10^7). The steps add to the same running frontier, so its
- * stores grow from one step to the next.
+ * Streams, one stream thread, its stores in RocksDB under a temporary directory. No fetcher runs.
+ * One seed per origin ({@value #ORIGINS} origins {@code http://site<i>.bench.invalid/}, a reserved
+ * name that is never resolved, let alone fetched) brings the origins into scope; then, step by
+ * step, distinct links of depth 1 are written to {@code crawl.discovered} until the frontier knows
+ * N of them, for each N of the arguments (default 10^4, 10^5, 10^6, 10^7). The steps add to the
+ * same running frontier, so its stores grow from one step to the next.
  *
- * <p>The frontier's settings are the defaults a crawl would have: a politeness delay of one second, so
- * a window of two requests in flight per origin. With no fetcher to answer, the windows fill at once
- * and every other URL stays queued, the realistic shape of a big frontier; the lease timeout is the
- * longest allowed (a day) so that no request is released a second time during the run.
+ * <p>The frontier's settings are the defaults a crawl would have: a politeness delay of one second,
+ * so a window of two requests in flight per origin. With no fetcher to answer, the windows fill at
+ * once and every other URL stays queued, the realistic shape of a big frontier; the lease timeout
+ * is the longest allowed (a day) so that no request is released a second time during the run.
  *
  * <p>After each step it prints one row:
  *
  * <ul>
  *   <li><b>URLs/s</b>: the step's URLs divided by the time from its first record written until the
- *       frontier's consumer group has committed the end of every partition of {@code crawl.discovered}
- *       (committed offsets against read-committed end offsets, read with the Admin client as
- *       crawler-cli's {@code FrontierLag} does; the resolution is the frontier's {@code
- *       commit.interval.ms} plus {@value #POLL_MILLIS} ms). Writing runs concurrently with deciding, on
- *       the same cores.
+ *       frontier's consumer group has committed the end of every partition of {@code
+ *       crawl.discovered} (committed offsets against read-committed end offsets, read with the
+ *       Admin client as crawler-cli's {@code FrontierLag} does; the resolution is the frontier's
+ *       {@code commit.interval.ms} plus {@value #POLL_MILLIS} ms). Writing runs concurrently with
+ *       deciding, on the same cores.
  *   <li><b>heap MB</b>: heap used after a full GC, of this whole JVM (the broker and the writer
- *       included, so compare rows rather than read one alone), and <b>(commit.)</b> the heap committed
- *       then;
- *   <li><b>RSS MB</b>: resident memory of this process ({@code VmRSS} of {@code /proc/self/status}) once
- *       it stops falling after that GC: committed heap, RocksDB's native memory and the rest of the JVM;
- *   <li><b>memtab MB</b>: RocksDB's memtables summed over the frontier's stores (Kafka Streams' RocksDB
- *       metric {@code size-all-mem-tables}); <b>cache MB</b>: the block cache the stores share ({@code
- *       block-cache-usage}, the same cache seen from every store, so the largest figure, not their sum),
- *       which the memtables are charged to: the native memory bounded by {@code state.memory.mb};
+ *       included, so compare rows rather than read one alone), and <b>(commit.)</b> the heap
+ *       committed then;
+ *   <li><b>RSS MB</b>: resident memory of this process ({@code VmRSS} of {@code /proc/self/status})
+ *       once it stops falling after that GC: committed heap, RocksDB's native memory and the rest
+ *       of the JVM;
+ *   <li><b>memtab MB</b>: RocksDB's memtables summed over the frontier's stores (Kafka Streams'
+ *       RocksDB metric {@code size-all-mem-tables}); <b>cache MB</b>: the block cache the stores
+ *       share ({@code block-cache-usage}, the same cache seen from every store, so the largest
+ *       figure, not their sum), which the memtables are charged to: the native memory bounded by
+ *       {@code state.memory.mb};
  *   <li><b>state MB</b>, <b>state B/URL</b>: the bytes of the frontier's state directory (all its
- *       stores' RocksDB files) and those divided by the URLs the frontier knows (the links, the seeds and
- *       the origins' sitemap.xml URLs). Under exactly-once Kafka Streams does not flush the stores on
- *       commit, so a store reaches the disk only once its memtables fill: until then the figure is
- *       small and the data are in <b>memtab MB</b>;
- *   <li><b>queued</b>: URLs queued plus in flight as the frontier's stores report them, which must equal
- *       the URLs known: every URL written was decided and kept.
+ *       stores' RocksDB files) and those divided by the URLs the frontier knows (the links, the
+ *       seeds and the origins' sitemap.xml URLs). Under exactly-once Kafka Streams does not flush
+ *       the stores on commit, so a store reaches the disk only once its memtables fill: until then
+ *       the figure is small and the data are in <b>memtab MB</b>;
+ *   <li><b>queued</b>: URLs queued plus in flight as the frontier's stores report them, which must
+ *       equal the URLs known: every URL written was decided and kept.
  * </ul>
  *
- * <p>A progress line goes to standard error every {@value #PROGRESS_SECONDS} s during a step. The writer
- * never holds more than {@value #MAX_UNACKNOWLEDGED} records that the broker has not acknowledged, so
- * 10^7 URLs take no more memory to write than 10^4. Run it after {@code mvn -B -q -o install -DskipTests}
- * at the root:
+ * <p>A progress line goes to standard error every {@value #PROGRESS_SECONDS} s during a step. The
+ * writer never holds more than {@value #MAX_UNACKNOWLEDGED} records that the broker has not
+ * acknowledged, so 10^7 URLs take no more memory to write than 10^4. Run it after {@code mvn -B -q
+ * -o install -DskipTests} at the root:
  *
  * <pre>{@code
  * mvn -q -o -pl frontier-service org.codehaus.mojo:exec-maven-plugin:3.6.2:java -Dexec.classpathScope=test \
@@ -103,8 +105,8 @@ import org.apache.kafka.common.TopicPartition;
  * }</pre>
  *
  * <p>The JVM is Maven's; it grows its heap under the step's allocation pressure (up to a quarter of
- * the machine's memory by default), which RSS counts. For RSS figures that compare across steps, fix the
- * heap: {@code MAVEN_OPTS="-Xms1g -Xmx1g"}.
+ * the machine's memory by default), which RSS counts. For RSS figures that compare across steps,
+ * fix the heap: {@code MAVEN_OPTS="-Xms1g -Xmx1g"}.
  *
  * <p>Arguments: the cumulative URL counts of the steps, increasing. The temporary directory (broker
  * log, registry, state) is deleted at the end.
@@ -153,15 +155,25 @@ public final class FrontierScaleBenchmark {
   private final List<String> originKeys = new ArrayList<>();
   private final AtomicReference<Exception> writeFailure = new AtomicReference<>();
   private final Semaphore unacknowledged = new Semaphore(MAX_UNACKNOWLEDGED);
-  /** URLs queued or in flight after the seeds were decided: the seeds and their sitemap.xml URLs. */
+
+  /**
+   * URLs queued or in flight after the seeds were decided: the seeds and their sitemap.xml URLs.
+   */
   private long seedUrls;
+
   /** The running step, for its progress lines. */
   private String stepLabel = "";
+
   private long stepStarted;
   private long committedAtStepStart;
   private long lastProgress;
 
-  private FrontierScaleBenchmark(Topics topics, FrontierApp frontier, KafkaProducer<String, DiscoveredUrl> producer, DiscoveredOffsets offsets, Path stateDir) {
+  private FrontierScaleBenchmark(
+      Topics topics,
+      FrontierApp frontier,
+      KafkaProducer<String, DiscoveredUrl> producer,
+      DiscoveredOffsets offsets,
+      Path stateDir) {
     this.topics = topics;
     this.frontier = frontier;
     this.producer = producer;
@@ -193,7 +205,8 @@ public final class FrontierScaleBenchmark {
     for (String arg : args) {
       long step = Long.parseLong(arg.strip().replace("_", ""));
       if (step <= (steps.isEmpty() ? 0 : steps.get(steps.size() - 1))) {
-        throw new IllegalArgumentException("the URL counts must be positive and increasing, got " + List.of(args));
+        throw new IllegalArgumentException(
+            "the URL counts must be positive and increasing, got " + List.of(args));
       }
       steps.add(step);
     }
@@ -206,8 +219,10 @@ public final class FrontierScaleBenchmark {
       FrontierConfig config = frontierConfig(cluster, stateDir);
       Topics topics = config.topics();
       try (Admin admin = Admin.create(config.kafkaProperties())) {
-        new TopicInstaller(admin, Duration.ofSeconds(60)).install(topics.all(), PARTITIONS, (short) 1);
-        DiscoveredOffsets offsets = new DiscoveredOffsets(admin, APPLICATION_ID, topics.discovered());
+        new TopicInstaller(admin, Duration.ofSeconds(60))
+            .install(topics.all(), PARTITIONS, (short) 1);
+        DiscoveredOffsets offsets =
+            new DiscoveredOffsets(admin, APPLICATION_ID, topics.discovered());
         try (FrontierApp frontier = FrontierApp.start(config);
             KafkaProducer<String, DiscoveredUrl> producer = producer(config, topics.discovered())) {
           new FrontierScaleBenchmark(topics, frontier, producer, offsets, stateDir).measure(steps);
@@ -216,7 +231,10 @@ public final class FrontierScaleBenchmark {
     }
   }
 
-  /** The frontier as a crawl would run it, on the embedded cluster, its state under {@code stateDir}. */
+  /**
+   * The frontier as a crawl would run it, on the embedded cluster, its state under {@code
+   * stateDir}.
+   */
   private static FrontierConfig frontierConfig(EmbeddedCluster cluster, Path stateDir) {
     Map<String, String> settings = new HashMap<>();
     settings.put(ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
@@ -230,23 +248,37 @@ public final class FrontierScaleBenchmark {
   }
 
   /** An idempotent producer that batches as the services' producers do. */
-  private static KafkaProducer<String, DiscoveredUrl> producer(FrontierConfig config, TopicSpec<String, DiscoveredUrl> topic) {
+  private static KafkaProducer<String, DiscoveredUrl> producer(
+      FrontierConfig config, TopicSpec<String, DiscoveredUrl> topic) {
     Map<String, Object> properties = new HashMap<>(config.kafkaProperties());
     properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     properties.put(ProducerConfig.ACKS_CONFIG, "all");
     properties.put(ProducerConfig.LINGER_MS_CONFIG, 20);
     properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
     properties.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-    return new KafkaProducer<>(properties, topic.keySerde().serializer(), topic.valueSerde().serializer());
+    return new KafkaProducer<>(
+        properties, topic.keySerde().serializer(), topic.valueSerde().serializer());
   }
 
   private void measure(List<Long> steps) throws InterruptedException {
-    System.out.printf(Locale.ROOT, "%d cores, %s %s, max heap %d MB%n", Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20);
+    System.out.printf(
+        Locale.ROOT,
+        "%d cores, %s %s, max heap %d MB%n",
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.vm.name"),
+        System.getProperty("java.version"),
+        Runtime.getRuntime().maxMemory() >> 20);
     startStep("seeds");
     writeSeeds();
     awaitDecided(ORIGINS);
     seedUrls = frontierQueued().orElse(2L * ORIGINS);
-    System.out.printf(Locale.ROOT, "frontier running, %d origins in scope in %.1f s; %d partitions, 1 stream thread, delay %d ms, no fetcher%n", ORIGINS, (System.nanoTime() - stepStarted) / 1e9, PARTITIONS, DELAY_MILLIS);
+    System.out.printf(
+        Locale.ROOT,
+        "frontier running, %d origins in scope in %.1f s; %d partitions, 1 stream thread, delay %d ms, no fetcher%n",
+        ORIGINS,
+        (System.nanoTime() - stepStarted) / 1e9,
+        PARTITIONS,
+        DELAY_MILLIS);
     printHeader();
     printRow(measureRow(0, 0, 0));
     long known = 0;
@@ -264,24 +296,42 @@ public final class FrontierScaleBenchmark {
   private void writeSeeds() throws InterruptedException {
     Instant now = Instant.now();
     for (int i = 0; i < ORIGINS; i++) {
-      send(originKeys.get(i), DiscoveredUrl.newBuilder().setUrl(originRoots.get(i)).setDepth(0).setKind(UrlKind.SEED).setDiscoveredAt(now).build());
+      send(
+          originKeys.get(i),
+          DiscoveredUrl.newBuilder()
+              .setUrl(originRoots.get(i))
+              .setDepth(0)
+              .setKind(UrlKind.SEED)
+              .setDiscoveredAt(now)
+              .build());
     }
     producer.flush();
     checkWrites();
   }
 
-  /** Writes the links numbered {@code from} (inclusive) to {@code to} (exclusive), round-robin over the origins. */
+  /**
+   * Writes the links numbered {@code from} (inclusive) to {@code to} (exclusive), round-robin over
+   * the origins.
+   */
   private void writeLinks(long from, long to) throws InterruptedException {
     for (long n = from; n < to; n++) {
       int origin = (int) (n % ORIGINS);
       String root = originRoots.get(origin);
       String url = root + "section-" + (n / ORIGINS % 100) + "/article-" + n + ".html";
       DiscoveredUrl link =
-          DiscoveredUrl.newBuilder().setUrl(url).setSourceUrl(root).setDepth(1).setKind(UrlKind.LINK).setDiscoveredAt(Instant.now()).build();
+          DiscoveredUrl.newBuilder()
+              .setUrl(url)
+              .setSourceUrl(root)
+              .setDepth(1)
+              .setKind(UrlKind.LINK)
+              .setDiscoveredAt(Instant.now())
+              .build();
       send(originKeys.get(origin), link);
       if ((n & 4095) == 0 && isProgressDue()) {
         checkWrites();
-        progress(String.format(Locale.ROOT, "written %,d of %,d", n - from, to - from), offsets.committedTotal());
+        progress(
+            String.format(Locale.ROOT, "written %,d of %,d", n - from, to - from),
+            offsets.committedTotal());
       }
     }
     producer.flush();
@@ -303,27 +353,36 @@ public final class FrontierScaleBenchmark {
   private void checkWrites() {
     Exception failure = writeFailure.get();
     if (failure != null) {
-      throw new IllegalStateException("cannot write to " + topics.discovered().name() + ": " + failure, failure);
+      throw new IllegalStateException(
+          "cannot write to " + topics.discovered().name() + ": " + failure, failure);
     }
   }
 
   /**
-   * Waits until the frontier's group has committed the end of crawl.discovered, printing progress; fails
-   * when the frontier stops or its offsets stand still for {@link #STALL_LIMIT}.
+   * Waits until the frontier's group has committed the end of crawl.discovered, printing progress;
+   * fails when the frontier stops or its offsets stand still for {@link #STALL_LIMIT}.
    */
   private void awaitDecided(long urls) throws InterruptedException {
     long lastCommitted = -1;
     long lastMove = System.nanoTime();
     while (!offsets.isCaughtUp()) {
       if (!frontier.isAlive()) {
-        throw new IllegalStateException("the frontier stopped (Kafka Streams is " + frontier.streamsService().streams().state() + "); see the log above");
+        throw new IllegalStateException(
+            "the frontier stopped (Kafka Streams is "
+                + frontier.streamsService().streams().state()
+                + "); see the log above");
       }
       long committed = offsets.committedTotal();
       if (committed != lastCommitted) {
         lastCommitted = committed;
         lastMove = System.nanoTime();
       } else if (System.nanoTime() - lastMove > STALL_LIMIT.toNanos()) {
-        throw new IllegalStateException("the frontier committed nothing on " + topics.discovered().name() + " for " + STALL_LIMIT.toSeconds() + " s");
+        throw new IllegalStateException(
+            "the frontier committed nothing on "
+                + topics.discovered().name()
+                + " for "
+                + STALL_LIMIT.toSeconds()
+                + " s");
       }
       if (isProgressDue()) {
         progress(String.format(Locale.ROOT, "all %,d written", urls), committed);
@@ -345,13 +404,20 @@ public final class FrontierScaleBenchmark {
 
   /**
    * A progress line on standard error. The frontier's offsets count every record it read, the
-   * transaction markers of its own writes to crawl.discovered included: an approximation of the URLs
-   * decided.
+   * transaction markers of its own writes to crawl.discovered included: an approximation of the
+   * URLs decided.
    */
   private void progress(String written, long committed) {
     lastProgress = System.nanoTime();
     double seconds = (lastProgress - stepStarted) / 1e9;
-    System.err.printf(Locale.ROOT, "[%s] %4.0f s: %s; the frontier has read ~%,d; RSS %d MB%n", stepLabel, seconds, written, committed - committedAtStepStart, residentMegabytes());
+    System.err.printf(
+        Locale.ROOT,
+        "[%s] %4.0f s: %s; the frontier has read ~%,d; RSS %d MB%n",
+        stepLabel,
+        seconds,
+        written,
+        committed - committedAtStepStart,
+        residentMegabytes());
   }
 
   /** The figures after a step of {@code added} URLs that took {@code seconds}. */
@@ -375,11 +441,17 @@ public final class FrontierScaleBenchmark {
    * The sum over the frontier's RocksDB stores of one of Kafka Streams' RocksDB property metrics
    * (recorded at the default level INFO), in bytes; 0 when none is reported.
    */
-  /** A RocksDB metric of the frontier's stores, the stores' figures combined by {@code combine} (sum, or max for a shared cache). */
+  /**
+   * A RocksDB metric of the frontier's stores, the stores' figures combined by {@code combine}
+   * (sum, or max for a shared cache).
+   */
   private long rocksDbBytes(String metric, Function<LongStream, Number> combine) {
     LongStream values =
         frontier.streamsService().streams().metrics().values().stream()
-            .filter(m -> m.metricName().name().equals(metric) && m.metricName().group().equals(ROCKSDB_METRICS_GROUP))
+            .filter(
+                m ->
+                    m.metricName().name().equals(metric)
+                        && m.metricName().group().equals(ROCKSDB_METRICS_GROUP))
             .map(Metric::metricValue)
             .filter(Number.class::isInstance)
             .mapToLong(value -> ((Number) value).longValue());
@@ -391,7 +463,10 @@ public final class FrontierScaleBenchmark {
     return frontier.progress().map(progress -> progress.queued() + progress.inFlight());
   }
 
-  /** A step's figures, in bytes; {@code queued} as the frontier reports it, which should equal {@code knownUrls}. */
+  /**
+   * A step's figures, in bytes; {@code queued} as the frontier reports it, which should equal
+   * {@code knownUrls}.
+   */
   private record Row(
       long links,
       long added,
@@ -409,14 +484,28 @@ public final class FrontierScaleBenchmark {
     System.out.printf(
         Locale.ROOT,
         "%12s %7s %8s %8s %9s %7s %9s %9s %9s %11s %12s%n",
-        "N", "step s", "URLs/s", "heap MB", "(commit.)", "RSS MB", "memtab MB", "cache MB", "state MB", "state B/URL", "queued");
+        "N",
+        "step s",
+        "URLs/s",
+        "heap MB",
+        "(commit.)",
+        "RSS MB",
+        "memtab MB",
+        "cache MB",
+        "state MB",
+        "state B/URL",
+        "queued");
   }
 
   /** One row of the table; the first, before any link, has no rate and no bytes per URL. */
   private static void printRow(Row row) {
     boolean isBaseline = row.links() == 0;
-    String rate = isBaseline ? "-" : String.format(Locale.ROOT, "%,.0f", row.added() / row.seconds());
-    String bytesPerUrl = isBaseline ? "-" : String.format(Locale.ROOT, "%,.0f", (double) row.stateBytes() / row.knownUrls());
+    String rate =
+        isBaseline ? "-" : String.format(Locale.ROOT, "%,.0f", row.added() / row.seconds());
+    String bytesPerUrl =
+        isBaseline
+            ? "-"
+            : String.format(Locale.ROOT, "%,.0f", (double) row.stateBytes() / row.knownUrls());
     String queued = row.queued().map(q -> String.format(Locale.ROOT, "%,d", q)).orElse("?");
     System.out.printf(
         Locale.ROOT,
@@ -433,7 +522,11 @@ public final class FrontierScaleBenchmark {
         bytesPerUrl,
         queued);
     if (row.queued().isPresent() && row.queued().get() != row.knownUrls()) {
-      System.out.printf(Locale.ROOT, "  MISMATCH: the frontier reports %,d URLs queued or in flight, but knows %,d%n", row.queued().get(), row.knownUrls());
+      System.out.printf(
+          Locale.ROOT,
+          "  MISMATCH: the frontier reports %,d URLs queued or in flight, but knows %,d%n",
+          row.queued().get(),
+          row.knownUrls());
     }
   }
 
@@ -445,9 +538,9 @@ public final class FrontierScaleBenchmark {
   }
 
   /**
-   * The resident set size once it has stopped falling: G1 gives the heap it shrank to after a full GC
-   * back to the system concurrently, so RSS read at once would still count it. Waits at most {@link
-   * #RSS_SETTLE_LIMIT}.
+   * The resident set size once it has stopped falling: G1 gives the heap it shrank to after a full
+   * GC back to the system concurrently, so RSS read at once would still count it. Waits at most
+   * {@link #RSS_SETTLE_LIMIT}.
    */
   private static long settledResidentMegabytes() throws InterruptedException {
     long deadline = System.nanoTime() + RSS_SETTLE_LIMIT.toNanos();
@@ -463,16 +556,25 @@ public final class FrontierScaleBenchmark {
     return previous;
   }
 
-  /** This process's resident set size in MB ({@code VmRSS}, Linux); 0 where the system does not say. */
+  /**
+   * This process's resident set size in MB ({@code VmRSS}, Linux); 0 where the system does not say.
+   */
   private static long residentMegabytes() {
     try (Stream<String> lines = Files.lines(Path.of("/proc/self/status"))) {
-      return lines.filter(line -> line.startsWith("VmRSS:")).findFirst().map(line -> Long.parseLong(line.replaceAll("[^0-9]", "")) >> 10).orElse(0L);
+      return lines
+          .filter(line -> line.startsWith("VmRSS:"))
+          .findFirst()
+          .map(line -> Long.parseLong(line.replaceAll("[^0-9]", "")) >> 10)
+          .orElse(0L);
     } catch (IOException | RuntimeException e) {
       return 0; // not Linux
     }
   }
 
-  /** The bytes of the regular files under a directory; files that vanish meanwhile (compactions) are skipped. */
+  /**
+   * The bytes of the regular files under a directory; files that vanish meanwhile (compactions) are
+   * skipped.
+   */
   private static long directoryBytes(Path directory) {
     long[] total = {0};
     try {
@@ -530,17 +632,27 @@ public final class FrontierScaleBenchmark {
     boolean isCaughtUp() throws InterruptedException {
       Map<TopicPartition, Long> committed = committed();
       Map<TopicPartition, Long> ends = endOffsets();
-      return ends.entrySet().stream().allMatch(end -> end.getValue() == 0 || committed.getOrDefault(end.getKey(), -1L) >= end.getValue());
+      return ends.entrySet().stream()
+          .allMatch(
+              end ->
+                  end.getValue() == 0
+                      || committed.getOrDefault(end.getKey(), -1L) >= end.getValue());
     }
 
-    /** The sum of the group's committed offsets over the topic's partitions: a measure of progress. */
+    /**
+     * The sum of the group's committed offsets over the topic's partitions: a measure of progress.
+     */
     long committedTotal() throws InterruptedException {
       return committed().values().stream().mapToLong(Long::longValue).sum();
     }
 
     private Map<TopicPartition, Long> committed() throws InterruptedException {
       try {
-        Map<TopicPartition, OffsetAndMetadata> all = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        Map<TopicPartition, OffsetAndMetadata> all =
+            admin
+                .listConsumerGroupOffsets(groupId)
+                .partitionsToOffsetAndMetadata()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         Map<TopicPartition, Long> offsets = new HashMap<>();
         all.forEach(
             (partition, offset) -> {
@@ -550,17 +662,31 @@ public final class FrontierScaleBenchmark {
             });
         return offsets;
       } catch (ExecutionException | TimeoutException e) {
-        throw new IllegalStateException("cannot read the committed offsets of group " + groupId + ": " + e, e);
+        throw new IllegalStateException(
+            "cannot read the committed offsets of group " + groupId + ": " + e, e);
       }
     }
 
     private Map<TopicPartition, Long> endOffsets() throws InterruptedException {
       try {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-            .forEach((name, description) -> description.partitions().forEach(p -> request.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
+        admin
+            .describeTopics(List.of(topic))
+            .allTopicNames()
+            .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+            .forEach(
+                (name, description) ->
+                    description
+                        .partitions()
+                        .forEach(
+                            p ->
+                                request.put(
+                                    new TopicPartition(name, p.partition()), OffsetSpec.latest())));
         Map<TopicPartition, Long> ends = new HashMap<>();
-        admin.listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+        admin
+            .listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+            .all()
+            .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
             .forEach((partition, info) -> ends.put(partition, info.offset()));
         return ends;
       } catch (ExecutionException | TimeoutException e) {
