@@ -6,7 +6,6 @@ import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
 import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.PageFetcher;
-import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -15,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -176,6 +176,9 @@ public final class JettyPageFetcher implements PageFetcher {
    * Collects the body up to the limit, follows a redirect when asked, and turns the result into a
    * {@link FetchAttempt}.
    */
+  /** The body buffer of a response without a Content-Length, before it grows. */
+  private static final int INITIAL_BODY_BYTES = 16 * 1024;
+
   private final class BodyCollector implements Response.Listener {
 
     private final Call call;
@@ -183,7 +186,13 @@ public final class JettyPageFetcher implements PageFetcher {
     private final List<String> chain;
     private final CompletableFuture<FetchAttempt> attempt;
     private final long started;
-    private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+
+    /**
+     * The body so far: sized by Content-Length when there is one, so it is usually written once.
+     */
+    private byte[] body = new byte[INITIAL_BODY_BYTES];
+
+    private int bodyLength;
 
     BodyCollector(
         Call call,
@@ -208,6 +217,9 @@ public final class JettyPageFetcher implements PageFetcher {
                 "Content-Length " + length + " is over the limit of " + maxBodyBytes + " bytes"));
         return;
       }
+      if (length > body.length && length <= maxBodyBytes && !call.isHead()) {
+        body = new byte[(int) length];
+      }
       FetchOptions filters = call.metadataFilters();
       int status = response.getStatus();
       if (filters != null && status >= 200 && status < 300) {
@@ -227,15 +239,21 @@ public final class JettyPageFetcher implements PageFetcher {
 
     @Override
     public void onContent(Response response, ByteBuffer content) {
-      if (body.size() + content.remaining() > maxBodyBytes) {
+      int size = content.remaining();
+      if ((long) bodyLength + size > maxBodyBytes) {
         response.abort(
             new AbortedException(
                 FailureKind.TOO_LARGE, "body is over the limit of " + maxBodyBytes + " bytes"));
         return;
       }
-      byte[] bytes = new byte[content.remaining()];
-      content.get(bytes);
-      body.write(bytes, 0, bytes.length);
+      if (bodyLength + size > body.length) {
+        // no or a wrong Content-Length (a compressed body is decoded on the way): grow, within the
+        // limit
+        long grown = Math.min(maxBodyBytes, Math.max(bodyLength + size, 2L * body.length));
+        body = Arrays.copyOf(body, (int) Math.min(grown, Integer.MAX_VALUE - 8));
+      }
+      content.get(body, bodyLength, size);
+      bodyLength += size;
     }
 
     @Override
@@ -270,7 +288,7 @@ public final class JettyPageFetcher implements PageFetcher {
       ContentDecoding.Decoded decoded =
           ContentDecoding.decode(
               response.getHeaders().get(HttpHeader.CONTENT_ENCODING),
-              body.toByteArray(),
+              bodyLength == body.length ? body : Arrays.copyOf(body, bodyLength),
               maxBodyBytes);
       if (decoded instanceof ContentDecoding.TooLarge tooLarge) {
         attempt.complete(

@@ -64,6 +64,24 @@ class JettyPageFetcherTest {
                 response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
                 response.write(true, ByteBuffer.wrap(gzip(new byte[64 * 1024])), callback);
               }
+              case "/streamed" -> {
+                // no Content-Length: chunked, in pieces, so the body grows as it comes
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
+                byte[] all = LONG_BODY;
+                int piece = all.length / 7 + 1;
+                for (int from = 0; from < all.length; from += piece) {
+                  int to = Math.min(all.length, from + piece);
+                  Callback.Completable written = new Callback.Completable();
+                  response.write(to == all.length, ByteBuffer.wrap(all, from, to - from), written);
+                  written.get();
+                }
+                callback.succeeded();
+              }
+              case "/sized" -> {
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
+                response.getHeaders().put(HttpHeader.CONTENT_LENGTH, LONG_BODY.length);
+                response.write(true, ByteBuffer.wrap(LONG_BODY), callback);
+              }
               case "/slow" -> {
                 NEVER.await(2, TimeUnit.SECONDS);
                 response.write(true, ByteBuffer.wrap(new byte[1]), callback);
@@ -112,6 +130,34 @@ class JettyPageFetcherTest {
     assertThat(response.charset()).contains("iso-8859-1");
     assertThat(response.header("x-many")).contains("a, b");
     assertThat(response.header("User-Agent-Seen")).contains("test-bot/1.0");
+  }
+
+  /** 100,000 bytes of a repeating pattern: long enough to grow any first buffer several times. */
+  private static final byte[] LONG_BODY = new byte[100_000];
+
+  static {
+    for (int i = 0; i < LONG_BODY.length; i++) {
+      LONG_BODY[i] = (byte) (i * 31 + i / 251);
+    }
+  }
+
+  @Test
+  void readsALongBodyWholeWithAndWithoutContentLength() throws Exception {
+    try (JettyPageFetcher roomy =
+        new JettyPageFetcher(
+            "test-bot/1.0",
+            1_000_000,
+            Duration.ofSeconds(2),
+            Duration.ofMillis(500),
+            Duration.ofMillis(500),
+            16,
+            false)) {
+      for (String path : new String[] {"/streamed", "/sized"}) {
+        FetchAttempt.Response response =
+            (FetchAttempt.Response) roomy.get(base + path, Map.of(), 0).get(5, TimeUnit.SECONDS);
+        assertThat(response.body()).as(path).isEqualTo(LONG_BODY);
+      }
+    }
   }
 
   @Test

@@ -8,10 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +44,7 @@ import org.jsoup.parser.Parser;
  * </ul>
  *
  * <p>Thread-safe and stateless: one instance serves every task. No regular expression is compiled
- * and no {@link MessageDigest} looked up per page, and the body is not copied.
+ * and no digest looked up per page, and the body is not copied.
  */
 public final class PageParser {
 
@@ -67,9 +64,6 @@ public final class PageParser {
    * anchor.
    */
   static final int MAX_ANCHOR_CHARS = 1_000;
-
-  private static final ThreadLocal<MessageDigest> SHA_256 =
-      ThreadLocal.withInitial(PageParser::sha256);
 
   /**
    * Each thread's recently resolved link targets: a stream thread parses page after page of the
@@ -368,12 +362,7 @@ public final class PageParser {
   }
 
   private static String checksumOfCollapsed(String title, String text) {
-    MessageDigest digest = SHA_256.get();
-    digest.reset();
-    digest.update(title.getBytes(StandardCharsets.UTF_8));
-    digest.update((byte) '\n');
-    digest.update(text.getBytes(StandardCharsets.UTF_8));
-    return HexFormat.of().formatHex(digest.digest());
+    return ContentChecksum.of(title, text);
   }
 
   /**
@@ -434,13 +423,5 @@ public final class PageParser {
   static boolean isWhitespace(char c) {
     // one comparison for the usual character, a letter
     return c <= ' ' ? (ASCII_WHITESPACE & (1L << c)) != 0 : c == '\u00A0';
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
   }
 }

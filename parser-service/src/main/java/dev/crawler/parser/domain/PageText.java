@@ -23,15 +23,25 @@ import org.jspecify.annotations.Nullable;
  * and the same character decisions as both passes, over a {@code char[]}; {@code PageTextTest}
  * checks the equality on hand-written and generated documents.
  *
- * <p>Not thread-safe; one instance per call.
+ * <p>Thread-safe: each thread has its own instance, reused call after call.
  */
 final class PageText implements NodeVisitor {
 
   /** How many ancestors jsoup looks at to decide whether whitespace is preserved. */
   private static final int PRESERVING_ANCESTORS = 6;
 
-  private char[] in = new char[256];
-  private char[] out;
+  /**
+   * Each thread's instance: its buffers serve page after page (a page's text was ~70 KB of them).
+   */
+  private static final ThreadLocal<PageText> OF_THREAD = ThreadLocal.withInitial(PageText::new);
+
+  private static final int INITIAL_CHARS = 4_096;
+
+  /** Buffers grown past this many characters by a huge page are not kept for the next one. */
+  private static final int MAX_KEPT_CHARS = 1 << 20;
+
+  private char[] in = new char[INITIAL_CHARS];
+  private char[] out = new char[INITIAL_CHARS];
   private int length;
 
   /** Nothing above U+0020 seen yet: {@link String#trim()} drops what comes before the first one. */
@@ -46,15 +56,22 @@ final class PageText implements NodeVisitor {
    */
   private int kept;
 
-  private PageText(int capacity) {
-    this.out = new char[Math.max(16, capacity)];
-  }
+  private PageText() {}
 
   /** The element's text, as {@code collapseWhitespace(element.text())}. */
   static String of(Element element) {
-    PageText text = new PageText(256);
+    PageText text = OF_THREAD.get();
+    text.length = 0;
+    text.kept = 0;
+    text.trimming = true;
+    text.pendingSpace = false;
     NodeTraversor.traverse(text, element);
-    return new String(text.out, 0, text.kept);
+    String result = new String(text.out, 0, text.kept);
+    if (text.out.length > MAX_KEPT_CHARS || text.in.length > MAX_KEPT_CHARS) {
+      text.in = new char[INITIAL_CHARS];
+      text.out = new char[INITIAL_CHARS];
+    }
+    return result;
   }
 
   @Override

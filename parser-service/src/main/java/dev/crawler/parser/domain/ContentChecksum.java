@@ -1,0 +1,97 @@
+package dev.crawler.parser.domain;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The content checksum of a page: lower-case hex SHA-256 of the UTF-8 bytes of {@code title + "\n"
+ * + text}, exactly as {@link String#getBytes(java.nio.charset.Charset) getBytes(UTF_8)} encodes
+ * them (an unpaired surrogate as {@code ?}). The text is encoded chunk by chunk into a buffer of
+ * the thread's and fed to the digest from there: encoding a page's text as one byte array cost up
+ * to three times its length in bytes per page, and a large share of the parser's garbage.
+ *
+ * <p>Thread-safe: each thread has its own digest and buffers.
+ */
+final class ContentChecksum {
+
+  private static final int CHUNK_CHARS = 2_048;
+
+  /** Room for a chunk's characters at 3 bytes each, or 4 for a pair of them. */
+  private static final int BUFFER_BYTES = 3 * CHUNK_CHARS + 4;
+
+  private static final ThreadLocal<ContentChecksum> OF_THREAD =
+      ThreadLocal.withInitial(ContentChecksum::new);
+
+  private final MessageDigest digest = sha256();
+  private final char[] chars = new char[CHUNK_CHARS];
+  private final byte[] bytes = new byte[BUFFER_BYTES];
+
+  private ContentChecksum() {}
+
+  /** The checksum of a title and a text, each already whitespace-collapsed. */
+  static String of(String title, String text) {
+    ContentChecksum checksum = OF_THREAD.get();
+    MessageDigest digest = checksum.digest;
+    digest.reset();
+    checksum.update(title);
+    digest.update((byte) '\n');
+    checksum.update(text);
+    return HexFormat.of().formatHex(digest.digest());
+  }
+
+  private void update(String text) {
+    int length = text.length();
+    int start = 0;
+    while (start < length) {
+      int end = Math.min(length, start + CHUNK_CHARS);
+      if (end < length && Character.isHighSurrogate(text.charAt(end - 1))) {
+        end--; // a pair is encoded whole, in the next chunk
+      }
+      text.getChars(start, end, chars, 0);
+      digest.update(bytes, 0, encode(end - start));
+      start = end;
+    }
+  }
+
+  /**
+   * Encodes the first {@code count} characters of {@link #chars} into {@link #bytes}, returning the
+   * byte count. A chunk ends before a high surrogate unless the text does, so a pair is never
+   * split.
+   */
+  private int encode(int count) {
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+      char c = chars[i];
+      if (c < 0x80) {
+        bytes[n++] = (byte) c;
+      } else if (c < 0x800) {
+        bytes[n++] = (byte) (0xC0 | c >> 6);
+        bytes[n++] = (byte) (0x80 | c & 0x3F);
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < count
+          && Character.isLowSurrogate(chars[i + 1])) {
+        int codePoint = Character.toCodePoint(c, chars[++i]);
+        bytes[n++] = (byte) (0xF0 | codePoint >> 18);
+        bytes[n++] = (byte) (0x80 | codePoint >> 12 & 0x3F);
+        bytes[n++] = (byte) (0x80 | codePoint >> 6 & 0x3F);
+        bytes[n++] = (byte) (0x80 | codePoint & 0x3F);
+      } else if (Character.isSurrogate(c)) {
+        bytes[n++] = (byte) '?'; // unpaired, as String.getBytes replaces it
+      } else {
+        bytes[n++] = (byte) (0xE0 | c >> 12);
+        bytes[n++] = (byte) (0x80 | c >> 6 & 0x3F);
+        bytes[n++] = (byte) (0x80 | c & 0x3F);
+      }
+    }
+    return n;
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+}
