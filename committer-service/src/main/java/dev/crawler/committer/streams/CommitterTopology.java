@@ -57,12 +57,13 @@ public final class CommitterTopology {
     Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
     topology.addProcessor(
         PROCESSOR, () -> new CommitterProcessor(settings), PARSED_SOURCE, OUTCOMES_SOURCE);
-    StateStores.add(
+    // keyed by URL or checksum, each written about once per fetch: a record cache would only cost
+    StateStores.addUncached(
         topology, DOCUMENTS_STORE, Serdes.String(), StateSerde.of(DocumentState.class), PROCESSOR);
-    StateStores.add(topology, CHECKSUMS_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
-    StateStores.add(
+    StateStores.addUncached(topology, CHECKSUMS_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
+    StateStores.addUncached(
         topology, PAGES_STORE, Serdes.String(), StateSerde.of(DocumentPages.class), PROCESSOR);
-    StateStores.add(topology, PAGE_OF_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
+    StateStores.addUncached(topology, PAGE_OF_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
     Sinks.add(topology, DOCUMENTS_SINK, topics.documents(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);

@@ -5,15 +5,33 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The services' key-value state stores: in RocksDB, logged to a changelog, and cached. The record
- * cache keeps the latest value of each key written since the last commit and writes it to RocksDB
- * and the changelog once, at the commit (in the same transaction), so a key written for every
- * record, such as an origin's state for each of its URLs, costs one write per commit instead of one
- * per record. Reads of recently written keys are served from the cache.
+ * The services' key-value state stores: in RocksDB, logged to a changelog, and cached or not. The
+ * record cache keeps the latest value of each key written since the last commit and writes it to
+ * RocksDB and the changelog once, at the commit (in the same transaction), so a key written for
+ * every record, such as an origin's state for each of its URLs, costs one write per commit instead
+ * of one per record. Reads of recently written keys are served from the cache. A store whose keys
+ * are written about once each (a document's state, keyed by its URL) gains nothing from it and pays
+ * for it on every read and write: a sorted map of byte-array keys, compared byte by byte.
  */
 public final class StateStores {
 
   private StateStores() {}
+
+  /**
+   * Adds a persistent, logged store named {@code name} for the processors named, without a record
+   * cache.
+   */
+  public static <K, V> void addUncached(
+      Topology topology,
+      String name,
+      Serde<K> keySerde,
+      Serde<V> valueSerde,
+      String... processors) {
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), keySerde, valueSerde)
+            .withCachingDisabled(),
+        processors);
+  }
 
   /** Adds a persistent, logged, cached store named {@code name} for the processors named. */
   public static <K, V> void add(
