@@ -3,6 +3,8 @@ package dev.crawler.fetcher;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
 import dev.crawler.common.config.ProducerBatching;
+import dev.crawler.common.decision.CrawlLog;
+import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.ops.KafkaConnection;
 import dev.crawler.fetcher.domain.FetchOptions;
@@ -117,7 +119,8 @@ public final class FetcherApp implements RunningService {
                 config.duration(FetcherConfig.BACKOFF_QUIET_MS_CONFIG),
                 config.duration(FetcherConfig.HANDOVER_TIMEOUT_MS_CONFIG),
                 config.instanceId()),
-            System::currentTimeMillis);
+            System::currentTimeMillis,
+            new CrawlLog(FetchLoop.SERVICE, CrawlMetrics.registry()));
     FetcherApp app = new FetcherApp(loop, consumer, producer);
     app.thread.start();
     LOG.info("fetcher started as {} (delay {} ms)", config.userAgent(), config.delayMillis());

@@ -5,6 +5,7 @@ import dev.crawler.committer.domain.CommitPolicy;
 import dev.crawler.committer.domain.CommitterSettings;
 import dev.crawler.committer.domain.PageAssembly;
 import dev.crawler.committer.state.DocumentState;
+import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.events.CrawlOutcome;
@@ -33,6 +34,8 @@ final class CommitterProcessor
 
   static final String SERVICE = CommitPolicy.SERVICE;
 
+  private final CrawlLog log;
+
   /**
    * The crawl option that turns multi-page documents on for a URL (its fetch request carries it).
    */
@@ -46,8 +49,9 @@ final class CommitterProcessor
   private @Nullable KeyValueStore<String, DocumentPages> pages;
   private @Nullable KeyValueStore<String, String> pageOf;
 
-  CommitterProcessor(CommitterSettings settings) {
+  CommitterProcessor(CommitterSettings settings, CrawlLog log) {
     this.settings = settings;
+    this.log = log;
   }
 
   @Override
@@ -97,10 +101,11 @@ final class CommitterProcessor
                 forward(
                     CommitterTopology.LOG_SINK,
                     record.key(),
-                    (outcome.getStatus() == null
+                    log.entry(
+                        outcome.getStatus() == null
                             ? decision
-                            : decision.withStatus(outcome.getStatus()))
-                        .toLogEntry(SERVICE, now),
+                            : decision.withStatus(outcome.getStatus()),
+                        now),
                     now);
               });
     }
@@ -181,7 +186,7 @@ final class CommitterProcessor
             .setLastModified(parsed.getLastModified())
             .build();
     forward(CommitterTopology.OUTCOMES_SINK, key, outcome, now);
-    forward(CommitterTopology.LOG_SINK, key, made.toLogEntry(SERVICE, now), now);
+    forward(CommitterTopology.LOG_SINK, key, log.entry(made, now), now);
   }
 
   /**
@@ -200,7 +205,7 @@ final class CommitterProcessor
                 forward(
                     CommitterTopology.LOG_SINK,
                     key,
-                    decision.withDepth(outcome.getDepth()).toLogEntry(SERVICE, now),
+                    log.entry(decision.withDepth(outcome.getDepth()), now),
                     now));
   }
 
@@ -223,10 +228,7 @@ final class CommitterProcessor
               commit -> {
                 apply(joined, standalone, commit, now);
                 forward(
-                    CommitterTopology.LOG_SINK,
-                    key,
-                    decision(joined, commit).toLogEntry(SERVICE, now),
-                    now);
+                    CommitterTopology.LOG_SINK, key, log.entry(decision(joined, commit), now), now);
               });
     }
     if (step.assembled().isEmpty()) {

@@ -2,6 +2,8 @@ package dev.crawler.committer.streams;
 
 import dev.crawler.committer.domain.CommitterSettings;
 import dev.crawler.committer.state.DocumentState;
+import dev.crawler.common.decision.CrawlLog;
+import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
 import dev.crawler.common.streams.StateStores;
@@ -55,8 +57,9 @@ public final class CommitterTopology {
     Topology topology = new Topology();
     Sources.add(topology, PARSED_SOURCE, topics.parsed());
     Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
+    CrawlLog log = new CrawlLog(CommitterProcessor.SERVICE, CrawlMetrics.registry());
     topology.addProcessor(
-        PROCESSOR, () -> new CommitterProcessor(settings), PARSED_SOURCE, OUTCOMES_SOURCE);
+        PROCESSOR, () -> new CommitterProcessor(settings, log), PARSED_SOURCE, OUTCOMES_SOURCE);
     // keyed by URL or checksum, each written about once per fetch: a record cache would only cost
     StateStores.addUncached(
         topology, DOCUMENTS_STORE, Serdes.String(), StateSerde.of(DocumentState.class), PROCESSOR);

@@ -1,6 +1,5 @@
 package dev.crawler.common.decision;
 
-import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.Outcome;
@@ -135,11 +134,10 @@ public record Decision(
   }
 
   /**
-   * The entry for {@code crawl.log}. Every decision is logged once, so this is where decisions are
-   * counted by outcome ({@link CrawlMetrics#outcome}).
+   * The entry for {@code crawl.log}. A service writes it through its {@link CrawlLog}, which counts
+   * the decision by outcome.
    */
   public CrawlLogEntry toLogEntry(String service, Instant time) {
-    CrawlMetrics.outcome(service, outcome);
     return CrawlLogEntry.newBuilder()
         .setUrl(url)
         .setOutcome(outcome)

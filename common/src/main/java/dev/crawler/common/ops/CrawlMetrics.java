@@ -1,29 +1,20 @@
 package dev.crawler.common.ops;
 
 import dev.crawler.events.DocumentEvent;
-import dev.crawler.events.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The meters every service shares, registered in Micrometer's global registry ({@link
- * Metrics#globalRegistry}), to which a service's main adds its Prometheus registry: decisions by
- * outcome ({@code crawler_outcomes_total{service, outcome}}), document events, and dead letters
- * ({@code crawler_dead_letters_total{service}}). Without a registry added they count nothing.
- * Thread-safe.
+ * Metrics#globalRegistry}), to which a service's main adds its Prometheus registry: document events
+ * and dead letters ({@code crawler_dead_letters_total{service}}); decisions by outcome are counted
+ * by each service's {@link dev.crawler.common.decision.CrawlLog} in the registry its wiring gives
+ * it (this one). Without a registry added they count nothing. Thread-safe.
  */
 public final class CrawlMetrics {
-
-  /**
-   * Per service, its counters by outcome ordinal: found without allocating, as every decision
-   * counts.
-   */
-  private static final Map<String, AtomicReferenceArray<Counter>> OUTCOMES =
-      new ConcurrentHashMap<>();
 
   /**
    * Upserts under their type, deletions under their reason (two enums: no key is made per event).
@@ -37,24 +28,6 @@ public final class CrawlMetrics {
   /** The registry services instrument themselves in. */
   public static MeterRegistry registry() {
     return Metrics.globalRegistry;
-  }
-
-  /** Counts one decision a service made about a URL (one crawl-log entry). */
-  public static void outcome(String service, Outcome outcome) {
-    AtomicReferenceArray<Counter> counters =
-        OUTCOMES.computeIfAbsent(service, s -> new AtomicReferenceArray<>(Outcome.values().length));
-    Counter counter = counters.get(outcome.ordinal());
-    if (counter == null) {
-      // two threads may both register it: the registry answers both with the same counter
-      counter =
-          Counter.builder("crawler.outcomes")
-              .description("Decisions about URLs, by outcome (one per crawl-log entry)")
-              .tag("service", service)
-              .tag("outcome", outcome.name())
-              .register(registry());
-      counters.set(outcome.ordinal(), counter);
-    }
-    counter.increment();
   }
 
   /**

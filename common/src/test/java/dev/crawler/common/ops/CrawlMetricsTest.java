@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crawler.events.DeleteReason;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.DocumentEventType;
-import dev.crawler.events.Outcome;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -24,24 +23,6 @@ class CrawlMetricsTest {
   @AfterEach
   void removeRegistry() {
     Metrics.removeRegistry(registry);
-  }
-
-  @Test
-  void countsDecisionsByServiceAndOutcome() {
-    double before = count("crawler.outcomes", "service", "metrics-test", "outcome", "NOT_FOUND");
-    CrawlMetrics.outcome("metrics-test", Outcome.NOT_FOUND);
-    CrawlMetrics.outcome("metrics-test", Outcome.NOT_FOUND);
-    CrawlMetrics.outcome("metrics-test", Outcome.COMMITTED);
-
-    assertThat(
-            count("crawler.outcomes", "service", "metrics-test", "outcome", "NOT_FOUND") - before)
-        .isEqualTo(2);
-    assertThat(
-            registry
-                .find("crawler.outcomes")
-                .tags("service", "metrics-test", "outcome", "COMMITTED")
-                .counter())
-        .isNotNull();
   }
 
   @Test

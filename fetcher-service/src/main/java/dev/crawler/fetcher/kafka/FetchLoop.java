@@ -1,6 +1,7 @@
 package dev.crawler.fetcher.kafka;
 
 import crawlercommons.robots.BaseRobotRules;
+import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.events.CrawlOutcome;
@@ -82,7 +83,8 @@ public final class FetchLoop implements Runnable {
 
   private static final Logger LOG = LoggerFactory.getLogger(FetchLoop.class);
 
-  static final String SERVICE = "fetcher";
+  /** The service named in its crawl-log entries and outcomes. */
+  public static final String SERVICE = "fetcher";
 
   /** The longest the loop waits in a poll, so that due origins start on time. */
   static final Duration MAX_POLL = Duration.ofMillis(100);
@@ -162,6 +164,7 @@ public final class FetchLoop implements Runnable {
   private final RobotsPolicy robots;
   private final Settings settings;
   private final LongSupplier clock;
+  private final CrawlLog log;
   private final RecordDecoder<String, FetchRequest> decoder;
   private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
   private final Map<String, HostQueue<Pending>> hosts = new HashMap<>();
@@ -237,7 +240,9 @@ public final class FetchLoop implements Runnable {
       PageFetcher fetcher,
       RobotsPolicy robots,
       Settings settings,
-      LongSupplier clock) {
+      LongSupplier clock,
+      CrawlLog log) {
+    this.log = log;
     this.consumer = consumer;
     this.stateReader = stateReader;
     this.producer = producer;
@@ -736,7 +741,7 @@ public final class FetchLoop implements Runnable {
       outcome.setOriginDelayMillis(host.politeness().delay().millis());
     }
     records.add(record(topics.outcomes(), pending.origin(), outcome.build()));
-    records.add(record(topics.log(), pending.origin(), decision.toLogEntry(SERVICE, now)));
+    records.add(record(topics.log(), pending.origin(), log.entry(decision, now)));
     if (redirectTarget != null) {
       DiscoveredUrl target =
           DiscoveredUrl.newBuilder()
@@ -882,7 +887,7 @@ public final class FetchLoop implements Runnable {
             offset,
             List.of(
                 record(topics.outcomes(), origin, decision.toOutcome(SERVICE, at).build()),
-                record(topics.log(), origin, decision.toLogEntry(SERVICE, at))),
+                record(topics.log(), origin, log.entry(decision, at))),
             false);
         return;
       }

@@ -1,5 +1,6 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.url.RegisteredDomain;
 import dev.crawler.common.url.UrlNormalizer;
@@ -92,6 +93,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private final ScopeCheck seedScope;
 
   private final FrontierMetrics metrics;
+  private final CrawlLog log;
 
   /** Origins whose state changed since their figures were last published. */
   private final Set<String> changedOrigins = new HashSet<>();
@@ -107,7 +109,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private @Nullable KeyValueStore<String, Long> control;
   private @Nullable KeyValueStore<String, String> due;
 
-  FrontierProcessor(FrontierSettings settings, ReleaseBudget budget, FrontierMetrics metrics) {
+  FrontierProcessor(
+      FrontierSettings settings, ReleaseBudget budget, FrontierMetrics metrics, CrawlLog log) {
+    this.log = log;
     this.settings = settings;
     this.budget = budget;
     this.metrics = metrics;
@@ -701,7 +705,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /** Writes a frontier decision to crawl.outcomes (for the committer) and crawl.log. */
   private void emit(String origin, Decision decision, Instant now) {
     forward(FrontierTopology.OUTCOMES_SINK, origin, decision.toOutcome(SERVICE, now).build(), now);
-    forward(FrontierTopology.LOG_SINK, origin, decision.toLogEntry(SERVICE, now), now);
+    forward(FrontierTopology.LOG_SINK, origin, log.entry(decision, now), now);
   }
 
   /** Releases what the windows of these origins allow, and stores them. */
@@ -1034,7 +1038,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
         discovered.getSourceUrl() == null
             ? decision
             : decision.withSource(discovered.getSourceUrl());
-    forward(FrontierTopology.LOG_SINK, origin, withSource.toLogEntry(SERVICE, now), now);
+    forward(FrontierTopology.LOG_SINK, origin, log.entry(withSource, now), now);
   }
 
   private void forward(String sink, String key, SpecificRecord value, Instant now) {

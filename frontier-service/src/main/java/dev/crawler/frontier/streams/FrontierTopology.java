@@ -1,5 +1,6 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
@@ -100,9 +101,10 @@ public final class FrontierTopology {
     Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
     Sources.add(topology, CONTROL_SOURCE, topics.control());
     FrontierMetrics metrics = new FrontierMetrics(CrawlMetrics.registry());
+    CrawlLog log = new CrawlLog(FrontierProcessor.SERVICE, CrawlMetrics.registry());
     topology.addProcessor(
         PROCESSOR,
-        () -> new FrontierProcessor(settings, budget, metrics),
+        () -> new FrontierProcessor(settings, budget, metrics, log),
         DISCOVERED_SOURCE,
         OUTCOMES_SOURCE,
         CONTROL_SOURCE);

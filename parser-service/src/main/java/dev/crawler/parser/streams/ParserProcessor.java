@@ -1,5 +1,6 @@
 package dev.crawler.parser.streams;
 
+import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.http.HttpDate;
 import dev.crawler.common.ops.CrawlMetrics;
@@ -55,6 +56,8 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
 
   static final String SERVICE = "parser";
 
+  private final CrawlLog log;
+
   private final BiFunction<Page, ParseOptions, ParseResult> parser;
   private final RecentLinks recentLinks;
   private final SitemapReader sitemaps = new SitemapReader();
@@ -65,8 +68,10 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
    *     ERROR outcome for the page
    * @param recentLinksCapacity links remembered as sent ({@link RecentLinks})
    */
-  ParserProcessor(BiFunction<Page, ParseOptions, ParseResult> parser, int recentLinksCapacity) {
+  ParserProcessor(
+      BiFunction<Page, ParseOptions, ParseResult> parser, int recentLinksCapacity, CrawlLog log) {
     this.parser = parser;
+    this.log = log;
     this.recentLinks = new RecentLinks(recentLinksCapacity, RecentLinks.DEFAULT_MAX_AGE_MILLIS);
   }
 
@@ -202,7 +207,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     if (outputs.rejection().isPresent()) {
       Decision decision = outputs.rejection().get();
       forward(ParserTopology.OUTCOMES_SINK, origin, decision.toOutcome(SERVICE, now).build(), now);
-      forward(ParserTopology.LOG_SINK, origin, decision.toLogEntry(SERVICE, now), now);
+      forward(ParserTopology.LOG_SINK, origin, log.entry(decision, now), now);
     }
     outputs
         .document()

@@ -1,5 +1,7 @@
 package dev.crawler.parser.streams;
 
+import dev.crawler.common.decision.CrawlLog;
+import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
 import dev.crawler.parser.domain.Page;
@@ -48,8 +50,9 @@ public final class ParserTopology {
       Topics topics, ParserSettings settings, BiFunction<Page, ParseOptions, ParseResult> parser) {
     Topology topology = new Topology();
     Sources.add(topology, SOURCE, topics.fetchResults());
+    CrawlLog log = new CrawlLog(ParserProcessor.SERVICE, CrawlMetrics.registry());
     topology.addProcessor(
-        PROCESSOR, () -> new ParserProcessor(parser, settings.recentLinks()), SOURCE);
+        PROCESSOR, () -> new ParserProcessor(parser, settings.recentLinks(), log), SOURCE);
     Sinks.add(topology, PARSED_SINK, topics.parsed(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
