@@ -2,6 +2,8 @@ package dev.crawler.common.streams;
 
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -17,6 +19,16 @@ public final class StateStores {
 
   private StateStores() {}
 
+  /** Adds a persistent, logged, cached store named {@code name} for the processors named. */
+  public static <K, V> void add(
+      Topology topology,
+      String name,
+      Serde<K> keySerde,
+      Serde<V> valueSerde,
+      String... processors) {
+    topology.addStateStore(builder(name, keySerde, valueSerde).withCachingEnabled(), processors);
+  }
+
   /**
    * Adds a persistent, logged store named {@code name} for the processors named, without a record
    * cache.
@@ -27,22 +39,11 @@ public final class StateStores {
       Serde<K> keySerde,
       Serde<V> valueSerde,
       String... processors) {
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), keySerde, valueSerde)
-            .withCachingDisabled(),
-        processors);
+    topology.addStateStore(builder(name, keySerde, valueSerde).withCachingDisabled(), processors);
   }
 
-  /** Adds a persistent, logged, cached store named {@code name} for the processors named. */
-  public static <K, V> void add(
-      Topology topology,
-      String name,
-      Serde<K> keySerde,
-      Serde<V> valueSerde,
-      String... processors) {
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), keySerde, valueSerde)
-            .withCachingEnabled(),
-        processors);
+  private static <K, V> StoreBuilder<KeyValueStore<K, V>> builder(
+      String name, Serde<K> keySerde, Serde<V> valueSerde) {
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), keySerde, valueSerde);
   }
 }
