@@ -179,6 +179,13 @@ public final class JettyPageFetcher implements PageFetcher {
   /** The body buffer of a response without a Content-Length, before it grows. */
   private static final int INITIAL_BODY_BYTES = 16 * 1024;
 
+  /**
+   * The most a Content-Length reserves before the bytes come: a server that announces a large body
+   * and sends it slowly, or never, holds no more than this per connection; a larger body grows as
+   * it arrives.
+   */
+  private static final int MAX_PRESIZED_BODY_BYTES = 256 * 1024;
+
   private final class BodyCollector implements Response.Listener {
 
     private final Call call;
@@ -218,7 +225,7 @@ public final class JettyPageFetcher implements PageFetcher {
         return;
       }
       if (length > body.length && length <= maxBodyBytes && !call.isHead()) {
-        body = new byte[(int) length];
+        body = new byte[(int) Math.min(length, MAX_PRESIZED_BODY_BYTES)];
       }
       FetchOptions filters = call.metadataFilters();
       int status = response.getStatus();

@@ -132,8 +132,8 @@ class JettyPageFetcherTest {
     assertThat(response.header("User-Agent-Seen")).contains("test-bot/1.0");
   }
 
-  /** 100,000 bytes of a repeating pattern: long enough to grow any first buffer several times. */
-  private static final byte[] LONG_BODY = new byte[100_000];
+  /** 300,000 bytes of a pattern: more than a Content-Length presizes, and than any first buffer. */
+  private static final byte[] LONG_BODY = new byte[300_000];
 
   static {
     for (int i = 0; i < LONG_BODY.length; i++) {
