@@ -99,8 +99,8 @@ final class LinkTargets {
   }
 
   /**
-   * Whether {@code scheme://authority} is as normalization writes it; remembered for the
-   * authorities met most.
+   * Whether {@code scheme://authority} is as normalization writes it; remembered for the first
+   * {@value #MAX_AUTHORITIES} authorities met.
    */
   private boolean isNormalAuthority(String authority) {
     Boolean known = normalAuthorities.get(authority);
