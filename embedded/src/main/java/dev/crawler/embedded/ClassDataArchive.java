@@ -1,6 +1,7 @@
 package dev.crawler.embedded;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -42,8 +43,31 @@ final class ClassDataArchive {
     Path written =
         directory.resolve(
             name + "-java-" + runtime + ".jsa." + ProcessHandle.current().pid() + ".tmp");
+    removeLeftovers(directory, name);
     return new ClassDataArchive(
         archive, written, Files.isRegularFile(archive) && Files.isReadable(archive));
+  }
+
+  /**
+   * Removes archives that JVMs no longer running began to write ({@code <name>-….jsa.<pid>.tmp}): a
+   * JVM killed outright during a first run leaves one behind, tens of megabytes.
+   */
+  private static void removeLeftovers(Path directory, String name) {
+    try (DirectoryStream<Path> files =
+        Files.newDirectoryStream(directory, name + "-java-*.jsa.*.tmp")) {
+      for (Path file : files) {
+        String fileName = file.getFileName().toString();
+        String pid = fileName.substring(fileName.lastIndexOf(".jsa.") + 5, fileName.length() - 4);
+        boolean isWriterAlive =
+            pid.chars().allMatch(Character::isDigit)
+                && ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false);
+        if (!isWriterAlive) {
+          Files.deleteIfExists(file);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Leftover class data archives in {} not removed ({})", directory, e.toString());
+    }
   }
 
   /** The child JVM's options: map the archive, or write it at exit when there is none yet. */

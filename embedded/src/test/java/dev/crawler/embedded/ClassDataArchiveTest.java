@@ -62,6 +62,28 @@ class ClassDataArchiveTest {
   }
 
   @Test
+  void removesWhatAJvmNoLongerRunningBeganToWriteAndKeepsWhatALiveOneIsWriting() throws Exception {
+    Process gone =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-version")
+            .start();
+    gone.waitFor();
+    long dead = gone.pid();
+    Path left = directory.resolve("child-java-x.jsa." + dead + ".tmp");
+    Path ours = directory.resolve("child-java-x.jsa." + ProcessHandle.current().pid() + ".tmp");
+    Path other = directory.resolve("other-java-x.jsa." + dead + ".tmp");
+    for (Path file : List.of(left, ours, other)) {
+      Files.writeString(file, "part of an archive");
+    }
+
+    ClassDataArchive.in(directory, "child");
+
+    assertThat(left).doesNotExist();
+    assertThat(ours).exists();
+    assertThat(other).as("another child's archives are its own business").exists();
+  }
+
+  @Test
   void anArchiveOfAChildThatWasKilledIsNotKept() throws Exception {
     ClassDataArchive first = ClassDataArchive.in(directory, "child");
     Path written =

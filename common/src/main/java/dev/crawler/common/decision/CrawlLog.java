@@ -27,11 +27,6 @@ public final class CrawlLog {
     this.registry = registry;
   }
 
-  /** The service whose entries these are. */
-  public String service() {
-    return service;
-  }
-
   /** The {@code crawl.log} entry of a decision made at {@code time}, counted by its outcome. */
   public CrawlLogEntry entry(Decision decision, Instant time) {
     count(decision.outcome());

@@ -57,13 +57,14 @@ final class LinkTargets {
    * crawlable (unresolvable against the base, not http(s), malformed).
    */
   Optional<String> of(Element element, String attribute) {
-    String key = keyOf(element, element.attr(attribute));
+    String reference = element.attr(attribute);
+    String key = keyOf(element, reference);
     if (key == null) {
       return resolve(element, attribute);
     }
     Optional<String> known = recent.get(key);
     if (known == null) {
-      String simple = simpleTarget(element.baseUri(), element.attr(attribute));
+      String simple = simpleTarget(element.baseUri(), reference);
       known = simple != null ? Optional.of(simple) : resolve(element, attribute);
       recent.put(key, known);
     }

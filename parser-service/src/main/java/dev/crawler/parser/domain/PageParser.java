@@ -147,12 +147,12 @@ public final class PageParser {
     RobotsMeta robots = facts.robots.and(headerRobots(page));
     Optional<String> nextPage =
         options.pagination().flatMap(how -> nextPage(document, how, normalizedUrl(page)));
-    String checksum = checksumOfCollapsed(title, text);
+    String checksum = ContentChecksum.of(title, text);
     if (options.checksumIgnore().isPresent() && body != null) {
       // parts that change on every visit (a clock, a visitor count) are left out of the checksum
       // only
       document.select(options.checksumIgnore().get()).remove();
-      checksum = checksumOfCollapsed(title, PageText.of(body));
+      checksum = ContentChecksum.of(title, PageText.of(body));
     }
     return new ParseResult.Parsed(
         normalizedUrl(page),
@@ -299,7 +299,7 @@ public final class PageParser {
         robots.nofollow(),
         List.of(),
         0,
-        checksumOfCollapsed("", text),
+        ContentChecksum.of("", text),
         Optional.empty(),
         Optional.empty());
   }
@@ -358,11 +358,7 @@ public final class PageParser {
    * layout has the same checksum and one that differs in a word has another.
    */
   public static String checksum(String title, String text) {
-    return checksumOfCollapsed(collapseWhitespace(title), collapseWhitespace(text));
-  }
-
-  private static String checksumOfCollapsed(String title, String text) {
-    return ContentChecksum.of(title, text);
+    return ContentChecksum.of(collapseWhitespace(title), collapseWhitespace(text));
   }
 
   /**
