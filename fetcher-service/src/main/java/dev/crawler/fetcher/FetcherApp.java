@@ -15,6 +15,7 @@ import dev.crawler.schemas.TopicSpec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,10 +102,13 @@ public final class FetcherApp implements RunningService {
             producerProperties, new ByteArraySerializer(), new ByteArraySerializer());
     FetchLoop loop =
         new FetchLoop(
-            consumer,
-            new KafkaConsumer<>(
-                stateReaderProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
-            producer,
+            new FetchLoop.Clients(
+                consumer,
+                new KafkaConsumer<>(
+                    stateReaderProperties,
+                    new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer()),
+                producer),
             config.topics(),
             fetcher,
             new RobotsPolicy(
@@ -119,8 +123,9 @@ public final class FetcherApp implements RunningService {
                 config.duration(FetcherConfig.BACKOFF_QUIET_MS_CONFIG),
                 config.duration(FetcherConfig.HANDOVER_TIMEOUT_MS_CONFIG),
                 config.instanceId()),
-            System::currentTimeMillis,
-            new CrawlLog(FetchLoop.SERVICE, CrawlMetrics.registry()));
+            InstantSource.system(),
+            new CrawlLog(FetchLoop.SERVICE, CrawlMetrics.registry()),
+            CrawlMetrics.registry());
     FetcherApp app = new FetcherApp(loop, consumer, producer);
     app.thread.start();
     LOG.info("fetcher started as {} (delay {} ms)", config.userAgent(), config.delayMillis());

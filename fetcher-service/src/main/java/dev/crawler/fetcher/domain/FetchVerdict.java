@@ -22,6 +22,24 @@ public record FetchVerdict(
     return outcome.isEmpty();
   }
 
+  /**
+   * Whether the GET follows a HEAD request that went first (seed 002): after a 2xx that the
+   * metadata filters accepted, always (HEAD and GET count as one request for politeness); after
+   * metadata the filters rejected, never (the URL ends {@code FILTERED}); after any other answer
+   * only when HEAD is optional (many servers answer HEAD badly), otherwise the HEAD's answer
+   * decides the URL.
+   */
+  public static boolean goesOnToGet(FetchAttempt head, FetchOptions.HeadMode mode) {
+    boolean isAccepted =
+        head instanceof FetchAttempt.Response response
+            && response.status() >= 200
+            && response.status() < 300;
+    boolean isRejected =
+        head instanceof FetchAttempt.Failure failure
+            && failure.kind() == FetchAttempt.FailureKind.REJECTED_METADATA;
+    return isAccepted || (!isRejected && mode == FetchOptions.HeadMode.OPTIONAL);
+  }
+
   /** The verdict on an attempt to fetch {@code url}. */
   public static FetchVerdict of(String url, FetchAttempt attempt) {
     if (attempt instanceof FetchAttempt.Failure failure) {

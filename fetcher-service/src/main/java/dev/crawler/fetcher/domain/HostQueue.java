@@ -10,9 +10,11 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One origin's requests waiting in this fetcher, its robots.txt rules and its {@link
- * OriginPoliteness} (seed 003: one crawl loop per origin). Robots.txt requests count as requests.
- * Not thread-safe: owned by the fetch loop's thread.
+ * Everything this fetcher knows about one origin (seed 003: one crawl loop per origin): its
+ * requests waiting here, its robots.txt rules, its {@link OriginPoliteness}, the partition its
+ * requests come from and whether its politeness state is shared with the origin's next owner.
+ * Robots.txt requests count as requests. Forgetting an origin is forgetting this one object. Not
+ * thread-safe: owned by the fetch loop's thread.
  *
  * @param <T> a waiting request
  */
@@ -24,10 +26,28 @@ public final class HostQueue<T> {
   private @Nullable BaseRobotRules robots;
   private long robotsExpireAt;
   private boolean isFetchingRobots;
+  private int partition;
+  private boolean isPolitenessChanged;
+  private boolean isPolitenessShared;
+  private boolean isPauseNoticed;
+  private boolean isRobotsIgnoredNoticed;
 
-  public HostQueue(String origin, OriginPoliteness politeness) {
+  /**
+   * A request is waiting here, or something changed, while the origin may not be fetched for this
+   * long: its waiting requests go back to the frontier instead.
+   *
+   * @param until when the origin may be fetched again (epoch ms)
+   * @param reason why, for the crawl log
+   */
+  public record Deferral(long until, String reason) {}
+
+  /**
+   * @param partition the partition of the request topic the origin's requests come from
+   */
+  public HostQueue(String origin, OriginPoliteness politeness, int partition) {
     this.origin = origin;
     this.politeness = politeness;
+    this.partition = partition;
   }
 
   public String origin() {
@@ -36,6 +56,15 @@ public final class HostQueue<T> {
 
   public OriginPoliteness politeness() {
     return politeness;
+  }
+
+  /** The partition of the request topic the origin's requests come from. */
+  public int partition() {
+    return partition;
+  }
+
+  public void partition(int partition) {
+    this.partition = partition;
   }
 
   public void add(T request) {
@@ -122,5 +151,103 @@ public final class HostQueue<T> {
   public void robots(BaseRobotRules rules, long expireAt) {
     this.robots = rules;
     this.robotsExpireAt = expireAt;
+  }
+
+  /**
+   * Whether the origin's waiting requests should go back to the frontier rather than wait here: the
+   * origin is paused (its patience ran out), or its next request is due further away than {@code
+   * maxHoldMillis} (a long Retry-After or back-off; not while robots.txt is fetched, whose end
+   * decides the next start).
+   */
+  public Optional<Deferral> deferral(long now, long maxHoldMillis) {
+    if (!hasWaiting()) {
+      return Optional.empty();
+    }
+    if (politeness.isPaused(now)) {
+      return Optional.of(
+          new Deferral(politeness.pausedUntil(), "origin paused (patience ran out)"));
+    }
+    if (!isFetchingRobots && nextStartAt() - now > maxHoldMillis) {
+      return Optional.of(
+          new Deferral(
+              nextStartAt(),
+              "origin's next request not due within " + maxHoldMillis / 1000 + " s"));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * When a URL of this origin that ends now may be tried again, if not soon: the end of the
+   * origin's pause or of its next delay when either is further away than {@code maxHoldMillis};
+   * otherwise 0 (the frontier may release the origin's next URL at once).
+   */
+  public long comesBackAt(long now, long maxHoldMillis) {
+    if (politeness.isPaused(now) || nextStartAt() - now > maxHoldMillis) {
+      return Math.max(politeness.nextStartAt(), politeness.pausedUntil());
+    }
+    return 0;
+  }
+
+  /**
+   * Whether the origin can be forgotten: nothing waiting or running, its delay and pause over, its
+   * robots.txt expired (so a new request would fetch it again anyway).
+   */
+  public boolean isIdle(long now) {
+    return !hasWaiting()
+        && !politeness.isBusy()
+        && !isFetchingRobots
+        && now >= nextStartAt()
+        && !politeness.isPaused(now)
+        && needsRobots(now);
+  }
+
+  /** Whether the politeness changed since it was last shared. */
+  public boolean isPolitenessChanged() {
+    return isPolitenessChanged;
+  }
+
+  public void politenessChanged(boolean isChanged) {
+    this.isPolitenessChanged = isChanged;
+  }
+
+  /**
+   * Whether the politeness state was shared with the origin's next owner and not withdrawn since
+   * (so a withdrawal is due when it is back to a fresh state).
+   */
+  public boolean isPolitenessShared() {
+    return isPolitenessShared;
+  }
+
+  public void politenessShared(boolean isShared) {
+    this.isPolitenessShared = isShared;
+  }
+
+  /**
+   * Notes that the origin was paused; returns whether this is news (it was not noted as paused).
+   */
+  public boolean noticePause() {
+    boolean isNews = !isPauseNoticed;
+    isPauseNoticed = true;
+    return isNews;
+  }
+
+  /** Notes that a request started after a pause; returns whether the origin was noted as paused. */
+  public boolean noticePauseOver() {
+    boolean wasPaused = isPauseNoticed;
+    isPauseNoticed = false;
+    return wasPaused;
+  }
+
+  public boolean isPauseNoticed() {
+    return isPauseNoticed;
+  }
+
+  /**
+   * Notes that a request went without obeying robots.txt; returns whether this is the first time.
+   */
+  public boolean noticeRobotsIgnored() {
+    boolean isFirst = !isRobotsIgnoredNoticed;
+    isRobotsIgnoredNoticed = true;
+    return isFirst;
   }
 }

@@ -13,6 +13,12 @@ import java.util.OptionalLong;
 public final class OriginPoliteness {
 
   /**
+   * A next request further away than this is worth sharing at once: a crash of this fetcher takes
+   * longer than that to notice, and the origin's next owner must not start early.
+   */
+  public static final long SIGNIFICANT_WAIT_MILLIS = 10_000;
+
+  /**
    * The smallest back-off delay: a rate limit on an origin fetched without delay waits at least
    * this.
    */
@@ -43,7 +49,25 @@ public final class OriginPoliteness {
       long backoffChangedAt,
       int patience,
       int failureStreak,
-      long pausedUntil) {}
+      long pausedUntil) {
+
+    /**
+     * Whether the state says nothing a fresh one would not, as of {@code now}: its delay and pause
+     * are over and it has no back-off and no failures.
+     */
+    public boolean isSpent(long now) {
+      return nextStartAt < now && pausedUntil < now && backoffMillis == 0 && failureStreak == 0;
+    }
+
+    /**
+     * Whether a state taken over for an origin that never came is no longer worth keeping: its
+     * delay and pause are over and its back-off has not changed for eight quiet periods (by then it
+     * would have decayed away).
+     */
+    public boolean isStale(long now, long quietMillis) {
+      return nextStartAt < now && pausedUntil < now && backoffChangedAt < now - quietMillis * 8;
+    }
+  }
 
   /** A delay and whether robots.txt's Crawl-delay was capped to reach it. */
   public record Delay(long millis, boolean isCapped) {}
@@ -236,5 +260,19 @@ public final class OriginPoliteness {
         && patience == options.patience()
         && failureStreak == 0
         && !isPaused(now);
+  }
+
+  /**
+   * Whether the state must reach the origin's next owner even if this fetcher crashes now: the
+   * origin is paused, backed off, has lost patience, or its next request is further away than
+   * {@value #SIGNIFICANT_WAIT_MILLIS} ms. Other changes are shared only when the origin is handed
+   * over.
+   */
+  public boolean isWorthSharing(long now) {
+    Snapshot snapshot = snapshot(now);
+    return isPaused(now)
+        || snapshot.backoffMillis() > 0
+        || snapshot.patience() < options.patience()
+        || snapshot.nextStartAt() - now > SIGNIFICANT_WAIT_MILLIS;
   }
 }

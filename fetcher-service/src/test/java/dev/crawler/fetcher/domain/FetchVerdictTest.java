@@ -110,4 +110,33 @@ class FetchVerdictTest {
     assertThat(verdict.outcome().orElseThrow().name()).isEqualTo(outcome);
     assertThat(verdict.detail()).contains(detail);
   }
+
+  @ParameterizedTest(name = "HEAD answered {0}, mode {1} -> GET follows: {2}")
+  @CsvSource({
+    "200,               OPTIONAL, true",
+    "200,               REQUIRED, true",
+    "405,               OPTIONAL, true",
+    "405,               REQUIRED, false",
+    "TIMEOUT,           OPTIONAL, true",
+    "TIMEOUT,           REQUIRED, false",
+    "REJECTED_METADATA, OPTIONAL, false",
+    "REJECTED_METADATA, REQUIRED, false",
+  })
+  void goesOnToTheGetAfterAHeadAsTheModeSays(
+      String answer, FetchOptions.HeadMode mode, boolean goesOn) {
+    FetchAttempt head =
+        Character.isDigit(answer.charAt(0))
+            ? new FetchAttempt.Response(
+                Integer.parseInt(answer),
+                Map.of(),
+                new byte[0],
+                Optional.empty(),
+                Optional.empty(),
+                1,
+                java.util.List.of(),
+                URL)
+            : new FetchAttempt.Failure(FailureKind.valueOf(answer), answer, 1);
+
+    assertThat(FetchVerdict.goesOnToGet(head, mode)).isEqualTo(goesOn);
+  }
 }

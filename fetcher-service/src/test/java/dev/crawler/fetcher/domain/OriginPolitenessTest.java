@@ -228,4 +228,51 @@ class OriginPolitenessTest {
     assertThat(politeness.isDefault(1500)).as("its delay is still running").isFalse();
     assertThat(politeness.isDefault(2000)).isTrue();
   }
+
+  @ParameterizedTest(name = "{0} -> worth sharing at once: {1}")
+  @CsvSource({
+    "answered,                   false",
+    "rate limited for 5 s,       true",
+    "one timeout,                true",
+    "next request in 11 s,       true",
+  })
+  void sharesAtOnceOnlyWhatMustSurviveACrash(String what, boolean isWorthSharing) {
+    OriginPoliteness politeness =
+        new OriginPoliteness(
+            FetchOptions.defaults(what.equals("next request in 11 s") ? 11_000 : 1000, true),
+            QUIET);
+    Feedback feedback =
+        switch (what) {
+          case "rate limited for 5 s" -> new Feedback(Kind.RATE_LIMITED, OptionalLong.of(5000));
+          case "one timeout" -> FeedbackTest.of(Kind.UNREACHABLE);
+          default -> FeedbackTest.answered();
+        };
+    request(politeness, 0, feedback);
+
+    assertThat(politeness.isWorthSharing(0)).isEqualTo(isWorthSharing);
+  }
+
+  @ParameterizedTest(name = "next {0}, paused {1}, back-off {2} changed {3}, streak {4} at 100000")
+  @CsvSource({
+    "99999,      0,    0,      0, 0, true,  true",
+    "100000,     0,    0,      0, 0, false, false",
+    "99999, 200000,    0,      0, 0, false, false",
+    "99999,      0, 2000,      0, 0, false, true",
+    "99999,      0, 2000,  99999, 0, false, false",
+    "99999,      0,    0,      0, 2, false, true",
+  })
+  void saysWhenATakenOverStateIsSpentOrStale(
+      long next,
+      long pausedUntil,
+      long backoff,
+      long backoffChangedAt,
+      int streak,
+      boolean isSpent,
+      boolean isStale) {
+    OriginPoliteness.Snapshot snapshot =
+        new OriginPoliteness.Snapshot(next, backoff, backoffChangedAt, 5, streak, pausedUntil);
+
+    assertThat(snapshot.isSpent(100_000)).isEqualTo(isSpent);
+    assertThat(snapshot.isStale(100_000, 10_000)).isEqualTo(isStale);
+  }
 }

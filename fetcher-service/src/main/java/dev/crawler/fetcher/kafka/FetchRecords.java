@@ -1,0 +1,239 @@
+package dev.crawler.fetcher.kafka;
+
+import dev.crawler.common.decision.CrawlLog;
+import dev.crawler.common.decision.Decision;
+import dev.crawler.events.CrawlOutcome;
+import dev.crawler.events.DiscoveredUrl;
+import dev.crawler.events.FetchRequest;
+import dev.crawler.events.FetchResult;
+import dev.crawler.events.Outcome;
+import dev.crawler.events.PolitenessState;
+import dev.crawler.events.RobotsVerdict;
+import dev.crawler.events.UrlKind;
+import dev.crawler.fetcher.domain.FetchAttempt;
+import dev.crawler.fetcher.domain.OriginPoliteness;
+import dev.crawler.schemas.Origin;
+import dev.crawler.schemas.TopicSpec;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.DeadLetters;
+import dev.crawler.schemas.serde.UndecodableRecordException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The records the fetcher writes, serialized for its byte-array producer: a page's fetch result,
+ * the outcome and crawl-log entry of a request that ended here (and a redirect's target as a
+ * discovered URL), sitemaps robots.txt names, politeness state, dead letters. Times come from the
+ * loop's clock.
+ */
+final class FetchRecords {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FetchRecords.class);
+
+  private final Topics topics;
+  private final CrawlLog log;
+  private final InstantSource clock;
+  private final String instanceId;
+
+  /**
+   * @param instanceId names this fetcher in the politeness state it writes
+   */
+  FetchRecords(Topics topics, CrawlLog log, InstantSource clock, String instanceId) {
+    this.topics = topics;
+    this.log = log;
+    this.clock = clock;
+    this.instanceId = instanceId;
+  }
+
+  /**
+   * The fetch result of a page fetched for {@code pending}, the request sent at {@code startedAt}.
+   */
+  ProducerRecord<byte[], byte[]> result(
+      Pending pending, FetchAttempt.Response response, Instant startedAt) {
+    FetchRequest request = pending.request();
+    boolean wasRedirected = !response.redirectChain().isEmpty();
+    FetchResult result =
+        FetchResult.newBuilder()
+            .setUrl(request.getUrl())
+            .setRequestId(request.getRequestId())
+            .setDepth(request.getDepth())
+            .setAttempt(request.getAttempt())
+            .setStatus(response.status())
+            .setHeaders(response.headers())
+            .setBody(ByteBuffer.wrap(response.body()))
+            .setContentType(response.contentType().orElse(null))
+            .setCharset(response.charset().orElse(null))
+            .setFetchedAt(startedAt)
+            .setDurationMillis(response.durationMillis())
+            .setRedirectChain(response.redirectChain())
+            .setFinalUrl(wasRedirected ? response.url() : null)
+            .setRobotsVerdict(
+                pending.options().obeysRobots() ? RobotsVerdict.ALLOWED : RobotsVerdict.IGNORED)
+            .setKind(request.getKind())
+            .setOptions(request.getOptions())
+            .build();
+    return record(topics.fetchResults(), pending.origin(), result);
+  }
+
+  /**
+   * The records of a request that ended here: its outcome (with the time the frontier should come
+   * back to the origin, when later than now, and the origin's delay), its crawl-log entry, and a
+   * redirect's target as a discovered URL.
+   *
+   * @param retryAt when the origin may be fetched again (epoch ms); 0 when at once
+   * @param originDelayMillis the origin's current delay; negative when the origin is not known
+   */
+  List<ProducerRecord<byte[], byte[]>> ending(
+      Pending pending,
+      Decision decision,
+      @Nullable String redirectTarget,
+      long retryAt,
+      long originDelayMillis) {
+    Instant now = clock.instant();
+    List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(3);
+    CrawlOutcome.Builder outcome = decision.toOutcome(FetchLoop.SERVICE, now);
+    if (retryAt > now.toEpochMilli()) {
+      outcome.setRetryAt(Instant.ofEpochMilli(retryAt));
+    }
+    if (originDelayMillis >= 0) {
+      outcome.setOriginDelayMillis(originDelayMillis);
+    }
+    records.add(record(topics.outcomes(), pending.origin(), outcome.build()));
+    records.add(record(topics.log(), pending.origin(), log.entry(decision, now)));
+    if (redirectTarget != null) {
+      DiscoveredUrl target =
+          DiscoveredUrl.newBuilder()
+              .setUrl(redirectTarget)
+              .setSourceUrl(pending.url())
+              .setDepth(pending.request().getDepth())
+              .setKind(UrlKind.REDIRECT)
+              .setDiscoveredAt(now)
+              .build();
+      records.add(record(topics.discovered(), Origin.keyOf(redirectTarget), target));
+    }
+    return records;
+  }
+
+  /**
+   * What is written in place of a fetch result Kafka refused for good (a record too large): an
+   * {@code ERROR} outcome and its crawl-log entry, so the frontier does not wait for the URL. Empty
+   * when the refused record is not a fetch result.
+   */
+  Optional<List<ProducerRecord<byte[], byte[]>>> inPlaceOf(
+      ProducerRecord<byte[], byte[]> refused, Exception error) {
+    FetchResult result =
+        topics
+            .fetchResults()
+            .valueSerde()
+            .deserializer()
+            .deserialize(refused.topic(), refused.value());
+    if (result == null) {
+      return Optional.empty();
+    }
+    Decision decision =
+        Decision.of(result.getUrl(), Outcome.ERROR, "cannot write the fetch result: " + error)
+            .withRequest(result.getRequestId(), result.getDepth(), result.getAttempt());
+    String origin = new String(refused.key(), StandardCharsets.UTF_8);
+    Instant at = clock.instant();
+    return Optional.of(
+        List.of(
+            record(topics.outcomes(), origin, decision.toOutcome(FetchLoop.SERVICE, at).build()),
+            record(topics.log(), origin, log.entry(decision, at))));
+  }
+
+  /** A request record that cannot be decoded, for the dead-letter topic. */
+  ProducerRecord<byte[], byte[]> deadLetter(
+      ConsumerRecord<byte[], byte[]> raw, UndecodableRecordException error) {
+    String key = raw.key() == null ? null : new String(raw.key(), StandardCharsets.UTF_8);
+    return record(
+        topics.deadLetters(), key, DeadLetters.of(raw, error, FetchLoop.SERVICE, clock.instant()));
+  }
+
+  /** The sitemaps a robots.txt names, as discovered URLs of kind sitemap. */
+  List<ProducerRecord<byte[], byte[]>> sitemaps(String robotsUrl, List<String> sitemaps) {
+    Instant now = clock.instant();
+    List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(sitemaps.size());
+    for (String sitemap : sitemaps) {
+      String key;
+      try {
+        key = Origin.keyOf(sitemap);
+      } catch (RuntimeException e) {
+        LOG.debug("{} names a sitemap that is not a URL: {}", robotsUrl, sitemap);
+        continue;
+      }
+      DiscoveredUrl discovered =
+          DiscoveredUrl.newBuilder()
+              .setUrl(sitemap)
+              .setSourceUrl(robotsUrl)
+              .setDepth(0)
+              .setKind(UrlKind.SITEMAP)
+              .setDiscoveredAt(now)
+              .build();
+      records.add(record(topics.discovered(), key, discovered));
+    }
+    return records;
+  }
+
+  /** The origin's politeness state for its next owner, as of {@code now}. */
+  ProducerRecord<byte[], byte[]> politeness(
+      String origin, OriginPoliteness.Snapshot snapshot, long now) {
+    PolitenessState state =
+        PolitenessState.newBuilder()
+            .setOrigin(origin)
+            .setNextRequestAt(Instant.ofEpochMilli(Math.max(0, snapshot.nextStartAt())))
+            .setBackoffMillis(snapshot.backoffMillis())
+            .setBackoffChangedAt(Instant.ofEpochMilli(snapshot.backoffChangedAt()))
+            .setPatience(snapshot.patience())
+            .setFailureStreak(snapshot.failureStreak())
+            .setPausedUntil(Instant.ofEpochMilli(snapshot.pausedUntil()))
+            .setUpdatedAt(Instant.ofEpochMilli(now))
+            .setFetcher(instanceId)
+            .build();
+    return record(topics.politeness(), origin, state);
+  }
+
+  /** A tombstone: the origin's politeness is back to a fresh state. */
+  ProducerRecord<byte[], byte[]> politenessWithdrawn(String origin) {
+    return record(topics.politeness(), origin, null);
+  }
+
+  /**
+   * The politeness state in a record of the politeness topic; empty for a tombstone.
+   *
+   * @throws RuntimeException when the value cannot be decoded
+   */
+  Optional<OriginPoliteness.Snapshot> politenessIn(ConsumerRecord<byte[], byte[]> raw) {
+    PolitenessState state =
+        topics.politeness().valueSerde().deserializer().deserialize(raw.topic(), raw.value());
+    if (state == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new OriginPoliteness.Snapshot(
+            state.getNextRequestAt().toEpochMilli(),
+            state.getBackoffMillis(),
+            state.getBackoffChangedAt().toEpochMilli(),
+            state.getPatience(),
+            state.getFailureStreak(),
+            state.getPausedUntil().toEpochMilli()));
+  }
+
+  private static <V> ProducerRecord<byte[], byte[]> record(
+      TopicSpec<String, V> topic, @Nullable String key, @Nullable V value) {
+    byte[] keyBytes =
+        key == null ? null : topic.keySerde().serializer().serialize(topic.name(), key);
+    byte[] valueBytes =
+        value == null ? null : topic.valueSerde().serializer().serialize(topic.name(), value);
+    return new ProducerRecord<>(topic.name(), keyBytes, valueBytes);
+  }
+}

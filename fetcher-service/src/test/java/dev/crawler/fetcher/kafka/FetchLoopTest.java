@@ -1,0 +1,400 @@
+package dev.crawler.fetcher.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.crawler.common.decision.CrawlLog;
+import dev.crawler.events.CrawlOutcome;
+import dev.crawler.events.FetchRequest;
+import dev.crawler.events.FetchResult;
+import dev.crawler.events.Outcome;
+import dev.crawler.events.PolitenessState;
+import dev.crawler.events.UrlKind;
+import dev.crawler.fetcher.domain.FetchAttempt;
+import dev.crawler.fetcher.domain.FetchOptions;
+import dev.crawler.fetcher.domain.PageFetcher;
+import dev.crawler.fetcher.domain.RobotsPolicy;
+import dev.crawler.schemas.TopicSpec;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.InMemorySchemaRegistryClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fetch loop's own decisions, without a broker or a server: Kafka's {@link MockConsumer} and
+ * {@link MockProducer} (acknowledging only when the test says so), an HTTP fetcher whose answers
+ * the test gives, and a clock the test moves. The loop is turned by hand ({@link
+ * FetchLoop#iterate()}), so every step is deterministic.
+ */
+class FetchLoopTest {
+
+  private static final String ORIGIN = "http://a.example";
+  private static final Instant START = Instant.parse("2026-11-24T10:00:00Z");
+  private static final Duration COMMIT_INTERVAL = Duration.ofSeconds(1);
+
+  private final Topics topics = Topics.create(new InMemorySchemaRegistryClient());
+  private final TopicPartition partition = new TopicPartition(topics.fetchRequests().name(), 0);
+  private final TopicPartition statePartition = new TopicPartition(topics.politeness().name(), 0);
+  private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+  private final MockConsumer<byte[], byte[]> stateReader = new MockConsumer<>("earliest");
+  private final MockProducer<byte[], byte[]> producer =
+      new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
+  private final ScriptedFetcher fetcher = new ScriptedFetcher();
+  private final ManualClock clock = new ManualClock(START);
+  private FetchLoop loop;
+  private long nextOffset;
+
+  @BeforeEach
+  void startLoop() {
+    loop =
+        new FetchLoop(
+            new FetchLoop.Clients(consumer, stateReader, producer),
+            topics,
+            fetcher,
+            new RobotsPolicy("testbot/1.0", Duration.ofMinutes(30)),
+            new FetchLoop.Settings(
+                FetchOptions.defaults(0, true),
+                8,
+                100,
+                COMMIT_INTERVAL,
+                Duration.ofMinutes(2),
+                Duration.ofMinutes(1),
+                Duration.ofSeconds(1),
+                "fetcher-test"),
+            clock,
+            new CrawlLog(FetchLoop.SERVICE, new SimpleMeterRegistry()),
+            new SimpleMeterRegistry());
+    stateReader.updateBeginningOffsets(Map.of(statePartition, 0L));
+    stateReader.updateEndOffsets(Map.of(statePartition, 0L));
+    consumer.updateBeginningOffsets(Map.of(partition, 0L));
+    loop.subscribe();
+    consumer.rebalance(List.of(partition));
+  }
+
+  @Test
+  void writesAPagesResultAndCommitsItsOffsetOnlyOnceKafkaAcknowledgesIt() {
+    request("/page");
+    turn();
+    fetcher.answer(ORIGIN + "/robots.txt", response(404, ""));
+    turn();
+    fetcher.answer(ORIGIN + "/page", response(200, "<html>hello</html>"));
+    turn();
+
+    List<FetchResult> results = written(topics.fetchResults());
+    assertThat(results).singleElement().satisfies(r -> assertThat(r.getStatus()).isEqualTo(200));
+    clock.advance(COMMIT_INTERVAL);
+    turn();
+    assertThat(committedOffset()).as("not acknowledged yet: offset 0 still to do").contains(0L);
+
+    producer.flush(); // Kafka acknowledges
+    turn();
+    clock.advance(COMMIT_INTERVAL);
+    turn();
+    assertThat(committedOffset()).contains(1L);
+  }
+
+  @Test
+  void answersAUrlRobotsTxtDisallowsWithoutFetchingIt() {
+    request("/private/x");
+    turn();
+    fetcher.answer(ORIGIN + "/robots.txt", response(200, "User-agent: *\nDisallow: /private/\n"));
+    turn();
+
+    assertThat(fetcher.calls).containsExactly(ORIGIN + "/robots.txt");
+    assertThat(written(topics.outcomes()))
+        .singleElement()
+        .satisfies(
+            outcome -> {
+              assertThat(outcome.getOutcome()).isEqualTo(Outcome.BLOCKED_BY_ROBOTS_TXT);
+              assertThat(outcome.getRequestId()).isEqualTo("r-/private/x");
+            });
+  }
+
+  @Test
+  void startsAnOriginsNextRequestItsDelayAfterTheLastEnded() {
+    request("/one", Map.of("delay-ms", "1000"));
+    request("/two", Map.of("delay-ms", "1000"));
+    turn();
+    Instant robotsAnswered = fetcher.answer(ORIGIN + "/robots.txt", response(404, ""));
+    runFor(Duration.ofSeconds(2));
+    Instant oneAnswered = fetcher.answer(ORIGIN + "/one", response(200, "one"));
+    runFor(Duration.ofSeconds(2));
+
+    // a request ends on the next whole millisecond of the clock, and the delay runs from there
+    assertThat(fetcher.startedAt(ORIGIN + "/one")).isEqualTo(robotsAnswered.plusMillis(1 + 1000));
+    assertThat(fetcher.startedAt(ORIGIN + "/two")).isEqualTo(oneAnswered.plusMillis(1 + 1000));
+  }
+
+  @Test
+  void defersTheWaitingRequestsOfAnOriginThatAskedToWaitLongerThanTheyMayBeHeld() {
+    request("/one");
+    request("/two");
+    turn();
+    fetcher.answer(ORIGIN + "/robots.txt", response(404, ""));
+    turn();
+    Instant answered =
+        fetcher.answer(ORIGIN + "/one", response(429, "", Map.of("Retry-After", "3600")));
+    turn();
+    turn();
+
+    assertThat(fetcher.calls).doesNotContain(ORIGIN + "/two");
+    List<CrawlOutcome> outcomes = written(topics.outcomes());
+    assertThat(outcomes)
+        .extracting(CrawlOutcome::getUrl, CrawlOutcome::getOutcome)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(ORIGIN + "/one", Outcome.RATE_LIMITED),
+            org.assertj.core.groups.Tuple.tuple(ORIGIN + "/two", Outcome.DEFERRED));
+    assertThat(outcomes.get(1).getRetryAt())
+        .as("Retry-After capped at max-backoff-ms, 10 min")
+        .isEqualTo(answered.plusMillis(1).plus(Duration.ofMinutes(10)));
+  }
+
+  @Test
+  void sendsAnUndecodableRequestToTheDeadLetterTopicAndGoesOn() {
+    consumer.addRecord(
+        new ConsumerRecord<>(
+            partition.topic(),
+            0,
+            nextOffset++,
+            ORIGIN.getBytes(StandardCharsets.UTF_8),
+            new byte[] {9, 9, 9}));
+    request("/after");
+    turn();
+
+    assertThat(written(topics.deadLetters())).hasSize(1);
+    assertThat(fetcher.calls).as("the next request goes on").contains(ORIGIN + "/robots.txt");
+    producer.flush();
+    turn();
+    clock.advance(COMMIT_INTERVAL);
+    turn();
+    assertThat(committedOffset()).as("the dead letter's offset is done").contains(1L);
+  }
+
+  @Test
+  void startsNoRequestWhileKafkaAcknowledgesNothing() {
+    request("/one");
+    turn();
+    fetcher.answer(ORIGIN + "/robots.txt", response(404, ""));
+    turn();
+    fetcher.answer(ORIGIN + "/one", response(200, "one"));
+    turn(); // its result waits for Kafka
+    clock.advance(Duration.ofMillis(ResultWriter.ACKNOWLEDGEMENT_STALL_MILLIS + 1));
+    request("/two");
+    turn();
+    turn();
+    assertThat(fetcher.calls).doesNotContain(ORIGIN + "/two");
+
+    producer.flush();
+    turn();
+    turn();
+    assertThat(fetcher.calls).contains(ORIGIN + "/two");
+  }
+
+  @Test
+  void handsAnOriginsPolitenessOverWithItsPartition() {
+    request("/one");
+    turn();
+    fetcher.answer(ORIGIN + "/robots.txt", response(404, ""));
+    turn();
+    fetcher.answer(ORIGIN + "/one", response(429, "", Map.of("Retry-After", "30")));
+    turn();
+    producer.flush();
+    turn();
+
+    consumer.rebalance(List.of());
+
+    List<PolitenessState> states = written(topics.politeness());
+    assertThat(states).isNotEmpty();
+    PolitenessState last = states.get(states.size() - 1);
+    assertThat(last.getOrigin()).isEqualTo(ORIGIN);
+    assertThat(last.getNextRequestAt()).isAfterOrEqualTo(START.plusSeconds(30));
+    assertThat(last.getFetcher()).isEqualTo("fetcher-test");
+    consumer.rebalance(List.of(partition)); // the mock tells committed offsets to owners only
+    assertThat(committedOffset()).as("committed before the partition went").contains(1L);
+  }
+
+  @Test
+  void goesOnFromThePolitenessStateThePreviousOwnerLeft() {
+    consumer.rebalance(List.of());
+    PolitenessState state =
+        PolitenessState.newBuilder()
+            .setOrigin(ORIGIN)
+            .setNextRequestAt(START.plusSeconds(20))
+            .setBackoffMillis(5_000)
+            .setBackoffChangedAt(START)
+            .setPatience(5)
+            .setFailureStreak(0)
+            .setPausedUntil(Instant.EPOCH)
+            .setUpdatedAt(START)
+            .setFetcher("previous")
+            .build();
+    stateReader.updateEndOffsets(Map.of(statePartition, 1L));
+    stateReader.schedulePollTask(
+        () ->
+            stateReader.addRecord(
+                new ConsumerRecord<>(
+                    statePartition.topic(),
+                    0,
+                    0L,
+                    ORIGIN.getBytes(StandardCharsets.UTF_8),
+                    topics
+                        .politeness()
+                        .valueSerde()
+                        .serializer()
+                        .serialize(statePartition.topic(), state))));
+    consumer.rebalance(List.of(partition));
+    request("/one");
+    turn();
+    clock.advance(Duration.ofSeconds(19));
+    turn();
+    assertThat(fetcher.calls).as("not before the previous owner's next request time").isEmpty();
+
+    clock.advance(Duration.ofSeconds(1));
+    turn();
+    assertThat(fetcher.calls).containsExactly(ORIGIN + "/robots.txt");
+  }
+
+  /**
+   * Two turns of the loop: what the last one read or was handed (HTTP answers, acknowledgements) is
+   * acted on.
+   */
+  private void turn() {
+    loop.iterate();
+    clock.advance(Duration.ofMillis(1));
+    loop.iterate();
+  }
+
+  /** Turns the loop once per millisecond of the clock, for this long. */
+  private void runFor(Duration duration) {
+    for (long i = 0; i < duration.toMillis(); i++) {
+      loop.iterate();
+      clock.advance(Duration.ofMillis(1));
+    }
+  }
+
+  private void request(String path) {
+    request(path, Map.of());
+  }
+
+  private void request(String path, Map<String, String> options) {
+    FetchRequest request =
+        FetchRequest.newBuilder()
+            .setUrl(ORIGIN + path)
+            .setRequestId("r-" + path)
+            .setDepth(1)
+            .setAttempt(1)
+            .setReleasedAt(clock.instant())
+            .setKind(UrlKind.LINK)
+            .setOptions(options)
+            .build();
+    consumer.addRecord(
+        new ConsumerRecord<>(
+            partition.topic(),
+            0,
+            nextOffset++,
+            ORIGIN.getBytes(StandardCharsets.UTF_8),
+            topics
+                .fetchRequests()
+                .valueSerde()
+                .serializer()
+                .serialize(partition.topic(), request)));
+  }
+
+  private Optional<Long> committedOffset() {
+    OffsetAndMetadata committed = consumer.committed(java.util.Set.of(partition)).get(partition);
+    return Optional.ofNullable(committed).map(OffsetAndMetadata::offset);
+  }
+
+  private <V> List<V> written(TopicSpec<String, V> topic) {
+    List<V> values = new ArrayList<>();
+    for (ProducerRecord<byte[], byte[]> record : producer.history()) {
+      if (record.topic().equals(topic.name())) {
+        values.add(topic.valueSerde().deserializer().deserialize(topic.name(), record.value()));
+      }
+    }
+    return values;
+  }
+
+  private static FetchAttempt.Response response(int status, String body) {
+    return response(status, body, Map.of());
+  }
+
+  private static FetchAttempt.Response response(
+      int status, String body, Map<String, String> headers) {
+    return new FetchAttempt.Response(
+        status,
+        headers,
+        body.getBytes(StandardCharsets.UTF_8),
+        Optional.of("text/html"),
+        Optional.of("UTF-8"),
+        3,
+        List.of(),
+        "");
+  }
+
+  /** An HTTP fetcher whose answers the test gives, one per URL asked. */
+  private final class ScriptedFetcher implements PageFetcher {
+    final List<String> calls = new ArrayList<>();
+    private final Map<String, Instant> started = new HashMap<>();
+    private final Map<String, CompletableFuture<FetchAttempt>> open = new HashMap<>();
+
+    @Override
+    public CompletableFuture<FetchAttempt> fetch(Call call) {
+      calls.add(call.url());
+      started.put(call.url(), clock.instant());
+      CompletableFuture<FetchAttempt> answer = new CompletableFuture<>();
+      open.put(call.url(), answer);
+      return answer;
+    }
+
+    /** Answers the request for the URL now; returns when. */
+    Instant answer(String url, FetchAttempt attempt) {
+      CompletableFuture<FetchAttempt> answer = open.remove(url);
+      assertThat(answer).as("a request for %s is running", url).isNotNull();
+      answer.complete(attempt);
+      return clock.instant();
+    }
+
+    Instant startedAt(String url) {
+      return started.get(url);
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /** A clock the test moves. */
+  private static final class ManualClock implements InstantSource {
+    private Instant now;
+
+    ManualClock(Instant start) {
+      this.now = start;
+    }
+
+    void advance(Duration duration) {
+      now = now.plus(duration);
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+}
