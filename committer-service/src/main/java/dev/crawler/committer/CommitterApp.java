@@ -3,6 +3,7 @@ package dev.crawler.committer;
 import dev.crawler.committer.streams.CommitterTopology;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
+import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.streams.StreamsService;
 
 /** The committer service: settings, topology, Kafka Streams, shutdown hook. */
@@ -14,7 +15,7 @@ public final class CommitterApp {
   public static RunningService start(CommitterConfig config) {
     return StreamsService.start(
         config.serviceName(),
-        CommitterTopology.build(config.topics(), config.settings()),
+        CommitterTopology.build(config.topics(), config.settings(), CrawlMetrics.registry()),
         config.streamsProperties());
   }
 

@@ -2,6 +2,7 @@ package dev.crawler.parser;
 
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
+import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.streams.StreamsService;
 import dev.crawler.parser.streams.ParserTopology;
 
@@ -14,7 +15,7 @@ public final class ParserApp {
   public static RunningService start(ParserConfig config) {
     return StreamsService.start(
         config.serviceName(),
-        ParserTopology.build(config.topics(), config.settings()),
+        ParserTopology.build(config.topics(), config.settings(), CrawlMetrics.registry()),
         config.streamsProperties());
   }
 

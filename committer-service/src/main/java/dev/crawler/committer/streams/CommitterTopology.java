@@ -3,13 +3,13 @@ package dev.crawler.committer.streams;
 import dev.crawler.committer.domain.CommitterSettings;
 import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.decision.CrawlLog;
-import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
 import dev.crawler.common.streams.StateStores;
 import dev.crawler.events.DocumentPages;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.StateSerde;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
@@ -49,15 +49,16 @@ public final class CommitterTopology {
 
   private CommitterTopology() {}
 
-  public static Topology build(Topics topics) {
-    return build(topics, CommitterSettings.DEFAULTS);
-  }
-
-  public static Topology build(Topics topics, CommitterSettings settings) {
+  /**
+   * The committer's topology.
+   *
+   * @param registry where the crawl-log counts go
+   */
+  public static Topology build(Topics topics, CommitterSettings settings, MeterRegistry registry) {
     Topology topology = new Topology();
     Sources.add(topology, PARSED_SOURCE, topics.parsed());
     Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
-    CrawlLog log = new CrawlLog(CommitterProcessor.SERVICE, CrawlMetrics.registry());
+    CrawlLog log = new CrawlLog(CommitterProcessor.SERVICE, registry);
     topology.addProcessor(
         PROCESSOR, () -> new CommitterProcessor(settings, log), PARSED_SOURCE, OUTCOMES_SOURCE);
     // keyed by URL or checksum, each written about once per fetch: a record cache would only cost

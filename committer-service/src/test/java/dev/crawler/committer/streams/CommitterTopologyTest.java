@@ -18,6 +18,7 @@ import dev.crawler.events.ParsedDocument;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.InMemorySchemaRegistryClient;
 import dev.crawler.schemas.serde.StateSerde;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -587,7 +588,7 @@ class CommitterTopologyTest {
   private void open(Instant wallClock, CommitterSettings settings) {
     driver =
         TopologyTestSupport.driver(
-            CommitterTopology.build(topics, settings),
+            CommitterTopology.build(topics, settings, new SimpleMeterRegistry()),
             topics.deadLetters(),
             "committer",
             stateDir,

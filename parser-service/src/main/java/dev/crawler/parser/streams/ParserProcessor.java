@@ -3,7 +3,6 @@ package dev.crawler.parser.streams;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.http.HttpDate;
-import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchResult;
 import dev.crawler.events.Outcome;
@@ -17,6 +16,7 @@ import dev.crawler.parser.domain.ParseResult;
 import dev.crawler.parser.domain.RecentLinks;
 import dev.crawler.parser.domain.SitemapReader;
 import dev.crawler.schemas.Origin;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -45,18 +45,10 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   private static final Logger LOG = LoggerFactory.getLogger(ParserProcessor.class);
 
   /** The service's name in outcomes and log entries. */
-  /** How long parsing a page takes (jsoup, links, text, checksums): the parser's CPU per page. */
-  private static final Timer PARSE_DURATION =
-      Timer.builder("crawler.parse.duration")
-          .description("Time to parse one fetched page")
-          .publishPercentileHistogram()
-          .minimumExpectedValue(Duration.ofNanos(100_000))
-          .maximumExpectedValue(Duration.ofSeconds(10))
-          .register(CrawlMetrics.registry());
-
   static final String SERVICE = "parser";
 
   private final CrawlLog log;
+  private final Timer parseDuration;
 
   private final BiFunction<Page, ParseOptions, ParseResult> parser;
   private final RecentLinks recentLinks;
@@ -64,14 +56,32 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   private @Nullable ProcessorContext<String, SpecificRecord> context;
 
   /**
+   * How long parsing a page takes (jsoup, links, text, checksums): the parser's CPU per page. One
+   * timer for all tasks.
+   */
+  static Timer parseDuration(MeterRegistry registry) {
+    return Timer.builder("crawler.parse.duration")
+        .description("Time to parse one fetched page")
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofNanos(100_000))
+        .maximumExpectedValue(Duration.ofSeconds(10))
+        .register(registry);
+  }
+
+  /**
    * @param parser parses a page; must not throw for bad content, but whatever it throws ends as an
    *     ERROR outcome for the page
    * @param recentLinksCapacity links remembered as sent ({@link RecentLinks})
+   * @param parseDuration times each page's parse ({@link #parseDuration(MeterRegistry)})
    */
   ParserProcessor(
-      BiFunction<Page, ParseOptions, ParseResult> parser, int recentLinksCapacity, CrawlLog log) {
+      BiFunction<Page, ParseOptions, ParseResult> parser,
+      int recentLinksCapacity,
+      CrawlLog log,
+      Timer parseDuration) {
     this.parser = parser;
     this.log = log;
+    this.parseDuration = parseDuration;
     this.recentLinks = new RecentLinks(recentLinksCapacity, RecentLinks.DEFAULT_MAX_AGE_MILLIS);
   }
 
@@ -130,7 +140,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     ParseOptions options = ParseOptions.of(result.getOptions());
     long startedAt = System.nanoTime();
     ParseResult parsed = parser.apply(page, options);
-    PARSE_DURATION.record(System.nanoTime() - startedAt, TimeUnit.NANOSECONDS);
+    parseDuration.record(System.nanoTime() - startedAt, TimeUnit.NANOSECONDS);
     if (parsed instanceof ParseResult.Rejected rejected) {
       return Outputs.rejected(decision(result, Outcome.IMPORT_REJECTED, rejected.detail()));
     }

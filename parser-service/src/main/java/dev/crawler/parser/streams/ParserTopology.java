@@ -1,7 +1,6 @@
 package dev.crawler.parser.streams;
 
 import dev.crawler.common.decision.CrawlLog;
-import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
 import dev.crawler.parser.domain.Page;
@@ -10,6 +9,8 @@ import dev.crawler.parser.domain.ParseOptions;
 import dev.crawler.parser.domain.ParseResult;
 import dev.crawler.parser.domain.ParserSettings;
 import dev.crawler.schemas.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.util.function.BiFunction;
 import org.apache.kafka.streams.Topology;
 
@@ -40,19 +41,29 @@ public final class ParserTopology {
 
   private ParserTopology() {}
 
-  /** The topology, parsing with a {@link PageParser} of these settings. */
-  public static Topology build(Topics topics, ParserSettings settings) {
-    return build(topics, settings, new PageParser(settings)::parse);
+  /**
+   * The topology, parsing with a {@link PageParser} of these settings.
+   *
+   * @param registry where the parser's meters and crawl-log counts go
+   */
+  public static Topology build(Topics topics, ParserSettings settings, MeterRegistry registry) {
+    return build(topics, settings, registry, new PageParser(settings)::parse);
   }
 
   /** The topology with another parser: for tests of what happens when parsing fails. */
   static Topology build(
-      Topics topics, ParserSettings settings, BiFunction<Page, ParseOptions, ParseResult> parser) {
+      Topics topics,
+      ParserSettings settings,
+      MeterRegistry registry,
+      BiFunction<Page, ParseOptions, ParseResult> parser) {
     Topology topology = new Topology();
     Sources.add(topology, SOURCE, topics.fetchResults());
-    CrawlLog log = new CrawlLog(ParserProcessor.SERVICE, CrawlMetrics.registry());
+    CrawlLog log = new CrawlLog(ParserProcessor.SERVICE, registry);
+    Timer parseDuration = ParserProcessor.parseDuration(registry);
     topology.addProcessor(
-        PROCESSOR, () -> new ParserProcessor(parser, settings.recentLinks(), log), SOURCE);
+        PROCESSOR,
+        () -> new ParserProcessor(parser, settings.recentLinks(), log, parseDuration),
+        SOURCE);
     Sinks.add(topology, PARSED_SINK, topics.parsed(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);

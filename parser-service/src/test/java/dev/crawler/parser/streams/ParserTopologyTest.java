@@ -17,6 +17,7 @@ import dev.crawler.parser.domain.ParseResult;
 import dev.crawler.parser.domain.ParserSettings;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.InMemorySchemaRegistryClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -53,7 +54,7 @@ class ParserTopologyTest {
   private TestOutputTopic<String, DeadLetter> deadLetters;
 
   private void start(ParserSettings settings) {
-    start(ParserTopology.build(topics, settings));
+    start(ParserTopology.build(topics, settings, new SimpleMeterRegistry()));
   }
 
   private void start(Topology topology) {
@@ -505,7 +506,9 @@ class ParserTopologyTest {
               }
               return real.parse(page, options);
             };
-    start(ParserTopology.build(topics, ParserSettings.DEFAULTS, failingOnBoom));
+    start(
+        ParserTopology.build(
+            topics, ParserSettings.DEFAULTS, new SimpleMeterRegistry(), failingOnBoom));
 
     results.pipeInput(A, result(A + "/boom", "text/html", "<p>x</p>", Map.of()));
     results.pipeInput(A, result(A + "/ok", "text/html", "<title>ok</title>", Map.of()));
