@@ -115,7 +115,8 @@ public final class FetcherApp implements RunningService {
                 config.userAgent(), config.duration(FetcherConfig.ROBOTS_TTL_MS_CONFIG)),
             new FetchLoop.Settings(
                 FetchOptions.defaults(
-                    config.delayMillis(), config.getBoolean(FetcherConfig.OBEY_ROBOTS_CONFIG)),
+                    FetchOptions.DEFAULTS.delayMillis(),
+                    config.getBoolean(FetcherConfig.OBEY_ROBOTS_CONFIG)),
                 config.getInt(FetcherConfig.MAX_CONNECTIONS_CONFIG),
                 config.getInt(FetcherConfig.MAX_PENDING_REQUESTS_CONFIG),
                 config.duration(FetcherConfig.COMMIT_INTERVAL_MS_CONFIG),
@@ -128,7 +129,7 @@ public final class FetcherApp implements RunningService {
             CrawlMetrics.registry());
     FetcherApp app = new FetcherApp(loop, consumer, producer);
     app.thread.start();
-    LOG.info("fetcher started as {} (delay {} ms)", config.userAgent(), config.delayMillis());
+    LOG.info("fetcher started as {}", config.userAgent());
     return app;
   }
 

@@ -19,10 +19,6 @@ public final class FetcherConfig extends ServiceConfig {
   private static final String USER_AGENT_DOC =
       "The User-Agent header; robots.txt rules are matched on its product token (the part before '/').";
 
-  public static final String DELAY_MS_CONFIG = "fetcher.delay.ms";
-  private static final String DELAY_MS_DOC =
-      "Milliseconds between the end of one request to an origin and the start of the next, unless the request's delay-ms option says otherwise.";
-
   public static final String MAX_BODY_BYTES_CONFIG = "fetcher.max.body.bytes";
   private static final String MAX_BODY_BYTES_DOC =
       "The largest body read; a larger one is TOO_LARGE.";
@@ -97,13 +93,6 @@ public final class FetcherConfig extends ServiceConfig {
               new ConfigDef.NonEmptyString(),
               Importance.HIGH,
               USER_AGENT_DOC)
-          .define(
-              DELAY_MS_CONFIG,
-              Type.LONG,
-              1000L,
-              Range.between(0, 3_600_000),
-              Importance.HIGH,
-              DELAY_MS_DOC)
           .define(
               MAX_BODY_BYTES_CONFIG,
               Type.LONG,
@@ -191,10 +180,6 @@ public final class FetcherConfig extends ServiceConfig {
 
   public String userAgent() {
     return getString(USER_AGENT_CONFIG);
-  }
-
-  public long delayMillis() {
-    return getLong(DELAY_MS_CONFIG);
   }
 
   /**

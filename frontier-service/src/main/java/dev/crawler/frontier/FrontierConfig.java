@@ -6,6 +6,7 @@ import dev.crawler.frontier.rules.CrawlConfig;
 import dev.crawler.frontier.rules.CrawlConfigException;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.frontier.rules.CrawlOption;
+import dev.crawler.schemas.options.RequestOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -29,7 +30,7 @@ public final class FrontierConfig extends StreamsServiceConfig {
 
   public static final String DELAY_MS_CONFIG = "frontier.delay.ms";
   private static final String DELAY_MS_DOC =
-      "The politeness delay in milliseconds between the end of one request to an origin and the start of the next; sent to the fetcher with each request.";
+      "The default politeness delay in milliseconds between the end of one request to an origin and the start of the next: the global delay-ms option, over the crawl configuration's (sites and rules may set their own). The one setting of it: each fetch request carries its URL's delay to the fetcher.";
 
   public static final String WINDOW_PER_ORIGIN_CONFIG = "frontier.window.per.origin";
   private static final String WINDOW_PER_ORIGIN_DOC =
@@ -58,7 +59,7 @@ public final class FrontierConfig extends StreamsServiceConfig {
           .define(
               DELAY_MS_CONFIG,
               Type.LONG,
-              1000L,
+              RequestOptions.DELAY_MS.defaultValue(),
               Range.between(0, 3_600_000),
               Importance.HIGH,
               DELAY_MS_DOC)

@@ -12,6 +12,7 @@ import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DocumentPages;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.ParsedDocument;
+import dev.crawler.schemas.options.RequestOptions;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -35,11 +36,6 @@ final class CommitterProcessor
   static final String SERVICE = CommitPolicy.SERVICE;
 
   private final CrawlLog log;
-
-  /**
-   * The crawl option that turns multi-page documents on for a URL (its fetch request carries it).
-   */
-  static final String PAGINATION_OPTION = "pagination";
 
   private final CommitterSettings settings;
   private @Nullable ProcessorContext<String, SpecificRecord> context;
@@ -119,8 +115,8 @@ final class CommitterProcessor
 
   /** Whether the option that turns multi-page documents on is set for the page's URL. */
   private static boolean isPaginated(ParsedDocument parsed) {
-    String pagination = parsed.getOptions().get(PAGINATION_OPTION);
-    return pagination != null && !pagination.isBlank(); // off: no store lookups on the common path
+    // off: no store lookups on the common path
+    return !RequestOptions.PAGINATION.readFrom(parsed.getOptions()).isEmpty();
   }
 
   /**

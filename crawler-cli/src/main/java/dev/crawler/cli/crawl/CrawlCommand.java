@@ -186,7 +186,6 @@ public final class CrawlCommand implements Callable<Integer> {
     }
     if (delayMs != null) {
       overrides.put(FrontierConfig.DELAY_MS_CONFIG, delayMs.toString());
-      overrides.put(FetcherConfig.DELAY_MS_CONFIG, delayMs.toString());
     }
     if (userAgent != null) {
       overrides.put(FetcherConfig.USER_AGENT_CONFIG, userAgent);

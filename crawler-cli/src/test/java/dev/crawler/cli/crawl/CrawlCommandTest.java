@@ -50,7 +50,8 @@ class CrawlCommandTest {
       delimiter = '|',
       value = {
         "frontier.max.depth=deep         | frontier.max.depth",
-        "fetcher.delay.ms=-1             | fetcher.delay.ms",
+        "frontier.delay.ms=-1            | frontier.delay.ms",
+        "fetcher.delay.ms=100            | fetcher.delay.ms",
         "fetcher.delay.msec=100          | fetcher.delay.msec",
         "schema.registry.url=ftp://x     | schema.registry.url",
       })

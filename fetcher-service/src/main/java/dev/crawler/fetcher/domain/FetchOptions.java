@@ -1,15 +1,17 @@
 package dev.crawler.fetcher.domain;
 
-import java.util.Arrays;
+import dev.crawler.schemas.options.RequestOptions;
+import dev.crawler.schemas.options.RequestOptions.Head;
+import dev.crawler.schemas.options.RequestOptions.Redirects;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
- * The crawl options that steer a fetch, read from a fetch request's option map (the frontier
- * resolves them per URL from the crawl configuration; DESIGN.md section 5). A missing or unreadable
- * value falls back to the fetcher's default, so a bad option never fails a fetch.
+ * The crawl options that steer a fetch: a typed view of a fetch request's option map through the
+ * catalogue ({@link RequestOptions}; the frontier resolves them per URL from the crawl
+ * configuration, DESIGN.md section 5). A missing or unreadable value falls back to the default, so
+ * a bad option never fails a fetch.
  *
  * @param delayMillis the minimum time between the end of one request to the origin and the start of
  *     the next
@@ -33,62 +35,52 @@ public record FetchOptions(
     long pauseMillis,
     boolean obeysRobots,
     int maxRedirects,
-    HeadMode head,
+    Head head,
     List<String> contentTypes,
     long maxContentLength) {
 
-  public static final String DELAY = "delay-ms";
-  public static final String MAX_CONNECTIONS = "max-connections-per-origin";
-  public static final String MAX_CRAWL_DELAY = "max-crawl-delay-ms";
-  public static final String MAX_BACKOFF = "max-backoff-ms";
-  public static final String PATIENCE = "patience";
-  public static final String PAUSE = "pause-ms";
-  public static final String OBEY_ROBOTS = "obey-robots-txt";
-  public static final String REDIRECTS = "redirects";
-  public static final String HEAD = "head";
-  public static final String CONTENT_TYPES = "content-types";
-  public static final String MAX_CONTENT_LENGTH = "max-content-length";
-
   /** The most redirects followed within one fetch. */
-  public static final int MAX_REDIRECTS = 10;
+  public static final int MAX_REDIRECTS = Redirects.MAX_HOPS;
 
   /** The most connections to one origin at once, whatever the options say. */
-  public static final int MAX_CONNECTIONS_LIMIT = 16;
+  public static final int MAX_CONNECTIONS_LIMIT = RequestOptions.MAX_CONNECTIONS_LIMIT;
 
-  /**
-   * Whether a fetch starts with a HEAD request, whose headers the metadata filters judge (seed
-   * 002).
-   */
-  public enum HeadMode {
-    /** GET only; the filters judge the GET's headers before its body is read. */
-    DISABLED,
-    /** HEAD first; if the server cannot answer it, GET anyway. */
-    OPTIONAL,
-    /** HEAD first; a failed HEAD decides the URL's outcome. */
-    REQUIRED
-  }
+  /** The options of a request that sets none: the catalogue's defaults. */
+  public static final FetchOptions DEFAULTS =
+      new FetchOptions(
+          RequestOptions.DELAY_MS.defaultValue(),
+          RequestOptions.MAX_CONNECTIONS_PER_ORIGIN.defaultValue(),
+          RequestOptions.MAX_CRAWL_DELAY_MS.defaultValue(),
+          RequestOptions.MAX_BACKOFF_MS.defaultValue(),
+          RequestOptions.PATIENCE.defaultValue(),
+          RequestOptions.PAUSE_MS.defaultValue(),
+          RequestOptions.OBEY_ROBOTS_TXT.defaultValue(),
+          RequestOptions.REDIRECTS.defaultValue().hopsFollowed(),
+          RequestOptions.HEAD.defaultValue(),
+          RequestOptions.CONTENT_TYPES.defaultValue(),
+          RequestOptions.MAX_CONTENT_LENGTH.defaultValue());
 
   public FetchOptions {
     contentTypes = List.copyOf(contentTypes);
   }
 
   /**
-   * The defaults: one connection, 60 s crawl-delay cap, 10 min back-off cap, patience 5, 10 min
-   * pause.
+   * The catalogue's defaults with another delay, and robots.txt obeyed unless {@code obeysRobots}
+   * is false (then no request obeys it, whatever its options say).
    */
   public static FetchOptions defaults(long delayMillis, boolean obeysRobots) {
     return new FetchOptions(
         delayMillis,
-        1,
-        60_000,
-        600_000,
-        5,
-        600_000,
+        DEFAULTS.maxConnections,
+        DEFAULTS.maxCrawlDelayMillis,
+        DEFAULTS.maxBackoffMillis,
+        DEFAULTS.patience,
+        DEFAULTS.pauseMillis,
         obeysRobots,
-        0,
-        HeadMode.DISABLED,
-        List.of(),
-        -1);
+        DEFAULTS.maxRedirects,
+        DEFAULTS.head,
+        DEFAULTS.contentTypes,
+        DEFAULTS.maxContentLength);
   }
 
   /** The options a request's map sets, the rest from these defaults. */
@@ -97,20 +89,19 @@ public record FetchOptions(
       return this;
     }
     return new FetchOptions(
-        read(options, DELAY, FetchOptions::nonNegativeLong, delayMillis),
-        Math.min(
-            MAX_CONNECTIONS_LIMIT,
-            read(options, MAX_CONNECTIONS, value -> (int) positiveLong(value), maxConnections)),
-        read(options, MAX_CRAWL_DELAY, FetchOptions::nonNegativeLong, maxCrawlDelayMillis),
-        read(options, MAX_BACKOFF, FetchOptions::nonNegativeLong, maxBackoffMillis),
-        read(options, PATIENCE, value -> (int) positiveLong(value), patience),
-        read(options, PAUSE, FetchOptions::nonNegativeLong, pauseMillis),
-        obeysRobots && read(options, OBEY_ROBOTS, FetchOptions::bool, true),
-        read(options, REDIRECTS, FetchOptions::redirects, maxRedirects),
-        read(
-            options, HEAD, value -> HeadMode.valueOf(value.strip().toUpperCase(Locale.ROOT)), head),
-        read(options, CONTENT_TYPES, FetchOptions::list, contentTypes),
-        read(options, MAX_CONTENT_LENGTH, Long::parseLong, maxContentLength));
+        RequestOptions.DELAY_MS.readFrom(options, delayMillis),
+        RequestOptions.MAX_CONNECTIONS_PER_ORIGIN.readFrom(options, maxConnections),
+        RequestOptions.MAX_CRAWL_DELAY_MS.readFrom(options, maxCrawlDelayMillis),
+        RequestOptions.MAX_BACKOFF_MS.readFrom(options, maxBackoffMillis),
+        RequestOptions.PATIENCE.readFrom(options, patience),
+        RequestOptions.PAUSE_MS.readFrom(options, pauseMillis),
+        obeysRobots && RequestOptions.OBEY_ROBOTS_TXT.readFrom(options, true),
+        RequestOptions.REDIRECTS
+            .readFrom(options, new Redirects(maxRedirects > 0, maxRedirects))
+            .hopsFollowed(),
+        RequestOptions.HEAD.readFrom(options, head),
+        RequestOptions.CONTENT_TYPES.readFrom(options, contentTypes),
+        RequestOptions.MAX_CONTENT_LENGTH.readFrom(options, maxContentLength));
   }
 
   /**
@@ -140,59 +131,5 @@ public record FetchOptions(
   /** Whether any metadata filter is set. */
   public boolean hasMetadataFilters() {
     return !contentTypes.isEmpty() || maxContentLength >= 0;
-  }
-
-  private static <T> T read(
-      Map<String, String> options, String name, Function<String, T> parser, T fallback) {
-    String value = options.get(name);
-    if (value == null) {
-      return fallback;
-    }
-    try {
-      return parser.apply(value);
-    } catch (RuntimeException e) {
-      return fallback; // the frontier validated the configuration; an unreadable value keeps the
-      // default
-    }
-  }
-
-  private static long nonNegativeLong(String value) {
-    long number = Long.parseLong(value.strip());
-    if (number < 0) {
-      throw new IllegalArgumentException("negative");
-    }
-    return number;
-  }
-
-  private static long positiveLong(String value) {
-    long number = Long.parseLong(value.strip());
-    if (number < 1) {
-      throw new IllegalArgumentException("not positive");
-    }
-    return number;
-  }
-
-  private static boolean bool(String value) {
-    return !"false".equalsIgnoreCase(value.strip());
-  }
-
-  /**
-   * {@code record} is 0; {@code follow N} is N (at most {@value #MAX_REDIRECTS}); {@code follow}
-   * alone is 5.
-   */
-  private static int redirects(String value) {
-    String text = value.strip().toLowerCase(Locale.ROOT);
-    if (!text.startsWith("follow")) {
-      return 0;
-    }
-    String hops = text.substring("follow".length()).strip();
-    return hops.isEmpty() ? 5 : (int) Math.min(MAX_REDIRECTS, positiveLong(hops));
-  }
-
-  private static List<String> list(String value) {
-    String text = value.strip();
-    return text.isEmpty()
-        ? List.of()
-        : Arrays.stream(text.split("\\s*[,|\\s]\\s*")).filter(item -> !item.isEmpty()).toList();
   }
 }

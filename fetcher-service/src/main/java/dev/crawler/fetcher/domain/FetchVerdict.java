@@ -2,6 +2,7 @@ package dev.crawler.fetcher.domain;
 
 import dev.crawler.common.url.UrlNormalizer;
 import dev.crawler.events.Outcome;
+import dev.crawler.schemas.options.RequestOptions.Head;
 import java.util.Optional;
 
 /**
@@ -29,7 +30,7 @@ public record FetchVerdict(
    * only when HEAD is optional (many servers answer HEAD badly), otherwise the HEAD's answer
    * decides the URL.
    */
-  public static boolean goesOnToGet(FetchAttempt head, FetchOptions.HeadMode mode) {
+  public static boolean goesOnToGet(FetchAttempt head, Head mode) {
     boolean isAccepted =
         head instanceof FetchAttempt.Response response
             && response.status() >= 200
@@ -37,7 +38,7 @@ public record FetchVerdict(
     boolean isRejected =
         head instanceof FetchAttempt.Failure failure
             && failure.kind() == FetchAttempt.FailureKind.REJECTED_METADATA;
-    return isAccepted || (!isRejected && mode == FetchOptions.HeadMode.OPTIONAL);
+    return isAccepted || (!isRejected && mode == Head.OPTIONAL);
   }
 
   /** The verdict on an attempt to fetch {@code url}. */

@@ -12,6 +12,7 @@ import dev.crawler.fetcher.domain.HostQueue;
 import dev.crawler.fetcher.domain.OriginPoliteness;
 import dev.crawler.fetcher.domain.PageFetcher;
 import dev.crawler.fetcher.domain.RobotsPolicy;
+import dev.crawler.schemas.options.RequestOptions.Head;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -199,7 +200,7 @@ final class RequestRunner {
       headers.put("If-Modified-Since", request.getIfModifiedSince());
     }
     Instant startedAt = clock.instant();
-    if (pending.options().head() == FetchOptions.HeadMode.DISABLED) {
+    if (pending.options().head() == Head.DISABLED) {
       get(host, pending, headers, startedAt);
       return;
     }

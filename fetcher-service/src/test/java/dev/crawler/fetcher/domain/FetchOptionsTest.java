@@ -2,6 +2,7 @@ package dev.crawler.fetcher.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawler.schemas.options.RequestOptions.Head;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class FetchOptionsTest {
                 5000,
                 false,
                 3,
-                FetchOptions.HeadMode.REQUIRED,
+                Head.REQUIRED,
                 List.of("text/html", "text/*"),
                 4096));
   }

@@ -3,6 +3,7 @@ package dev.crawler.fetcher.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
+import dev.crawler.schemas.options.RequestOptions.Head;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -122,8 +123,7 @@ class FetchVerdictTest {
     "REJECTED_METADATA, OPTIONAL, false",
     "REJECTED_METADATA, REQUIRED, false",
   })
-  void goesOnToTheGetAfterAHeadAsTheModeSays(
-      String answer, FetchOptions.HeadMode mode, boolean goesOn) {
+  void goesOnToTheGetAfterAHeadAsTheModeSays(String answer, Head mode, boolean goesOn) {
     FetchAttempt head =
         Character.isDigit(answer.charAt(0))
             ? new FetchAttempt.Response(

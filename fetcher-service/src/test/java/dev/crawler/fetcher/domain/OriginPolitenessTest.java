@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawler.fetcher.domain.Feedback.Kind;
 import dev.crawler.fetcher.domain.OriginPoliteness.Change;
+import dev.crawler.schemas.options.RequestOptions;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -87,7 +88,8 @@ class OriginPolitenessTest {
   void capsRetryAfterAtTheMaximumBackoff() {
     OriginPoliteness politeness =
         new OriginPoliteness(
-            FetchOptions.defaults(1000, true).with(Map.of(FetchOptions.MAX_BACKOFF, "30000")),
+            FetchOptions.defaults(1000, true)
+                .with(Map.of(RequestOptions.MAX_BACKOFF_MS.name(), "30000")),
             QUIET);
 
     request(politeness, 0, new Feedback(Kind.RATE_LIMITED, OptionalLong.of(3_600_000)));
@@ -166,7 +168,12 @@ class OriginPolitenessTest {
     OriginPoliteness politeness =
         new OriginPoliteness(
             FetchOptions.defaults(1000, true)
-                .with(Map.of(FetchOptions.PATIENCE, "2", FetchOptions.PAUSE, "300000")),
+                .with(
+                    Map.of(
+                        RequestOptions.PATIENCE.name(),
+                        "2",
+                        RequestOptions.PAUSE_MS.name(),
+                        "300000")),
             QUIET);
 
     request(politeness, 1000, FeedbackTest.of(Kind.UNREACHABLE));
@@ -183,7 +190,9 @@ class OriginPolitenessTest {
   void runsAtMostMaxConnectionsRequestsAtOnce() {
     OriginPoliteness politeness =
         new OriginPoliteness(
-            FetchOptions.defaults(0, true).with(Map.of(FetchOptions.MAX_CONNECTIONS, "2")), QUIET);
+            FetchOptions.defaults(0, true)
+                .with(Map.of(RequestOptions.MAX_CONNECTIONS_PER_ORIGIN.name(), "2")),
+            QUIET);
 
     politeness.started();
     assertThat(politeness.isReady(0)).isTrue();

@@ -1,6 +1,11 @@
 package dev.crawler.frontier.rules;
 
 import dev.crawler.common.config.Durations;
+import dev.crawler.schemas.options.RequestOption;
+import dev.crawler.schemas.options.RequestOptions;
+import dev.crawler.schemas.options.RequestOptions.CanonicalScope;
+import dev.crawler.schemas.options.RequestOptions.Head;
+import dev.crawler.schemas.options.RequestOptions.Redirects;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -9,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One per-URL option that the crawl configuration's global section, sites and rules can assign
@@ -45,19 +51,6 @@ public final class CrawlOption<T> {
     DIRECTORY,
     /** Anywhere. */
     ANY
-  }
-
-  /**
-   * How redirects are handled: recorded with the target queued (seed 003), or followed within the
-   * fetch.
-   */
-  public record Redirects(boolean follow, int maxHops) {
-    public static final Redirects RECORD = new Redirects(false, 0);
-
-    @Override
-    public String toString() {
-      return follow ? "follow " + maxHops : "record";
-    }
   }
 
   /** FDSE's default "Ignore Links To" list, plus binary types of today. */
@@ -114,163 +107,127 @@ public final class CrawlOption<T> {
           value -> lowerCase(list(value)),
           "File extensions not crawled (case-insensitive, at the end of the path).");
   public static final CrawlOption<List<String>> SCHEMES =
-      defineFrontierOnly(
+      define(
           "schemes",
           List.of("http", "https"),
           CrawlOption::schemes,
           "The URL schemes followed: http, https or both (seed 001's protocol rule); others are FILTERED (UNSUPPORTED_SCHEME).");
   public static final CrawlOption<Integer> MAX_REPEATED_SEGMENTS =
-      defineFrontierOnly(
+      define(
           "max-repeated-segments",
           2,
           value -> integer(value, -1),
           "How many times in a row a path segment, or a run of up to 10 segments, may appear (/a/a/ is 2); more is a URL trap, FILTERED (TRAP_REPEATED_SEGMENT); -1 for no limit.");
   public static final CrawlOption<Integer> MAX_PATH_SEGMENTS =
-      defineFrontierOnly(
+      define(
           "max-path-segments",
           20,
           value -> integer(value, -1),
           "The most path segments a crawled URL has; more is FILTERED (TRAP_TOO_MANY_SEGMENTS); -1 for no limit.");
   public static final CrawlOption<Integer> MAX_QUERY_PARAMETERS =
-      defineFrontierOnly(
+      define(
           "max-query-parameters",
           10,
           value -> integer(value, -1),
           "The most query parameters a crawled URL has; more is FILTERED (TRAP_TOO_MANY_PARAMETERS); -1 for no limit.");
   public static final CrawlOption<Integer> MAX_CALENDAR_HOPS =
-      defineFrontierOnly(
+      define(
           "max-calendar-hops",
           5,
           value -> integer(value, -1),
           "Links followed in a row between dated URLs of one template (the same address but for its numbers, with a date in it: a calendar's next day or month); a URL one hop further is FILTERED (TRAP_CALENDAR); -1 for no limit.");
   public static final CrawlOption<Long> MAX_PAGES_PER_ORIGIN =
-      defineFrontierOnly(
+      define(
           "max-pages-per-origin",
           -1L,
           value -> (long) integer(value, -1),
           "The most URLs of one origin admitted for fetching, ever; later ones are FILTERED (BUDGET_ORIGIN) and stay known; -1 for no limit.");
   public static final CrawlOption<Long> MAX_PAGES_PER_SITE =
-      defineFrontierOnly(
+      define(
           "max-pages-per-site",
           -1L,
           value -> (long) integer(value, -1),
           "The most URLs of one site (registered domain, all its origins) admitted for fetching, ever; later ones are FILTERED (BUDGET_SITE) and stay known; -1 for no limit.");
   public static final CrawlOption<Long> DELAY_MS =
-      define(
-          "delay-ms",
-          1000L,
+      carried(
+          RequestOptions.DELAY_MS,
           value -> (long) integer(value, 0),
           "Milliseconds between the end of one request to an origin and the start of the next.");
   public static final CrawlOption<Boolean> OBEY_ROBOTS_TXT =
-      define(
-          "obey-robots-txt",
-          true,
+      carried(
+          RequestOptions.OBEY_ROBOTS_TXT,
           CrawlOption::bool,
           "Whether robots.txt is obeyed. Turning it off is logged loudly.");
   public static final CrawlOption<Boolean> OBEY_ROBOTS_META =
-      define(
-          "obey-robots-meta",
-          true,
+      carried(
+          RequestOptions.OBEY_ROBOTS_META,
           CrawlOption::bool,
           "Whether robots meta nofollow is obeyed (false is FDSE's \"rogue\" mode).");
   public static final CrawlOption<Boolean> OBEY_LINK_NOFOLLOW =
-      define(
-          "obey-link-nofollow",
-          true,
+      carried(
+          RequestOptions.OBEY_LINK_NOFOLLOW,
           CrawlOption::bool,
           "Whether a link marked rel=\"nofollow\" is left out (a page linking it elsewhere without the mark still counts).");
   public static final CrawlOption<Redirects> REDIRECTS =
-      define(
-          "redirects",
-          Redirects.RECORD,
+      carried(
+          RequestOptions.REDIRECTS,
           CrawlOption::redirects,
           "record (the target is queued as a new URL) | follow N (N <= 10 hops within the fetch).");
 
-  /**
-   * Whether a fetch starts with a HEAD request whose headers the metadata filters judge (seed 002).
-   */
-  public enum Head {
-    /** GET only; the metadata filters judge the GET's headers before its body is read. */
-    DISABLED,
-    /** HEAD first; GET anyway if the server cannot answer HEAD. */
-    OPTIONAL,
-    /** HEAD first; a failed HEAD decides the URL's outcome. */
-    REQUIRED
-  }
-
   public static final CrawlOption<Integer> MAX_CONNECTIONS_PER_ORIGIN =
-      define(
-          "max-connections-per-origin",
-          1,
+      carried(
+          RequestOptions.MAX_CONNECTIONS_PER_ORIGIN,
           value -> bounded(integer(value, 1), 16),
           "Requests to one origin at once, at most (1 to 16); each waits delay-ms after the previous one ended.");
   public static final CrawlOption<Long> MAX_CRAWL_DELAY_MS =
-      define(
-          "max-crawl-delay-ms",
-          60_000L,
+      carried(
+          RequestOptions.MAX_CRAWL_DELAY_MS,
           value -> (long) integer(value, 0),
           "The cap on robots.txt's Crawl-delay, in milliseconds; the cap is logged when it applies.");
   public static final CrawlOption<Long> MAX_BACKOFF_MS =
-      define(
-          "max-backoff-ms",
-          600_000L,
+      carried(
+          RequestOptions.MAX_BACKOFF_MS,
           value -> (long) integer(value, 0),
           "The cap on the delay raised by rate limits (429, 503 + Retry-After) and failures, in milliseconds.");
   public static final CrawlOption<Integer> PATIENCE =
-      define(
-          "patience",
-          5,
+      carried(
+          RequestOptions.PATIENCE,
           value -> integer(value, 1),
           "Failures that look persistent (refused, unknown host, gibberish, repeated 5xx or timeouts) before the origin is paused (seed 003).");
   public static final CrawlOption<Long> PAUSE_MS =
-      define(
-          "pause-ms",
-          600_000L,
+      carried(
+          RequestOptions.PAUSE_MS,
           value -> (long) integer(value, 0),
           "How long an origin whose patience ran out is paused, in milliseconds; its URLs stay queued.");
   public static final CrawlOption<Head> HEAD =
-      define(
-          "head",
-          Head.DISABLED,
+      carried(
+          RequestOptions.HEAD,
           value -> enumValue(Head.class, value),
           "disabled | optional | required: whether a HEAD request goes first, for the metadata filters (seed 002).");
   public static final CrawlOption<List<String>> CONTENT_TYPES =
-      define(
-          "content-types",
-          List.of(),
+      carried(
+          RequestOptions.CONTENT_TYPES,
           value -> lowerCase(list(value)),
           "When not empty, the only media types fetched (text/html, text/*); others are FILTERED (METADATA) before their body is read.");
   public static final CrawlOption<Long> MAX_CONTENT_LENGTH =
-      define(
-          "max-content-length",
-          -1L,
+      carried(
+          RequestOptions.MAX_CONTENT_LENGTH,
           value -> (long) integer(value, -1),
           "The largest Content-Length fetched, in bytes; larger is FILTERED (METADATA) before its body is read; -1 for no limit.");
 
-  /** Which canonical URLs a page may name (seed 002's canonical). */
-  public enum CanonicalScope {
-    /** Within the page's registered domain; others are ignored. */
-    DOMAIN,
-    /** Anywhere. */
-    ANY
-  }
-
   public static final CrawlOption<CanonicalScope> CANONICAL_SCOPE =
-      define(
-          "canonical-scope",
-          CanonicalScope.DOMAIN,
+      carried(
+          RequestOptions.CANONICAL_SCOPE,
           value -> enumValue(CanonicalScope.class, value),
           "domain | any: a canonical outside the page's registered domain is ignored unless any.");
   public static final CrawlOption<String> CHECKSUM_IGNORE =
-      define(
-          "checksum-ignore",
-          "",
+      carried(
+          RequestOptions.CHECKSUM_IGNORE,
           value -> String.valueOf(value).strip(),
           "A CSS selector of the parts left out of the content checksum (footer, .clock), so they do not make a page look changed.");
   public static final CrawlOption<List<String>> METADATA_CHECKSUM =
-      define(
-          "metadata-checksum",
-          List.of(),
+      carried(
+          RequestOptions.METADATA_CHECKSUM,
           value -> lowerCase(list(value)),
           "The response headers the metadata checksum covers (etag, last-modified, …); empty for none.");
 
@@ -372,9 +329,8 @@ public final class CrawlOption<T> {
           Level.SITE,
           "Only documents published less than this many minutes ago are recrawled (one exactly that old is not); 0 for no limit.");
   public static final CrawlOption<String> PAGINATION =
-      define(
-          "pagination",
-          "",
+      carried(
+          RequestOptions.PAGINATION,
           value -> String.valueOf(value).strip(),
           "How a document's next page is found: rel=next (a link or a element with rel=next) or a CSS selector of the next-page link; the pages are published as one document. Empty for single pages.");
 
@@ -405,7 +361,7 @@ public final class CrawlOption<T> {
   private final T defaultValue;
   private final Function<Object, T> parser;
   private final Level level;
-  private final boolean isFrontierOnly;
+  private final @Nullable RequestOption<T> carriedAs;
   private final String doc;
 
   private CrawlOption(
@@ -413,14 +369,26 @@ public final class CrawlOption<T> {
       T defaultValue,
       Function<Object, T> parser,
       Level level,
-      boolean isFrontierOnly,
+      @Nullable RequestOption<T> carriedAs,
       String doc) {
     this.name = name;
     this.defaultValue = defaultValue;
     this.parser = parser;
     this.level = level;
-    this.isFrontierOnly = isFrontierOnly;
+    this.carriedAs = carriedAs;
     this.doc = doc;
+  }
+
+  /**
+   * An option fetch requests carry to the services that act on it: its name and default are the
+   * catalogue's ({@link RequestOptions}), its configuration parser is the frontier's.
+   */
+  private static <T> CrawlOption<T> carried(
+      RequestOption<T> wire, Function<Object, T> parser, String doc) {
+    CrawlOption<T> option =
+        new CrawlOption<>(wire.name(), wire.defaultValue(), parser, Level.URL, wire, doc);
+    ALL.put(option.name, option);
+    return option;
   }
 
   private static <T> CrawlOption<T> define(
@@ -429,16 +397,9 @@ public final class CrawlOption<T> {
   }
 
   /** An option only the frontier's decisions read: fetch requests do not carry it. */
-  private static <T> CrawlOption<T> defineFrontierOnly(
-      String name, T defaultValue, Function<Object, T> parser, String doc) {
-    CrawlOption<T> option = new CrawlOption<>(name, defaultValue, parser, Level.URL, true, doc);
-    ALL.put(name, option);
-    return option;
-  }
-
   private static <T> CrawlOption<T> define(
       String name, T defaultValue, Function<Object, T> parser, Level level, String doc) {
-    CrawlOption<T> option = new CrawlOption<>(name, defaultValue, parser, level, false, doc);
+    CrawlOption<T> option = new CrawlOption<>(name, defaultValue, parser, level, null, doc);
     ALL.put(name, option);
     return option;
   }
@@ -474,8 +435,23 @@ public final class CrawlOption<T> {
    * Whether the option is carried by the fetch requests of the URLs it is resolved for (the other
    * services read it).
    */
+  /** Whether fetch requests carry the option (it is in the catalogue of {@link RequestOptions}). */
   public boolean isCarriedByRequests() {
-    return level == Level.URL && !isFrontierOnly;
+    return carriedAs != null;
+  }
+
+  /**
+   * The option's resolved value as a fetch request carries it.
+   *
+   * @throws IllegalStateException if requests do not carry the option
+   */
+  public String toRequestValue(Object value) {
+    if (carriedAs == null) {
+      throw new IllegalStateException(name + " is not carried by fetch requests");
+    }
+    @SuppressWarnings("unchecked")
+    T typed = (T) value;
+    return carriedAs.write(typed);
   }
 
   /**

@@ -737,11 +737,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
         .options()
         .forEach(
             (option, setting) -> {
+              // the others concern the frontier alone, or no single request (site and global ones)
               if (option.isCarriedByRequests()) {
-                options.put(
-                    option.name(),
-                    CrawlOption.format(
-                        setting.value())); // site and global options concern no single request
+                options.put(option.name(), option.toRequestValue(setting.value()));
               }
             });
     return options;

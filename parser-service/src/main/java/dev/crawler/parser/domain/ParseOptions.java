@@ -1,18 +1,18 @@
 package dev.crawler.parser.domain;
 
 import dev.crawler.common.url.RegisteredDomain;
+import dev.crawler.schemas.options.RequestOptions;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.jsoup.select.Selector;
 
 /**
- * The crawl options that steer parsing one URL, read from the options its fetch request carried
- * (the frontier resolves them from the crawl configuration). A missing or unusable value keeps the
- * default.
+ * The crawl options that steer parsing one URL: a typed view, through the catalogue ({@link
+ * RequestOptions}), of the options its fetch request carried (the frontier resolves them from the
+ * crawl configuration). A missing or unusable value keeps the default; so does a selector jsoup
+ * cannot read.
  *
  * @param canonicalWithinDomain a canonical is accepted only within the page's registered domain
  *     (option {@code canonical-scope: domain}, the default; {@code any} accepts any)
@@ -35,13 +35,6 @@ public record ParseOptions(
     boolean obeysLinkNofollow,
     Optional<String> pagination) {
 
-  public static final String CANONICAL_SCOPE = "canonical-scope";
-  public static final String CHECKSUM_IGNORE = "checksum-ignore";
-  public static final String METADATA_CHECKSUM = "metadata-checksum";
-  public static final String OBEY_ROBOTS_META = "obey-robots-meta";
-  public static final String OBEY_LINK_NOFOLLOW = "obey-link-nofollow";
-  public static final String PAGINATION = "pagination";
-
   /** The {@code pagination} value that follows {@code <link rel=next>} or {@code <a rel=next>}. */
   public static final String REL_NEXT = "rel=next";
 
@@ -52,32 +45,24 @@ public record ParseOptions(
     metadataChecksumHeaders = List.copyOf(metadataChecksumHeaders);
   }
 
-  /** The options a fetch request's option map sets. */
+  /** The options a fetch request's option map sets, read through the catalogue. */
   public static ParseOptions of(Map<String, String> options) {
     boolean withinDomain =
-        !"any".equalsIgnoreCase(options.getOrDefault(CANONICAL_SCOPE, "domain").strip());
+        RequestOptions.CANONICAL_SCOPE.readFrom(options) == RequestOptions.CanonicalScope.DOMAIN;
     Optional<String> ignore =
-        Optional.ofNullable(options.get(CHECKSUM_IGNORE))
-            .map(String::strip)
+        Optional.of(RequestOptions.CHECKSUM_IGNORE.readFrom(options))
             .filter(selector -> !selector.isEmpty())
             .filter(ParseOptions::isSelector);
-    List<String> headers = new ArrayList<>();
-    for (String header : options.getOrDefault(METADATA_CHECKSUM, "").split("[,\\s]+")) {
-      if (!header.isBlank()) {
-        headers.add(header.strip().toLowerCase(Locale.ROOT));
-      }
-    }
     Optional<String> pagination =
-        Optional.ofNullable(options.get(PAGINATION))
-            .map(String::strip)
+        Optional.of(RequestOptions.PAGINATION.readFrom(options))
             .filter(how -> !how.isEmpty())
             .filter(how -> how.equalsIgnoreCase(REL_NEXT) || isSelector(how));
     return new ParseOptions(
         withinDomain,
         ignore,
-        headers,
-        isNotFalse(options.get(OBEY_ROBOTS_META)),
-        isNotFalse(options.get(OBEY_LINK_NOFOLLOW)),
+        RequestOptions.METADATA_CHECKSUM.readFrom(options),
+        RequestOptions.OBEY_ROBOTS_META.readFrom(options),
+        RequestOptions.OBEY_LINK_NOFOLLOW.readFrom(options),
         pagination);
   }
 
@@ -87,10 +72,6 @@ public record ParseOptions(
    */
   public boolean acceptsCanonical(String pageUrl, String canonical) {
     return !canonicalWithinDomain || registeredDomain(pageUrl).equals(registeredDomain(canonical));
-  }
-
-  private static boolean isNotFalse(@org.jspecify.annotations.Nullable String value) {
-    return value == null || !value.strip().equalsIgnoreCase("false");
   }
 
   private static String registeredDomain(String url) {

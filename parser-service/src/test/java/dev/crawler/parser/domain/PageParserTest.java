@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.crawler.events.UrlKind;
+import dev.crawler.schemas.options.RequestOptions;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -584,7 +585,7 @@ class PageParserTest {
           """)
   void findsTheNextPageOfAMultiPageDocumentOnTheSameOrigin(
       String how, String html, String expected) {
-    ParseOptions options = ParseOptions.of(Map.of(ParseOptions.PAGINATION, how));
+    ParseOptions options = ParseOptions.of(Map.of(RequestOptions.PAGINATION.name(), how));
     ParseResult.Parsed parsed =
         (ParseResult.Parsed)
             parser.parse(

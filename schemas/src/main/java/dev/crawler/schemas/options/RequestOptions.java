@@ -1,0 +1,198 @@
+package dev.crawler.schemas.options;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The catalogue of per-URL options a fetch request carries ({@code FetchRequest.options}, copied
+ * into the fetch result and the parsed document): the one place their names, defaults and encodings
+ * are spelled. The frontier resolves them per URL from the crawl configuration and writes them; the
+ * fetcher, the parser and the committer read them through their typed views. Options the frontier
+ * alone acts on (scope, depth, traps, recrawl) are not here and do not travel.
+ *
+ * <p>Encodings: numbers in decimal, booleans {@code true}/{@code false} (anything but {@code false}
+ * reads as true), enums in lower case, lists comma-separated (read split at commas, bars or white
+ * space).
+ */
+public final class RequestOptions {
+
+  /**
+   * Whether a fetch starts with a HEAD request whose headers the metadata filters judge (seed 002).
+   */
+  public enum Head {
+    /** GET only; the metadata filters judge the GET's headers before its body is read. */
+    DISABLED,
+    /** HEAD first; GET anyway if the server cannot answer HEAD. */
+    OPTIONAL,
+    /** HEAD first; a failed HEAD decides the URL's outcome. */
+    REQUIRED
+  }
+
+  /** Which canonical URLs a page may name (seed 002's canonical). */
+  public enum CanonicalScope {
+    /** Within the page's registered domain; others are ignored. */
+    DOMAIN,
+    /** Anywhere. */
+    ANY
+  }
+
+  /**
+   * How redirects are handled: recorded with the target queued as a new URL (seed 003), or followed
+   * within the fetch up to {@code maxHops}.
+   */
+  public record Redirects(boolean follow, int maxHops) {
+    public static final Redirects RECORD = new Redirects(false, 0);
+
+    /** The most redirects followed within one fetch. */
+    public static final int MAX_HOPS = 10;
+
+    /** Hops followed when {@code follow} names no number. */
+    public static final int DEFAULT_HOPS = 5;
+
+    /** {@code record}, or {@code follow N}. */
+    @Override
+    public String toString() {
+      return follow ? "follow " + maxHops : "record";
+    }
+
+    /** Hops followed within the fetch: 0 when redirects are recorded. */
+    public int hopsFollowed() {
+      return follow ? maxHops : 0;
+    }
+  }
+
+  /** The most requests to one origin at once, whatever the configuration says. */
+  public static final int MAX_CONNECTIONS_LIMIT = 16;
+
+  private static final Map<String, RequestOption<?>> ALL = new LinkedHashMap<>();
+
+  public static final RequestOption<Long> DELAY_MS =
+      define("delay-ms", 1000L, RequestOptions::nonNegativeLong);
+  public static final RequestOption<Integer> MAX_CONNECTIONS_PER_ORIGIN =
+      define(
+          "max-connections-per-origin",
+          1,
+          value -> (int) Math.min(MAX_CONNECTIONS_LIMIT, positiveLong(value)));
+  public static final RequestOption<Long> MAX_CRAWL_DELAY_MS =
+      define("max-crawl-delay-ms", 60_000L, RequestOptions::nonNegativeLong);
+  public static final RequestOption<Long> MAX_BACKOFF_MS =
+      define("max-backoff-ms", 600_000L, RequestOptions::nonNegativeLong);
+  public static final RequestOption<Integer> PATIENCE =
+      define("patience", 5, value -> (int) Math.min(Integer.MAX_VALUE, positiveLong(value)));
+  public static final RequestOption<Long> PAUSE_MS =
+      define("pause-ms", 600_000L, RequestOptions::nonNegativeLong);
+  public static final RequestOption<Boolean> OBEY_ROBOTS_TXT =
+      define("obey-robots-txt", true, RequestOptions::isNotFalse);
+  public static final RequestOption<Redirects> REDIRECTS =
+      define("redirects", Redirects.RECORD, RequestOptions::redirects);
+  public static final RequestOption<Head> HEAD =
+      define("head", Head.DISABLED, value -> enumValue(Head.class, value), RequestOptions::lower);
+  public static final RequestOption<List<String>> CONTENT_TYPES =
+      define("content-types", List.of(), RequestOptions::list, RequestOptions::join);
+  public static final RequestOption<Long> MAX_CONTENT_LENGTH =
+      define("max-content-length", -1L, value -> Long.parseLong(value.strip()));
+  public static final RequestOption<CanonicalScope> CANONICAL_SCOPE =
+      define(
+          "canonical-scope",
+          CanonicalScope.DOMAIN,
+          value -> enumValue(CanonicalScope.class, value),
+          RequestOptions::lower);
+  public static final RequestOption<String> CHECKSUM_IGNORE =
+      define("checksum-ignore", "", String::strip);
+  public static final RequestOption<List<String>> METADATA_CHECKSUM =
+      define(
+          "metadata-checksum",
+          List.of(),
+          value -> list(value).stream().map(h -> h.toLowerCase(Locale.ROOT)).toList(),
+          RequestOptions::join);
+  public static final RequestOption<Boolean> OBEY_ROBOTS_META =
+      define("obey-robots-meta", true, RequestOptions::isNotFalse);
+  public static final RequestOption<Boolean> OBEY_LINK_NOFOLLOW =
+      define("obey-link-nofollow", true, RequestOptions::isNotFalse);
+  public static final RequestOption<String> PAGINATION = define("pagination", "", String::strip);
+
+  private RequestOptions() {}
+
+  /** Every option of the catalogue, by name, in the order defined. */
+  public static Map<String, RequestOption<?>> all() {
+    return Collections.unmodifiableMap(ALL);
+  }
+
+  public static Optional<RequestOption<?>> named(String name) {
+    return Optional.ofNullable(ALL.get(name));
+  }
+
+  private static <T> RequestOption<T> define(
+      String name, T defaultValue, Function<String, T> reader) {
+    return define(name, defaultValue, reader, String::valueOf);
+  }
+
+  private static <T> RequestOption<T> define(
+      String name, T defaultValue, Function<String, T> reader, Function<T, String> writer) {
+    RequestOption<T> option = new RequestOption<>(name, defaultValue, reader, writer);
+    ALL.put(name, option);
+    return option;
+  }
+
+  private static long nonNegativeLong(String value) {
+    long number = Long.parseLong(value.strip());
+    if (number < 0) {
+      throw new IllegalArgumentException("negative");
+    }
+    return number;
+  }
+
+  private static long positiveLong(String value) {
+    long number = Long.parseLong(value.strip());
+    if (number < 1) {
+      throw new IllegalArgumentException("not positive");
+    }
+    return number;
+  }
+
+  private static boolean isNotFalse(String value) {
+    return !"false".equalsIgnoreCase(value.strip());
+  }
+
+  /**
+   * {@code follow N} follows N hops (at most {@value Redirects#MAX_HOPS}), {@code follow} alone
+   * {@value Redirects#DEFAULT_HOPS}; anything else records.
+   */
+  private static Redirects redirects(String value) {
+    String text = value.strip().toLowerCase(Locale.ROOT);
+    if (!text.startsWith("follow")) {
+      return Redirects.RECORD;
+    }
+    String hops = text.substring("follow".length()).strip();
+    return new Redirects(
+        true,
+        hops.isEmpty()
+            ? Redirects.DEFAULT_HOPS
+            : (int) Math.min(Redirects.MAX_HOPS, positiveLong(hops)));
+  }
+
+  private static <E extends Enum<E>> E enumValue(Class<E> type, String value) {
+    return Enum.valueOf(type, value.strip().toUpperCase(Locale.ROOT).replace('-', '_'));
+  }
+
+  private static String lower(Enum<?> value) {
+    return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  private static List<String> list(String value) {
+    String text = value.strip();
+    return text.isEmpty()
+        ? List.of()
+        : Arrays.stream(text.split("\\s*[,|\\s]\\s*")).filter(item -> !item.isEmpty()).toList();
+  }
+
+  private static String join(List<String> values) {
+    return String.join(",", values);
+  }
+}
