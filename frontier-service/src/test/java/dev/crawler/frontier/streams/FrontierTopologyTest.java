@@ -866,7 +866,7 @@ class FrontierTopologyTest {
         .extracting(CrawlLogEntry::getUrl, CrawlLogEntry::getRule)
         .containsExactly(tuple(blog + "/3", "max-pages-per-site set by global"));
     KeyValueStore<String, Long> control = driver.getKeyValueStore(FrontierTopology.CONTROL_STORE);
-    assertThat(control.get(FrontierProcessor.SITE_ADMITTED + "example.org")).isEqualTo(3);
+    assertThat(control.get(SiteBudgets.SITE_ADMITTED + "example.org")).isEqualTo(3);
   }
 
   @Test

@@ -1,0 +1,52 @@
+package dev.crawler.frontier.streams;
+
+import dev.crawler.common.decision.CrawlLog;
+import dev.crawler.common.decision.Decision;
+import dev.crawler.events.DiscoveredUrl;
+import java.time.Instant;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+
+/**
+ * What the frontier's task writes, and its clock: records to the topology's sinks, decisions to
+ * {@code crawl.outcomes} (for the committer) and {@code crawl.log}. One per task.
+ */
+final class FrontierOutput {
+
+  private final ProcessorContext<String, SpecificRecord> context;
+  private final CrawlLog log;
+
+  FrontierOutput(ProcessorContext<String, SpecificRecord> context, CrawlLog log) {
+    this.context = context;
+    this.log = log;
+  }
+
+  /** The task's clock: the stream time's wall clock (virtual in tests). */
+  Instant now() {
+    return Instant.ofEpochMilli(context.currentSystemTimeMs());
+  }
+
+  void forward(String sink, String key, SpecificRecord value, Instant now) {
+    context.forward(new Record<>(key, value, now.toEpochMilli()), sink);
+  }
+
+  /** Logs a decision about a discovered URL, naming the page it was found on. */
+  void log(String origin, Decision decision, DiscoveredUrl discovered, Instant now) {
+    Decision withSource =
+        discovered.getSourceUrl() == null
+            ? decision
+            : decision.withSource(discovered.getSourceUrl());
+    forward(FrontierTopology.LOG_SINK, origin, log.entry(withSource, now), now);
+  }
+
+  /** Writes a frontier decision to crawl.outcomes (for the committer) and crawl.log. */
+  void emit(String origin, Decision decision, Instant now) {
+    forward(
+        FrontierTopology.OUTCOMES_SINK,
+        origin,
+        decision.toOutcome(FrontierProcessor.SERVICE, now).build(),
+        now);
+    forward(FrontierTopology.LOG_SINK, origin, log.entry(decision, now), now);
+  }
+}
