@@ -225,7 +225,6 @@ class ChaosIT {
     Map<String, String> own = new HashMap<>(common);
     if (main == FetcherApp.class) {
       own.put("CRAWLER_FETCHER_INSTANCE_ID", name);
-      own.put("CRAWLER_FETCHER_DELAY_MS", Long.toString(DELAY_MILLIS));
     } else {
       own.put("CRAWLER_INSTANCE_ID", name + "-0");
       own.put("CRAWLER_STATE_DIR", dir.resolve(name).toString());

@@ -90,20 +90,13 @@ class ServicesAsProcessesIT {
               "fetcher-1",
               FetcherApp.class,
               common,
-              Map.of(
-                  "CRAWLER_FETCHER_INSTANCE_ID", "fetcher-1", "CRAWLER_FETCHER_DELAY_MS", "150"));
+              Map.of("CRAWLER_FETCHER_INSTANCE_ID", "fetcher-1"));
       ServiceProcesses.Service fetcher =
           processes.start(
               "fetcher-2",
               FetcherApp.class,
               common,
-              Map.of(
-                  "CRAWLER_FETCHER_INSTANCE_ID",
-                  "fetcher-2",
-                  "CRAWLER_FETCHER_DELAY_MS",
-                  "150",
-                  "CRAWLER_LOG_FORMAT",
-                  "json"));
+              Map.of("CRAWLER_FETCHER_INSTANCE_ID", "fetcher-2", "CRAWLER_LOG_FORMAT", "json"));
       List<ServiceProcesses.Service> all = List.of(frontier, parser, committer, stopped, fetcher);
       for (ServiceProcesses.Service service : all) {
         await(service.name() + " ready")
@@ -277,8 +270,7 @@ class ServicesAsProcessesIT {
               "fetcher-3",
               FetcherApp.class,
               common,
-              Map.of(
-                  "CRAWLER_FETCHER_INSTANCE_ID", "fetcher-3", "CRAWLER_FETCHER_DELAY_MS", "150"));
+              Map.of("CRAWLER_FETCHER_INSTANCE_ID", "fetcher-3"));
       processes.awaitReady(restarted);
       await("the restarted fetcher owns every partition")
           .atMost(Duration.ofSeconds(30))
