@@ -3,6 +3,7 @@ package dev.crawler.frontier;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.Seeds;
 import dev.crawler.common.ServiceLauncher;
+import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.streams.StreamsService;
 import dev.crawler.common.url.UrlNormalizer;
@@ -45,7 +46,8 @@ public final class FrontierApp implements RunningService {
    */
   public static FrontierApp start(FrontierConfig config) {
     ReleaseBudget budget = ReleaseBudget.of(config.settings().maxPages());
-    var topology = FrontierTopology.build(config.topics(), config.settings(), budget);
+    var topology =
+        FrontierTopology.build(config.topics(), config.settings(), budget, CrawlMetrics.registry());
     FrontierApp app =
         new FrontierApp(
             StreamsService.start(config.serviceName(), topology, config.streamsProperties()),

@@ -39,9 +39,6 @@ public record FetchOptions(
     List<String> contentTypes,
     long maxContentLength) {
 
-  /** The most redirects followed within one fetch. */
-  public static final int MAX_REDIRECTS = Redirects.MAX_HOPS;
-
   /** The most connections to one origin at once, whatever the options say. */
   public static final int MAX_CONNECTIONS_LIMIT = RequestOptions.MAX_CONNECTIONS_LIMIT;
 

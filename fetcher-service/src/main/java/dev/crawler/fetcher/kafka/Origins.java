@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntPredicate;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,8 +89,8 @@ final class Origins {
     }
   }
 
-  /** The origin of a URL, when known here. */
-  HostQueue<Pending> get(String origin) {
+  /** The origin of that name, when known here. */
+  @Nullable HostQueue<Pending> get(String origin) {
     return hosts.get(origin);
   }
 

@@ -1,4 +1,8 @@
-/** The fetcher's Kafka wiring: the fetch loop. */
+/**
+ * The fetcher's Kafka wiring: the fetch loop ({@link dev.crawler.fetcher.kafka.FetchLoop}) and its
+ * parts, each owning one concern (origins, running requests, writing results, offsets, politeness
+ * hand-over, rebalancing).
+ */
 @NullMarked
 package dev.crawler.fetcher.kafka;
 

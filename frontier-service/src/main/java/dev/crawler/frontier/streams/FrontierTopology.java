@@ -1,7 +1,6 @@
 package dev.crawler.frontier.streams;
 
 import dev.crawler.common.decision.CrawlLog;
-import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
 import dev.crawler.common.streams.StateStores;
@@ -14,6 +13,7 @@ import dev.crawler.frontier.state.RecrawlScheduleState;
 import dev.crawler.frontier.state.UrlState;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.StateSerde;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
@@ -85,23 +85,29 @@ public final class FrontierTopology {
 
   private FrontierTopology() {}
 
-  /** The topology with a budget of its own ({@link FrontierSettings#maxPages()}). */
-  public static Topology build(Topics topics, FrontierSettings settings) {
-    return build(topics, settings, ReleaseBudget.of(settings.maxPages()));
+  /**
+   * The topology with a budget of its own ({@link FrontierSettings#maxPages()}).
+   *
+   * @param registry where the frontier's gauges and crawl-log counts go
+   */
+  public static Topology build(Topics topics, FrontierSettings settings, MeterRegistry registry) {
+    return build(topics, settings, ReleaseBudget.of(settings.maxPages()), registry);
   }
 
   /**
    * The topology.
    *
    * @param budget the releases this instance may still make, shared by its tasks
+   * @param registry where the frontier's gauges and crawl-log counts go
    */
-  public static Topology build(Topics topics, FrontierSettings settings, ReleaseBudget budget) {
+  public static Topology build(
+      Topics topics, FrontierSettings settings, ReleaseBudget budget, MeterRegistry registry) {
     Topology topology = new Topology();
     Sources.add(topology, DISCOVERED_SOURCE, topics.discovered());
     Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
     Sources.add(topology, CONTROL_SOURCE, topics.control());
-    FrontierMetrics metrics = new FrontierMetrics(CrawlMetrics.registry());
-    CrawlLog log = new CrawlLog(FrontierProcessor.SERVICE, CrawlMetrics.registry());
+    FrontierMetrics metrics = new FrontierMetrics(registry);
+    CrawlLog log = new CrawlLog(FrontierProcessor.SERVICE, registry);
     topology.addProcessor(
         PROCESSOR,
         () -> new FrontierProcessor(settings, budget, metrics, log),

@@ -36,11 +36,11 @@ final class OperatorCommands {
   private final FrontierOutput output;
   private final Releases releases;
   private final SiteBudgets budgets;
-  private final UrlScope scope;
+  private final KnownUrlRules rulesForKnown;
 
-  /** Decides whether a URL of an origin is in the crawl's scope, as the task knows it. */
+  /** How the rules decide a known URL again, in the scope the task knows for its origin. */
   @FunctionalInterface
-  interface UrlScope {
+  interface KnownUrlRules {
     Resolution resolve(String url, String origin, OriginState originState, UrlState state);
   }
 
@@ -50,13 +50,13 @@ final class OperatorCommands {
       FrontierOutput output,
       Releases releases,
       SiteBudgets budgets,
-      UrlScope scope) {
+      KnownUrlRules rulesForKnown) {
     this.rules = rules;
     this.stores = stores;
     this.output = output;
     this.releases = releases;
     this.budgets = budgets;
-    this.scope = scope;
+    this.rulesForKnown = rulesForKnown;
   }
 
   void on(ControlCommand command, long wallClockMillis) {
@@ -106,7 +106,7 @@ final class OperatorCommands {
   /** Decides a known URL again for a recrawl; returns whether it is queued to be fetched. */
   private boolean recrawl(
       String origin, OriginState originState, String url, UrlState state, Instant now) {
-    Resolution resolution = scope.resolve(url, origin, originState, state);
+    Resolution resolution = rulesForKnown.resolve(url, origin, originState, state);
     boolean isSeed = UrlKind.SEED.name().equals(state.getKind());
     boolean isSitemap = UrlKind.SITEMAP.name().equals(state.getKind());
     if (state.getBudgetRejected()) {

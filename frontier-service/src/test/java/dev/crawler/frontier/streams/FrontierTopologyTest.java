@@ -21,6 +21,7 @@ import dev.crawler.frontier.state.UrlState;
 import dev.crawler.frontier.state.UrlStatus;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.InMemorySchemaRegistryClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,7 +78,7 @@ class FrontierTopologyTest {
         new FrontierSettings(crawl, List.of(), maxPages, 2, Duration.ofSeconds(60), 3);
     driver =
         TopologyTestSupport.driver(
-            FrontierTopology.build(topics, settings),
+            FrontierTopology.build(topics, settings, new SimpleMeterRegistry()),
             topics.deadLetters(),
             "frontier",
             stateDir,

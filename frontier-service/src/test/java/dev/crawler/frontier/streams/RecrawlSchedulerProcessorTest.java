@@ -18,6 +18,7 @@ import dev.crawler.frontier.state.RecrawlScheduleState;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.InMemorySchemaRegistryClient;
 import dev.crawler.schemas.serde.StateSerde;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -280,7 +281,7 @@ class RecrawlSchedulerProcessorTest {
     // one second before the first event, so the documents are in before it fires
     driver =
         TopologyTestSupport.driver(
-            FrontierTopology.build(topics, settings),
+            FrontierTopology.build(topics, settings, new SimpleMeterRegistry()),
             topics.deadLetters(),
             "frontier",
             stateDir,
