@@ -328,7 +328,7 @@ final class RequestRunner {
     for (Pending pending : host.drain()) {
       origins.released();
       if (offsets.isOwned(pending.partition())) {
-        end(pending, Decision.of(pending.url(), Outcome.DEFERRED, detail), null, until);
+        end(pending, Decision.of(pending.url(), Outcome.DEFERRED, detail), null, host, until);
       }
     }
   }
@@ -340,7 +340,7 @@ final class RequestRunner {
   void end(Pending pending, Decision decision, @Nullable String redirectTarget) {
     HostQueue<Pending> host = origins.get(pending.origin());
     long retryAt = host == null ? 0 : host.comesBackAt(clock.millis(), maxHoldMillis);
-    end(pending, decision, redirectTarget, retryAt);
+    end(pending, decision, redirectTarget, host, retryAt);
   }
 
   /**
@@ -348,8 +348,11 @@ final class RequestRunner {
    * once written.
    */
   private void end(
-      Pending pending, Decision decision, @Nullable String redirectTarget, long retryAt) {
-    HostQueue<Pending> host = origins.get(pending.origin());
+      Pending pending,
+      Decision decision,
+      @Nullable String redirectTarget,
+      @Nullable HostQueue<Pending> host,
+      long retryAt) {
     long originDelay = host == null ? -1 : host.politeness().delay().millis();
     Decision withRequest =
         decision.withRequest(

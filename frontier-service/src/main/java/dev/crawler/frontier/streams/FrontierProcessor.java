@@ -288,7 +288,8 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
               .build();
       if (budgets().admit(origin, originState, url, state, resolution, now)
           == SiteBudgets.Admission.OVER_ORIGIN_BUDGET) {
-        overOriginBudget(origin, originState, url, state, resolution, discovered, now);
+        budgets()
+            .rejectOverOriginBudget(origin, originState, url, state, resolution, discovered, now);
       }
       return true; // the origin's budget figures changed at least
     }
@@ -312,34 +313,6 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     }
     // filtered or disallowed without the log flag: no record of it is kept (seed 004)
     return false;
-  }
-
-  private void overOriginBudget(
-      String origin,
-      OriginState originState,
-      String url,
-      UrlState state,
-      Resolution resolution,
-      DiscoveredUrl discovered,
-      Instant now) {
-    String detail =
-        "BUDGET_ORIGIN "
-            + originState.getAdmitted()
-            + " URLs of "
-            + origin
-            + " admitted, the most max-pages-per-origin allows";
-    String rule =
-        "max-pages-per-origin set by "
-            + resolution.options().get(CrawlOption.MAX_PAGES_PER_ORIGIN).setBy();
-    stores().urls.put(url, SiteBudgets.rejectedByBudget(state, detail, now));
-    output()
-        .log(
-            origin,
-            Decision.of(url, Outcome.FILTERED, detail)
-                .withRule(rule)
-                .withDepth(discovered.getDepth()),
-            discovered,
-            now);
   }
 
   /**

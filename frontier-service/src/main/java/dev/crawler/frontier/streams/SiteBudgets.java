@@ -104,7 +104,7 @@ final class SiteBudgets {
    * The state of a URL past a budget: done, FILTERED, known so that it is not decided again when
    * found again.
    */
-  static UrlState rejectedByBudget(UrlState state, String detail, Instant now) {
+  private static UrlState rejectedByBudget(UrlState state, String detail, Instant now) {
     state.setStatus(UrlStatus.DONE);
     state.setOutcome(Outcome.FILTERED.name());
     state.setDetail(detail);
@@ -162,14 +162,49 @@ final class SiteBudgets {
             + " has admitted "
             + resolution.get(CrawlOption.MAX_PAGES_PER_SITE)
             + " URLs, the most max-pages-per-site allows";
-    String rule =
-        "max-pages-per-site set by "
-            + resolution.options().get(CrawlOption.MAX_PAGES_PER_SITE).setBy();
+    reject(origin, url, state, detail, CrawlOption.MAX_PAGES_PER_SITE, resolution, step, now);
+  }
+
+  /** A URL {@link #admit} did not admit: its origin's budget is spent. */
+  void rejectOverOriginBudget(
+      String origin,
+      OriginState originState,
+      String url,
+      UrlState state,
+      Resolution resolution,
+      DiscoveredUrl discovered,
+      Instant now) {
+    String detail =
+        "BUDGET_ORIGIN "
+            + originState.getAdmitted()
+            + " URLs of "
+            + origin
+            + " admitted, the most "
+            + CrawlOption.MAX_PAGES_PER_ORIGIN.name()
+            + " allows";
+    reject(
+        origin, url, state, detail, CrawlOption.MAX_PAGES_PER_ORIGIN, resolution, discovered, now);
+  }
+
+  /**
+   * A URL past a budget is stored done and FILTERED (known, so that it is not decided again when
+   * found again) and logged with the rule that set the budget.
+   */
+  private void reject(
+      String origin,
+      String url,
+      UrlState state,
+      String detail,
+      CrawlOption<Long> budget,
+      Resolution resolution,
+      DiscoveredUrl discovered,
+      Instant now) {
+    String rule = budget.name() + " set by " + resolution.options().get(budget).setBy();
     stores.urls.put(url, rejectedByBudget(state, detail, now));
     output.log(
         origin,
-        Decision.of(url, Outcome.FILTERED, detail).withRule(rule).withDepth(step.getDepth()),
-        step,
+        Decision.of(url, Outcome.FILTERED, detail).withRule(rule).withDepth(discovered.getDepth()),
+        discovered,
         now);
   }
 
