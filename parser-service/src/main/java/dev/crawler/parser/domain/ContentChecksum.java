@@ -60,6 +60,8 @@ final class ContentChecksum {
    * split.
    */
   private int encode(int count) {
+    char[] chars = this.chars; // locals: the crawl's JIT (C1) reloads a field on every use
+    byte[] bytes = this.bytes;
     int n = 0;
     for (int i = 0; i < count; i++) {
       char c = chars[i];

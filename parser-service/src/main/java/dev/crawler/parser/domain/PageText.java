@@ -145,19 +145,52 @@ final class PageText implements NodeVisitor {
   /**
    * Text as jsoup normalizes it: its whitespace as spaces, zero-width spaces and soft hyphens
    * dropped.
+   *
+   * <p>This loop runs once per character of almost every page's text. It keeps the state in locals
+   * and decides inline ({@link #keep} and {@link #whitespace} are the same decisions, for the rare
+   * verbatim text), because the crawl's JIT (C1) neither inlines a method the size of {@code keep}
+   * nor keeps fields in registers across a loop.
    */
   private void appendNormalised(String text) {
     char[] chars = charsOf(text);
+    char[] out = this.out;
+    int length = this.length;
+    int kept = this.kept;
+    boolean trimming = this.trimming;
+    boolean pendingSpace = this.pendingSpace;
     for (int i = 0, n = text.length(); i < n; i++) {
       char c = chars[i];
-      if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\u00A0') {
-        whitespace(' ');
-      } else if (c == '\u000B') {
-        whitespace(c); // jsoup keeps it; the parser's collapsing takes it for whitespace
-      } else if (c != '\u200B' && c != '\u00AD') {
-        keep(c);
+      if (c > ' ' && c != '\u00A0' && c != '\u200B' && c != '\u00AD') {
+        // the common case, a character kept
+        trimming = false;
+        if (pendingSpace) {
+          out[length++] = ' ';
+          pendingSpace = false;
+        }
+        out[length++] = c;
+        kept = length;
+      } else if (c == ' '
+          || c == '\n'
+          || c == '\t'
+          || c == '\r'
+          || c == '\f'
+          || c == '\u00A0'
+          || c == '\u000B') {
+        // whitespace as a space (jsoup keeps U+000B, the collapsing takes it for whitespace)
+        pendingSpace |= length > 0;
+      } else if (c != '\u200B' && c != '\u00AD' && !trimming) {
+        // a control character after some text (String.trim drops those before it)
+        if (pendingSpace) {
+          out[length++] = ' ';
+          pendingSpace = false;
+        }
+        out[length++] = c;
       }
     }
+    this.length = length;
+    this.kept = kept;
+    this.trimming = trimming;
+    this.pendingSpace = pendingSpace;
   }
 
   /** Text under a whitespace-preserving element, or CDATA: every character as it is. */
