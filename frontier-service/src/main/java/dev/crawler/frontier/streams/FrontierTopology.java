@@ -135,9 +135,12 @@ public final class FrontierTopology {
    */
   private static void addRecrawlScheduler(
       Topology topology, Topics topics, FrontierSettings settings) {
-    Sources.add(topology, DOCUMENTS_SOURCE, topics.documents());
+    // every document crosses this source, and only those of configured sites are decoded
+    Sources.addUndecoded(topology, DOCUMENTS_SOURCE, topics.documents());
     topology.addProcessor(
-        RECRAWL_FEED_PROCESSOR, () -> new RecrawlFeedProcessor(settings.crawl()), DOCUMENTS_SOURCE);
+        RECRAWL_FEED_PROCESSOR,
+        () -> new RecrawlFeedProcessor(settings.crawl(), topics.documents()),
+        DOCUMENTS_SOURCE);
     Sinks.add(topology, RECRAWL_FEED_SINK, topics.recrawlFeed(), RECRAWL_FEED_PROCESSOR);
     Sources.add(topology, RECRAWL_FEED_SOURCE, topics.recrawlFeed());
     topology.addProcessor(

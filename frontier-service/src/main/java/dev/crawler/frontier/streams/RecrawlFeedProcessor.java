@@ -6,10 +6,12 @@ import dev.crawler.events.DocumentEventType;
 import dev.crawler.events.RecrawlDocument;
 import dev.crawler.frontier.rules.CrawlConfig;
 import dev.crawler.frontier.rules.Site;
+import dev.crawler.schemas.TopicSpec;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -19,16 +21,24 @@ import org.jspecify.annotations.Nullable;
  * Turns the committer's document events ({@code crawl.documents}, any partition) into the recrawl
  * scheduler's feed ({@code crawl.recrawl-feed}, one partition): for a document of a configured
  * site, its pages and publish date on an upsert, a tombstone on a deletion. Documents of no site
- * are not recrawled by events and are left out. Stateless.
+ * are not recrawled by events and are left out undecoded: every page of a crawl crosses this
+ * processor with its text, and most crawls configure no site. A value of a configured site that
+ * cannot be decoded fails the record, which goes to the dead letters. Stateless.
  */
-final class RecrawlFeedProcessor
-    implements Processor<String, DocumentEvent, String, RecrawlDocument> {
+final class RecrawlFeedProcessor implements Processor<String, byte[], String, RecrawlDocument> {
 
   private final CrawlConfig config;
+  private final String topic;
+  private final Deserializer<DocumentEvent> decoder;
   private @Nullable ProcessorContext<String, RecrawlDocument> context;
 
-  RecrawlFeedProcessor(CrawlConfig config) {
+  /**
+   * @param documents the topic read, whose value serde decodes the documents of configured sites
+   */
+  RecrawlFeedProcessor(CrawlConfig config, TopicSpec<String, DocumentEvent> documents) {
     this.config = config;
+    this.topic = documents.name();
+    this.decoder = documents.valueSerde().deserializer();
   }
 
   @Override
@@ -37,13 +47,16 @@ final class RecrawlFeedProcessor
   }
 
   @Override
-  public void process(Record<String, DocumentEvent> record) {
-    DocumentEvent event = record.value();
-    if (event == null || record.key() == null) {
+  public void process(Record<String, byte[]> record) {
+    if (record.value() == null || record.key() == null) {
       return; // the tombstone after a deletion: the deletion itself was passed on
     }
     Optional<Site> site = config.siteOf(record.key());
     if (site.isEmpty()) {
+      return;
+    }
+    DocumentEvent event = decoder.deserialize(topic, record.value());
+    if (event == null) {
       return;
     }
     Document document = event.getDocument();
@@ -57,7 +70,7 @@ final class RecrawlFeedProcessor
         document.getPublishedAt() != null ? document.getPublishedAt() : document.getFirstSeenAt();
     context()
         .forward(
-            record.withValue(
+            record.<RecrawlDocument>withValue(
                 RecrawlDocument.newBuilder()
                     .setUrl(record.key())
                     .setSite(site.get().name())

@@ -3,6 +3,7 @@ package dev.crawler.frontier.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawler.common.streams.TopologyTestSupport;
+import dev.crawler.events.DeadLetter;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.Document;
 import dev.crawler.events.DocumentEvent;
@@ -19,6 +20,7 @@ import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.InMemorySchemaRegistryClient;
 import dev.crawler.schemas.serde.StateSerde;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,6 +28,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -131,6 +134,31 @@ class RecrawlSchedulerProcessorTest {
         T0);
 
     assertThat(runEvents(0, 0).get(0)).containsExactly(post(1, 2), post(1, 3));
+  }
+
+  @Test
+  void anUndecodableDocumentOfAConfiguredSiteGoesToTheDeadLettersAndTheOthersAreRecrawled() {
+    start(table67Config());
+    rawDocuments().pipeInput(bytes(post(1, 9)), bytes("not avro"), T0.minusSeconds(1));
+    publishTable67();
+
+    DeadLetter letter = TopologyTestSupport.output(driver, topics.deadLetters()).readValue();
+
+    assertThat(letter.getTopic()).isEqualTo(topics.documents().name());
+    assertThat(letter.getService()).isEqualTo("frontier");
+    assertThat(StandardCharsets.UTF_8.decode(letter.getValue()).toString()).isEqualTo("not avro");
+    assertThat(runEvents(0, 0).get(0)).containsExactly(post(1, 1), post(1, 2));
+  }
+
+  @Test
+  void documentsOfNoConfiguredSiteAreLeftUndecoded() {
+    start(table67Config());
+    rawDocuments()
+        .pipeInput(bytes("http://elsewhere.example/page"), bytes("not avro"), T0.minusSeconds(1));
+    publishTable67();
+
+    assertThat(TopologyTestSupport.output(driver, topics.deadLetters()).isEmpty()).isTrue();
+    assertThat(runEvents(0, 0).get(0)).containsExactly(post(1, 1), post(1, 2));
   }
 
   @Test
@@ -329,6 +357,15 @@ class RecrawlSchedulerProcessorTest {
         .setTime(T0)
         .setDocument(document)
         .build();
+  }
+
+  private TestInputTopic<byte[], byte[]> rawDocuments() {
+    return driver.createInputTopic(
+        topics.documents().name(), new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
   }
 
   private static String post(int site, int post) {
