@@ -33,10 +33,11 @@ import org.apache.kafka.streams.Topology;
  *   <li>{@value #DUE_STORE}: continuous refresh's due times, scanned by time.
  * </ul>
  *
- * <p>Two more sub-topologies run seed 000's event-driven recrawl: {@code crawl.documents} to the
- * one-partition {@code crawl.recrawl-feed} ({@link RecrawlFeedProcessor}), read by one {@link
- * RecrawlSchedulerProcessor} task with the stores {@value #RECRAWL_DOCUMENTS_STORE} and {@value
- * #RECRAWL_SCHEDULE_STORE}, which writes its recrawls to {@code crawl.discovered}.
+ * <p>When the crawl configuration names sites, two more sub-topologies run seed 000's event-driven
+ * recrawl: {@code crawl.documents} to the one-partition {@code crawl.recrawl-feed} ({@link
+ * RecrawlFeedProcessor}), read by one {@link RecrawlSchedulerProcessor} task with the stores
+ * {@value #RECRAWL_DOCUMENTS_STORE} and {@value #RECRAWL_SCHEDULE_STORE}, which writes its recrawls
+ * to {@code crawl.discovered}.
  */
 public final class FrontierTopology {
 
@@ -125,7 +126,12 @@ public final class FrontierTopology {
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
     Sinks.add(topology, STATS_SINK, topics.stats(), PROCESSOR);
-    addRecrawlScheduler(topology, topics, settings);
+    if (!settings.crawl().sites().isEmpty()) {
+      // events recrawl documents of configured sites only: without a site every document would
+      // cross the frontier for nothing. Added later, the feed reads crawl.documents from its start
+      // (compacted: every document's latest event), so no document is missed.
+      addRecrawlScheduler(topology, topics, settings);
+    }
     return topology;
   }
 

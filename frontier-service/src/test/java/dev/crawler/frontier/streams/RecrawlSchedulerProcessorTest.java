@@ -25,13 +25,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -134,6 +137,14 @@ class RecrawlSchedulerProcessorTest {
         T0);
 
     assertThat(runEvents(0, 0).get(0)).containsExactly(post(1, 2), post(1, 3));
+  }
+
+  @Test
+  void readsTheDocumentsOnlyWhenTheConfigurationNamesASite() {
+    assertThat(sourceTopics(table67Config())).contains(topics.documents().name());
+    assertThat(sourceTopics(CrawlConfig.DEFAULTS))
+        .isNotEmpty()
+        .doesNotContain(topics.documents().name());
   }
 
   @Test
@@ -357,6 +368,23 @@ class RecrawlSchedulerProcessorTest {
         .setTime(T0)
         .setDocument(document)
         .build();
+  }
+
+  private Set<String> sourceTopics(CrawlConfig config) {
+    FrontierSettings settings =
+        new FrontierSettings(config, List.of(), 0, 2, Duration.ofSeconds(60), 3);
+    Set<String> topicNames = new HashSet<>();
+    for (TopologyDescription.Subtopology subtopology :
+        FrontierTopology.build(topics, settings, new SimpleMeterRegistry())
+            .describe()
+            .subtopologies()) {
+      for (TopologyDescription.Node node : subtopology.nodes()) {
+        if (node instanceof TopologyDescription.Source source) {
+          topicNames.addAll(source.topicSet());
+        }
+      }
+    }
+    return topicNames;
   }
 
   private TestInputTopic<byte[], byte[]> rawDocuments() {
