@@ -48,14 +48,7 @@ class TrapsIT {
     int trapBefore = site.trapHits().size();
     int archiveBefore = site.archiveHits().size();
 
-    // a wider window than the default 64 per origin keeps the one large origin's fetches flowing:
-    // the test takes less time
-    Path settings =
-        Files.writeString(
-            work.resolve("wide-window.properties"), "frontier.window.per.origin=256\n");
-    int exit =
-        crawl(
-            "defaults", site.trap() + "/", site.archive() + "/", "--settings", settings.toString());
+    int exit = crawl("defaults", site.trap() + "/", site.archive() + "/");
 
     assertThat(exit).isZero();
     List<String> trapHits = site.trapHits().subList(trapBefore, site.trapHits().size());

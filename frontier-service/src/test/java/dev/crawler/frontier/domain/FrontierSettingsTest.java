@@ -17,8 +17,10 @@ class FrontierSettingsTest {
     "5000, 0, 2",
     "500,  0, 4",
     "100,  0, 20",
-    "30,   0, 64",
-    "0,    0, 64",
+    "30,   0, 67",
+    "10,   0, 200",
+    "5,    0, 256",
+    "0,    0, 256",
     "0,    5, 5",
     "1000, 8, 8",
   })
@@ -28,10 +30,10 @@ class FrontierSettingsTest {
 
   @ParameterizedTest(name = "global delay {0} ms, the origin's reported delay {1} ms -> window {2}")
   @CsvSource({
-    "0,   -1,    64",
+    "0,   -1,    256",
     "0,   60000, 2",
     "0,   500,   4",
-    "1000, 0,    64",
+    "1000, 0,    256",
   })
   void anOriginsReportedDelaySizesItsWindow(long delay, long originDelay, int expected) {
     assertThat(settings(delay, 0, 3).window(originDelay)).isEqualTo(expected);
