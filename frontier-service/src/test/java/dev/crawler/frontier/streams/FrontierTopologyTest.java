@@ -177,6 +177,28 @@ class FrontierTopologyTest {
   }
 
   @Test
+  void takesAUrlMarkedNormalizedAsItIs() {
+    start(0);
+    seed(A + "/");
+    for (boolean isNormalized : new boolean[] {false, true}) {
+      discovered.pipeInput(
+          A,
+          DiscoveredUrl.newBuilder()
+              .setUrl(A + "/c/./d" + (isNormalized ? "?marked" : ""))
+              .setNormalized(isNormalized)
+              .setDepth(1)
+              .setKind(UrlKind.LINK)
+              .build(),
+          START);
+    }
+
+    // the parser marks only what it normalized; the frontier trusts the mark and skips its pass
+    assertThat(urlState(A + "/c/d")).isNotNull();
+    assertThat(urlState(A + "/c/./d?marked")).isNotNull();
+    assertThat(urlState(A + "/c/d?marked")).isNull();
+  }
+
+  @Test
   void logsUrlsOfOriginsWithoutASeedAsOutOfScopeOnce() {
     start(0);
     seed(A + "/");

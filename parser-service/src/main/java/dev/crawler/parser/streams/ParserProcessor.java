@@ -262,6 +262,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   private static DiscoveredUrl discoveredUrl(Discovery discovery, FetchResult source) {
     return DiscoveredUrl.newBuilder()
         .setUrl(discovery.url())
+        .setNormalized(true) // a discovery's URL is normalized (Discovery)
         .setSourceUrl(source.getUrl())
         .setDepth(discovery.depth())
         .setKind(discovery.kind())

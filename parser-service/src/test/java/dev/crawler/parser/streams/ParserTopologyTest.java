@@ -142,12 +142,15 @@ class ParserTopologyTest {
         result(
             A + "/2", "text/html", "<a href=\"/menu\">Menu</a><a href=\"/two\">2</a>", Map.of()));
 
-    assertThat(discovered.readValuesToList())
+    List<DiscoveredUrl> links = discovered.readValuesToList();
+    assertThat(links)
         .extracting(DiscoveredUrl::getUrl, DiscoveredUrl::getSourceUrl)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(A + "/menu", A + "/1"),
             org.assertj.core.groups.Tuple.tuple(A + "/one", A + "/1"),
             org.assertj.core.groups.Tuple.tuple(A + "/two", A + "/2"));
+    // normalized here, so the frontier does not normalize them again
+    assertThat(links).allSatisfy(link -> assertThat(link.getNormalized()).isTrue());
     assertThat(parsed.readValuesToList())
         .extracting(ParsedDocument::getOutlinkCount)
         .containsExactly(2, 2);
@@ -300,6 +303,7 @@ class ParserTopologyTest {
         .isEqualTo(java.time.Instant.parse("2026-11-20T00:00:00Z"));
     assertThat(one.getSitemapChangeFrequency()).isEqualTo("weekly");
     assertThat(one.getSitemapPriority()).isEqualTo(0.3);
+    assertThat(one.getNormalized()).isFalse(); // as the sitemap writes it
   }
 
   @Test
