@@ -32,12 +32,29 @@ final class ContentChecksum {
   /** The checksum of a title and a text, each already whitespace-collapsed. */
   static String of(String title, String text) {
     ContentChecksum checksum = OF_THREAD.get();
-    MessageDigest digest = checksum.digest;
-    digest.reset();
+    checksum.digest.reset();
     checksum.update(title);
-    digest.update((byte) '\n');
+    checksum.digest.update((byte) '\n');
     checksum.update(text);
-    return HexFormat.of().formatHex(digest.digest());
+    return HexFormat.of().formatHex(checksum.digest.digest());
+  }
+
+  /**
+   * {@link #of(String, String)} of a text given as the first {@code length} characters of {@code
+   * text}: {@link PageText}'s buffer, read where it is rather than copied out of a string.
+   */
+  static String of(String title, char[] text, int length) {
+    ContentChecksum checksum = OF_THREAD.get();
+    checksum.digest.reset();
+    checksum.update(title);
+    checksum.digest.update((byte) '\n');
+    int start = 0;
+    while (start < length) {
+      int end = chunkEnd(text, start, length);
+      checksum.digest.update(checksum.bytes, 0, checksum.encode(text, start, end));
+      start = end;
+    }
+    return HexFormat.of().formatHex(checksum.digest.digest());
   }
 
   private void update(String text) {
@@ -49,21 +66,25 @@ final class ContentChecksum {
         end--; // a pair is encoded whole, in the next chunk
       }
       text.getChars(start, end, chars, 0);
-      digest.update(bytes, 0, encode(end - start));
+      digest.update(bytes, 0, encode(chars, 0, end - start));
       start = end;
     }
   }
 
+  /** Where a chunk from {@code start} ends: before a high surrogate, unless the text does. */
+  private static int chunkEnd(char[] text, int start, int length) {
+    int end = Math.min(length, start + CHUNK_CHARS);
+    return end < length && Character.isHighSurrogate(text[end - 1]) ? end - 1 : end;
+  }
+
   /**
-   * Encodes the first {@code count} characters of {@link #chars} into {@link #bytes}, returning the
-   * byte count. A chunk ends before a high surrogate unless the text does, so a pair is never
-   * split.
+   * Encodes {@code source[from..to)} into {@link #bytes}, returning the byte count. A chunk ends
+   * before a high surrogate unless the text does, so a pair is never split.
    */
-  private int encode(int count) {
-    char[] chars = this.chars; // locals: the crawl's JIT (C1) reloads a field on every use
-    byte[] bytes = this.bytes;
+  private int encode(char[] chars, int from, int to) {
+    byte[] bytes = this.bytes; // a local: the crawl's JIT (C1) reloads a field on every use
     int n = 0;
-    for (int i = 0; i < count; i++) {
+    for (int i = from; i < to; i++) {
       char c = chars[i];
       if (c < 0x80) {
         bytes[n++] = (byte) c;
@@ -71,7 +92,7 @@ final class ContentChecksum {
         bytes[n++] = (byte) (0xC0 | c >> 6);
         bytes[n++] = (byte) (0x80 | c & 0x3F);
       } else if (Character.isHighSurrogate(c)
-          && i + 1 < count
+          && i + 1 < to
           && Character.isLowSurrogate(chars[i + 1])) {
         int codePoint = Character.toCodePoint(c, chars[++i]);
         bytes[n++] = (byte) (0xF0 | codePoint >> 18);

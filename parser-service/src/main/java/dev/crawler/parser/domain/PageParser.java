@@ -137,8 +137,12 @@ public final class PageParser {
     List<Link> links = new ArrayList<>(facts.linkElements.size());
     int outlinkCount = links(facts.linkElements, links);
     Element body = document.body();
-    String text = body == null ? "" : PageText.of(body);
     String title = collapseWhitespace(document.title());
+    PageText.WithChecksum content =
+        body == null
+            ? new PageText.WithChecksum("", ContentChecksum.of(title, ""))
+            : PageText.withChecksum(body, title);
+    String text = content.text();
     Optional<String> canonical =
         Optional.ofNullable(facts.canonicalHref)
             .flatMap(UrlNormalizer::tryNormalize)
@@ -147,7 +151,7 @@ public final class PageParser {
     RobotsMeta robots = facts.robots.and(headerRobots(page));
     Optional<String> nextPage =
         options.pagination().flatMap(how -> nextPage(document, how, normalizedUrl(page)));
-    String checksum = ContentChecksum.of(title, text);
+    String checksum = content.checksum();
     if (options.checksumIgnore().isPresent() && body != null) {
       // parts that change on every visit (a clock, a visitor count) are left out of the checksum
       // only

@@ -60,16 +60,39 @@ final class PageText implements NodeVisitor {
 
   /** The element's text, as {@code collapseWhitespace(element.text())}. */
   static String of(Element element) {
+    return collapse(element).result();
+  }
+
+  /** A page's text ({@link #of}) and its content checksum with the title. */
+  record WithChecksum(String text, String checksum) {}
+
+  /**
+   * The element's text ({@link #of}) and the {@link ContentChecksum} of the title and that text,
+   * read from this thread's buffer rather than out of the text's string.
+   */
+  static WithChecksum withChecksum(Element element, String title) {
+    PageText text = collapse(element);
+    String checksum = ContentChecksum.of(title, text.out, text.kept);
+    return new WithChecksum(text.result(), checksum);
+  }
+
+  /** This thread's instance, holding the element's text in {@link #out} up to {@link #kept}. */
+  private static PageText collapse(Element element) {
     PageText text = OF_THREAD.get();
     text.length = 0;
     text.kept = 0;
     text.trimming = true;
     text.pendingSpace = false;
     NodeTraversor.traverse(text, element);
-    String result = new String(text.out, 0, text.kept);
-    if (text.out.length > MAX_KEPT_CHARS || text.in.length > MAX_KEPT_CHARS) {
-      text.in = new char[INITIAL_CHARS];
-      text.out = new char[INITIAL_CHARS];
+    return text;
+  }
+
+  /** The text collapsed last, as a string; buffers a huge page grew are let go. */
+  private String result() {
+    String result = new String(out, 0, kept);
+    if (out.length > MAX_KEPT_CHARS || in.length > MAX_KEPT_CHARS) {
+      in = new char[INITIAL_CHARS];
+      out = new char[INITIAL_CHARS];
     }
     return result;
   }

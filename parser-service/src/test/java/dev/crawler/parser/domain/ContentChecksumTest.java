@@ -55,6 +55,11 @@ class ContentChecksumTest {
       }
       assertThat(ContentChecksum.of("t", text.toString()))
           .isEqualTo(expected("t", text.toString()));
+      // the same text read from a longer buffer, as PageText hands it over
+      char[] buffer = new char[text.length() + 7];
+      text.getChars(0, text.length(), buffer, 0);
+      assertThat(ContentChecksum.of("t", buffer, text.length()))
+          .isEqualTo(expected("t", text.toString()));
     }
   }
 }

@@ -582,10 +582,12 @@ class ParserTopologyTest {
         .containsExactly("ok");
   }
 
+  /** A link, frame or canonical the parser found: normalized, and saying so. */
   private static DiscoveredUrl link(
       String url, UrlKind kind, String anchor, String source, int depth) {
     return DiscoveredUrl.newBuilder()
         .setUrl(url)
+        .setNormalized(true)
         .setSourceUrl(source)
         .setDepth(depth)
         .setKind(kind)
