@@ -6,6 +6,7 @@ import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.Outcome;
 import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.AvroSerde;
 import dev.crawler.schemas.serde.RecordDecoder;
 import dev.crawler.schemas.serde.UndecodableRecordException;
 import java.io.BufferedOutputStream;
@@ -15,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.util.Utf8;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -67,7 +71,7 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final Topics topics;
   private final RecordDecoder<String, CrawlLogEntry> logDecoder;
-  private final RecordDecoder<String, DocumentEvent> documentDecoder;
+  private final AvroSerde<DocumentEvent> documents;
   private final @Nullable OutputStream logFile;
   private final @Nullable OutputStream documentFile;
   private final Map<Outcome, AtomicLong> outcomes = new EnumMap<>(Outcome.class);
@@ -90,7 +94,10 @@ final class CrawlEvents implements Runnable, AutoCloseable {
         new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     this.topics = topics;
     this.logDecoder = new RecordDecoder<>(topics.log());
-    this.documentDecoder = new RecordDecoder<>(topics.documents());
+    if (!(topics.documents().valueSerde() instanceof AvroSerde<DocumentEvent> avro)) {
+      throw new IllegalStateException("documents are not Avro: " + topics.documents());
+    }
+    this.documents = avro;
     this.logFile = logPath.isPresent() ? open(logPath.get()) : null;
     this.documentFile = documentPath.isPresent() ? open(documentPath.get()) : null;
     for (Outcome outcome : Outcome.values()) {
@@ -142,7 +149,12 @@ final class CrawlEvents implements Runnable, AutoCloseable {
           onLogEntry(entry);
         }
       } else {
-        DocumentEvent event = documentDecoder.decode(raw).value();
+        GenericRecord event;
+        try {
+          event = documents.deserializeUtf8(raw.topic(), raw.value());
+        } catch (UndecodableRecordException e) {
+          throw e.at(raw.partition(), raw.offset());
+        }
         if (event != null) {
           onDocument(event);
         }
@@ -179,29 +191,74 @@ final class CrawlEvents implements Runnable, AutoCloseable {
     }
   }
 
-  private void onDocument(DocumentEvent event) {
-    boolean isUpsert = event.getDocument() != null;
-    (isUpsert ? upserts : deletes).incrementAndGet();
+  private void onDocument(GenericRecord event) {
+    GenericRecord document = (GenericRecord) event.get("document");
+    (document != null ? upserts : deletes).incrementAndGet();
     if (documentFile != null) {
-      Map<String, Object> line = new LinkedHashMap<>();
-      line.put("type", event.getType().name());
-      line.put("url", event.getUrl());
-      line.put("canonicalUrl", isUpsert ? event.getDocument().getCanonicalUrl() : null);
-      line.put("title", isUpsert ? event.getDocument().getTitle() : null);
-      line.put("checksum", isUpsert ? event.getDocument().getContentChecksum() : null);
-      line.put("reason", event.getDeleteReason() == null ? null : event.getDeleteReason().name());
-      line.put("version", isUpsert ? event.getDocument().getVersion() : null);
-      if (isUpsert) {
-        dev.crawler.events.Document document = event.getDocument();
-        line.put("permalink", document.getPermalink());
-        line.put(
-            "publishedAt",
-            document.getPublishedAt() == null ? null : document.getPublishedAt().toString());
-        line.put("pageCount", document.getPageCount());
-        line.put("pages", document.getPages());
-        line.put("text", document.getText());
+      writeDocument(documentFile, event, document);
+    }
+  }
+
+  /**
+   * One line of {@code --out}: the event's strings are copied out as the UTF-8 they were written in
+   * (decoding a page's text into a Java string and encoding it again was most of this thread's
+   * work).
+   */
+  private synchronized void writeDocument(
+      OutputStream file, GenericRecord event, @Nullable GenericRecord document) {
+    try (JsonGenerator json = JSON.getFactory().createGenerator(file)) {
+      json.writeStartObject();
+      writeString(json, "type", event.get("type"));
+      writeString(json, "url", event.get("url"));
+      writeString(json, "canonicalUrl", document == null ? null : document.get("canonicalUrl"));
+      writeString(json, "title", document == null ? null : document.get("title"));
+      writeString(json, "checksum", document == null ? null : document.get("contentChecksum"));
+      writeString(json, "reason", event.get("deleteReason"));
+      json.writeFieldName("version");
+      if (document == null) {
+        json.writeNull();
+      } else {
+        json.writeNumber((Long) document.get("version"));
       }
-      write(documentFile, line);
+      if (document != null) {
+        writeString(json, "permalink", document.get("permalink"));
+        Object publishedAt = document.get("publishedAt");
+        json.writeStringField(
+            "publishedAt",
+            publishedAt == null ? null : Instant.ofEpochMilli((Long) publishedAt).toString());
+        json.writeNumberField("pageCount", (Integer) document.get("pageCount"));
+        json.writeArrayFieldStart("pages");
+        for (Object page : (List<?>) document.get("pages")) {
+          writeString(json, page);
+        }
+        json.writeEndArray();
+        writeString(json, "text", document.get("text"));
+      }
+      json.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try {
+      file.write('\n');
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void writeString(JsonGenerator json, String name, @Nullable Object value)
+      throws IOException {
+    json.writeFieldName(name);
+    writeString(json, value);
+  }
+
+  /** A string as Avro read it ({@link Utf8}), an enum symbol, or null. */
+  private static void writeString(JsonGenerator json, @Nullable Object value) throws IOException {
+    if (value == null) {
+      json.writeNull();
+    } else if (value instanceof Utf8 utf8) {
+      json.writeUTF8String(utf8.getBytes(), 0, utf8.getByteLength());
+    } else {
+      json.writeString(value.toString());
     }
   }
 

@@ -1,15 +1,24 @@
 package dev.crawler.schemas.serde;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificData;
@@ -17,6 +26,7 @@ import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.avro.util.ClassSecurityValidator;
+import org.apache.avro.util.Utf8;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -71,7 +81,10 @@ public final class AvroSerde<T extends SpecificRecord>
   private final SpecificData data;
   private final SpecificDatumWriter<T> writer;
   private final Map<String, Integer> idsByTopic = new ConcurrentHashMap<>();
-  private final Map<Integer, SpecificDatumReader<T>> readersById = new ConcurrentHashMap<>();
+  private final Map<Integer, DatumReader<T>> readersById = new ConcurrentHashMap<>();
+  private final Map<Integer, DatumReader<GenericRecord>> utf8ReadersById =
+      new ConcurrentHashMap<>();
+  private volatile @Nullable Schema utf8Schema;
 
   /**
    * @param registry where schemas are registered and looked up
@@ -195,6 +208,32 @@ public final class AvroSerde<T extends SpecificRecord>
     if (bytes == null) {
       return null;
     }
+    int id = schemaId(topic, bytes);
+    return read(
+        topic, bytes, id, readersById, writer -> new SpecificDatumReader<>(writer, schema, data));
+  }
+
+  /**
+   * Decodes like {@link #deserialize}, into a generic record whose strings are Avro's {@link Utf8}:
+   * their UTF-8 bytes as written, never turned into Java strings. For a reader that copies text out
+   * as UTF-8 (to a file, say), where decoding and encoding it again would be most of its work.
+   * Enums are {@link org.apache.avro.generic.GenericEnumSymbol}s and logical types are not
+   * converted (a timestamp is its long).
+   */
+  public @Nullable GenericRecord deserializeUtf8(String topic, byte @Nullable [] bytes) {
+    if (bytes == null) {
+      return null;
+    }
+    int id = schemaId(topic, bytes);
+    return read(
+        topic,
+        bytes,
+        id,
+        utf8ReadersById,
+        writer -> new GenericDatumReader<>(writer, utf8Schema(), GenericData.get()));
+  }
+
+  private int schemaId(String topic, byte[] bytes) {
     if (bytes.length < HEADER_LENGTH) {
       throw new UndecodableRecordException(
           topic, bytes.length + " bytes is too short for the Confluent wire format", null);
@@ -208,12 +247,18 @@ public final class AvroSerde<T extends SpecificRecord>
               bytes[0]),
           null);
     }
-    int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
-    SpecificDatumReader<T> reader;
+    return ByteBuffer.wrap(bytes, 1, 4).getInt();
+  }
+
+  private <R> R read(
+      String topic,
+      byte[] bytes,
+      int id,
+      Map<Integer, DatumReader<R>> readers,
+      Function<Schema, DatumReader<R>> newReader) {
+    DatumReader<R> reader;
     try {
-      reader =
-          readersById.computeIfAbsent(
-              id, i -> new SpecificDatumReader<>(registry.schemaById(i), schema, data));
+      reader = readers.computeIfAbsent(id, i -> newReader.apply(registry.schemaById(i)));
     } catch (SchemaRegistryException e) {
       throw new UndecodableRecordException(
           topic, "writer schema " + id + " is unavailable: " + e.getMessage(), e);
@@ -232,7 +277,7 @@ public final class AvroSerde<T extends SpecificRecord>
         DecoderFactory.get()
             .binaryDecoder(bytes, HEADER_LENGTH, bytes.length - HEADER_LENGTH, null);
     try {
-      T record = reader.read(null, decoder);
+      R record = reader.read(null, decoder);
       if (!decoder.isEnd()) {
         throw new UndecodableRecordException(
             topic, "trailing bytes after a " + type.getSimpleName() + " (schema " + id + ")", null);
@@ -248,6 +293,35 @@ public final class AvroSerde<T extends SpecificRecord>
           e);
     }
   }
+
+  /** This class's schema without the generated classes' demand for Java strings. */
+  private Schema utf8Schema() {
+    Schema utf8 = utf8Schema;
+    if (utf8 == null) {
+      utf8 = withoutStringProperty(schema);
+      utf8Schema = utf8;
+    }
+    return utf8;
+  }
+
+  static Schema withoutStringProperty(Schema schema) {
+    try {
+      JsonNode tree = SCHEMA_JSON.readTree(schema.toString());
+      removeStringProperty(tree);
+      return new Schema.Parser().parse(tree.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void removeStringProperty(JsonNode node) {
+    if (node instanceof ObjectNode object) {
+      object.remove(GenericData.STRING_PROP);
+    }
+    node.forEach(AvroSerde::removeStringProperty);
+  }
+
+  private static final ObjectMapper SCHEMA_JSON = new ObjectMapper();
 
   @Override
   public Serializer<T> serializer() {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DeadLetter;
 import dev.crawler.events.DiscoveredUrl;
+import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.UrlKind;
 import dev.crawler.schemas.SampleEvents;
@@ -28,6 +29,7 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.util.Utf8;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
@@ -196,6 +198,45 @@ class AvroSerdeTest {
             .deserialize("crawl.log", bytes);
 
     assertThat(read.getOutcome()).isEqualTo(Outcome.ERROR);
+  }
+
+  @Test
+  void readsAsUtf8TheSameValuesItReadsAsJavaStrings() {
+    AvroSerde<DocumentEvent> serde = AvroSerde.forValues(registry, DocumentEvent.class);
+    DocumentEvent upsert = SampleEvents.upsert();
+    upsert.getDocument().setText("caf\u00e9 \u201cquoted\u201d \uD83D\uDE00 \"and\" \\ line\nend");
+    upsert.getDocument().setPages(List.of("https://example.org/a", "https://example.org/a?page=2"));
+
+    GenericRecord event =
+        serde.deserializeUtf8("crawl.documents", serde.serialize("crawl.documents", upsert));
+
+    assertThat(event.get("url")).isInstanceOf(Utf8.class).hasToString(upsert.getUrl());
+    assertThat(event.get("type")).hasToString("UPSERT");
+    GenericRecord document = (GenericRecord) event.get("document");
+    Utf8 text = (Utf8) document.get("text");
+    assertThat(Arrays.copyOf(text.getBytes(), text.getByteLength()))
+        .isEqualTo(upsert.getDocument().getText().getBytes(StandardCharsets.UTF_8));
+    assertThat(document.get("title")).hasToString(upsert.getDocument().getTitle());
+    assertThat(document.get("fetchedAt"))
+        .isEqualTo(upsert.getDocument().getFetchedAt().toEpochMilli());
+    assertThat((List<?>) document.get("pages"))
+        .map(Object::toString)
+        .isEqualTo(upsert.getDocument().getPages());
+    assertThat(serde.deserializeUtf8("crawl.documents", null)).isNull();
+  }
+
+  @Test
+  void readingAsUtf8RejectsWhatReadingRejects() {
+    AvroSerde<DocumentEvent> serde = AvroSerde.forValues(registry, DocumentEvent.class);
+    byte[] bytes = serde.serialize("crawl.documents", SampleEvents.upsert());
+
+    assertThatThrownBy(
+            () -> serde.deserializeUtf8("crawl.documents", Arrays.copyOf(bytes, bytes.length - 3)))
+        .isInstanceOf(UndecodableRecordException.class)
+        .hasMessageContaining("cannot decode DocumentEvent");
+    assertThatThrownBy(() -> serde.deserializeUtf8("crawl.documents", new byte[] {1, 0, 0, 0, 1}))
+        .isInstanceOf(UndecodableRecordException.class)
+        .hasMessageContaining("magic byte is 0x01");
   }
 
   @Test
