@@ -2,6 +2,7 @@ package dev.crawler.parser;
 
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
+import dev.crawler.common.hash.Sha256;
 import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.streams.StreamsService;
 import dev.crawler.parser.streams.ParserTopology;
@@ -13,6 +14,7 @@ public final class ParserApp {
 
   /** Starts the parser; returns at once (the instance joins its group in the background). */
   public static RunningService start(ParserConfig config) {
+    Sha256.implementation(); // loads the native digest now rather than on the first page
     return StreamsService.start(
         config.serviceName(),
         ParserTopology.build(config.topics(), config.settings(), CrawlMetrics.registry()),

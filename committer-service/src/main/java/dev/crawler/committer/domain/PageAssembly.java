@@ -1,11 +1,10 @@
 package dev.crawler.committer.domain;
 
+import dev.crawler.common.hash.Sha256;
 import dev.crawler.events.DocumentPage;
 import dev.crawler.events.DocumentPages;
 import dev.crawler.events.ParsedDocument;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -214,12 +213,7 @@ public final class PageAssembly {
   }
 
   private static String sha256(String text) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-    }
+    return HexFormat.of()
+        .formatHex(Sha256.newDigest().digest(text.getBytes(StandardCharsets.UTF_8)));
   }
 }

@@ -1,7 +1,7 @@
 package dev.crawler.parser.domain;
 
+import dev.crawler.common.hash.Sha256;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
@@ -23,7 +23,7 @@ final class ContentChecksum {
   private static final ThreadLocal<ContentChecksum> OF_THREAD =
       ThreadLocal.withInitial(ContentChecksum::new);
 
-  private final MessageDigest digest = sha256();
+  private final MessageDigest digest = Sha256.newDigest();
   private final char[] chars = new char[CHUNK_CHARS];
   private final byte[] bytes = new byte[BUFFER_BYTES];
 
@@ -108,13 +108,5 @@ final class ContentChecksum {
       }
     }
     return n;
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
   }
 }
