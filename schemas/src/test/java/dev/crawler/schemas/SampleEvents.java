@@ -86,7 +86,7 @@ public final class SampleEvents {
         .setTitle("Ü")
         .setDescription("A page")
         .setLanguage("de")
-        .setText("Some text")
+        .setText(ByteBuffer.wrap("Some text".getBytes(StandardCharsets.UTF_8)))
         .setContentType("text/html")
         .setCharset("utf-8")
         .setStatus(200)

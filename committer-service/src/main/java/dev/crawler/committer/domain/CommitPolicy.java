@@ -297,7 +297,7 @@ public final class CommitPolicy {
         .setTitle(parsed.getTitle())
         .setDescription(parsed.getDescription())
         .setLanguage(parsed.getLanguage())
-        .setText(parsed.getText())
+        .setText(ParsedText.of(parsed))
         .setContentType(parsed.getContentType())
         .setCharset(parsed.getCharset())
         .setStatus(parsed.getStatus())

@@ -70,7 +70,8 @@ public final class PageAssembly {
     } else {
       pages.set(0, first);
     }
-    ParsedDocument head = ParsedDocument.newBuilder(parsed).setText("").setNextPage(null).build();
+    ParsedDocument head =
+        ParsedDocument.newBuilder(parsed).setText(ParsedText.utf8("")).setNextPage(null).build();
     return chained(new DocumentPages(head, pages, now), 0, parsed.getNextPage(), now, false);
   }
 
@@ -177,7 +178,7 @@ public final class PageAssembly {
       checksums.append(page.getContentChecksum()).append('\n');
     }
     return ParsedDocument.newBuilder(state.getFirst())
-        .setText(String.join(PAGE_BREAK, texts))
+        .setText(ParsedText.utf8(String.join(PAGE_BREAK, texts)))
         .setContentChecksum(
             pages.size() == 1 ? pages.get(0).getContentChecksum() : sha256(checksums.toString()))
         .setPageCount(pages.size())
@@ -189,7 +190,7 @@ public final class PageAssembly {
   private static DocumentPage page(String url, ParsedDocument parsed, Instant now) {
     return DocumentPage.newBuilder()
         .setUrl(url)
-        .setText(parsed.getText())
+        .setText(ParsedText.of(parsed))
         .setContentChecksum(parsed.getContentChecksum())
         .setNextPage(parsed.getNextPage())
         .setReportedAt(now)

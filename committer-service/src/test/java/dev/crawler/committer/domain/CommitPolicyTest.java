@@ -407,7 +407,7 @@ class CommitPolicyTest {
         .setRequestId("req-" + checksum)
         .setCanonicalUrl(canonical)
         .setTitle("Title " + checksum)
-        .setText("text " + checksum)
+        .setText(ParsedText.utf8("text " + checksum))
         .setContentChecksum(checksum)
         .setNoindex(noindex)
         .setFetchedAt(T1)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.crawler.committer.domain.CommitterSettings;
+import dev.crawler.committer.domain.ParsedText;
 import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.streams.TopologyTestSupport;
 import dev.crawler.events.CrawlLogEntry;
@@ -560,7 +561,7 @@ class CommitterTopologyTest {
         .setUrl(url)
         .setRequestId(requestId)
         .setTitle("Article " + url)
-        .setText("page " + text)
+        .setText(ParsedText.utf8("page " + text))
         .setContentType("text/html")
         .setContentChecksum("c-" + text)
         .setNextPage(next)
@@ -617,7 +618,7 @@ class CommitterTopologyTest {
         .setRequestId(requestId)
         .setDepth(1)
         .setTitle("Post " + checksum)
-        .setText("text " + checksum)
+        .setText(ParsedText.utf8("text " + checksum))
         .setContentType("text/html")
         .setContentChecksum(checksum)
         .setFetchedAt(START)
@@ -644,7 +645,7 @@ class CommitterTopologyTest {
             .setCanonicalUrl(page.getCanonicalUrl())
             .setPermalink(URL)
             .setTitle(page.getTitle())
-            .setText(page.getText())
+            .setText(ParsedText.of(page))
             .setContentType(page.getContentType())
             .setStatus(page.getStatus())
             .setFetchedAt(page.getFetchedAt())

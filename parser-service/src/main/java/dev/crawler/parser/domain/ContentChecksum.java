@@ -2,14 +2,16 @@ package dev.crawler.parser.domain;
 
 import dev.crawler.common.hash.Sha256;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
  * The content checksum of a page: lower-case hex SHA-256 of the UTF-8 bytes of {@code title + "\n"
  * + text}, exactly as {@link String#getBytes(java.nio.charset.Charset) getBytes(UTF_8)} encodes
- * them (an unpaired surrogate as {@code ?}). The text is encoded chunk by chunk into a buffer of
- * the thread's and fed to the digest from there: encoding a page's text as one byte array cost up
- * to three times its length in bytes per page, and a large share of the parser's garbage.
+ * them (an unpaired surrogate as {@code ?}). Text is encoded into buffers of the thread's and fed
+ * to the digest from there: a string chunk by chunk, a page's text ({@link #ofUtf8}) whole, then
+ * copied out once at its exact length (encoding through {@code getBytes} cost up to three times the
+ * text's length in garbage per page).
  *
  * <p>Thread-safe: each thread has its own digest and buffers.
  */
@@ -27,6 +29,11 @@ final class ContentChecksum {
   private final char[] chars = new char[CHUNK_CHARS];
   private final byte[] bytes = new byte[BUFFER_BYTES];
 
+  /** A whole page's text in UTF-8 ({@link #ofUtf8}); let go when a huge page grew it past this. */
+  private byte[] text = new byte[BUFFER_BYTES];
+
+  private static final int MAX_KEPT_TEXT_BYTES = 3 << 20;
+
   private ContentChecksum() {}
 
   /** The checksum of a title and a text, each already whitespace-collapsed. */
@@ -40,21 +47,25 @@ final class ContentChecksum {
   }
 
   /**
-   * {@link #of(String, String)} of a text given as the first {@code length} characters of {@code
-   * text}: {@link PageText}'s buffer, read where it is rather than copied out of a string.
+   * The text given as the first {@code length} characters of {@code text} ({@link PageText}'s
+   * buffer) in UTF-8, and {@link #of(String, String)} of the title and that text: the text is
+   * encoded once, into a buffer of the thread's, hashed from there and copied out.
    */
-  static String of(String title, char[] text, int length) {
+  static PageText.WithChecksum ofUtf8(String title, char[] text, int length) {
     ContentChecksum checksum = OF_THREAD.get();
     checksum.digest.reset();
     checksum.update(title);
     checksum.digest.update((byte) '\n');
-    int start = 0;
-    while (start < length) {
-      int end = chunkEnd(text, start, length);
-      checksum.digest.update(checksum.bytes, 0, checksum.encode(text, start, end));
-      start = end;
+    if (checksum.text.length < 3 * length) {
+      checksum.text = new byte[Math.max(3 * length, 2 * checksum.text.length)];
     }
-    return HexFormat.of().formatHex(checksum.digest.digest());
+    int bytes = encode(text, 0, length, checksum.text);
+    checksum.digest.update(checksum.text, 0, bytes);
+    byte[] utf8 = Arrays.copyOf(checksum.text, bytes);
+    if (checksum.text.length > MAX_KEPT_TEXT_BYTES) {
+      checksum.text = new byte[BUFFER_BYTES];
+    }
+    return new PageText.WithChecksum(utf8, HexFormat.of().formatHex(checksum.digest.digest()));
   }
 
   private void update(String text) {
@@ -66,23 +77,17 @@ final class ContentChecksum {
         end--; // a pair is encoded whole, in the next chunk
       }
       text.getChars(start, end, chars, 0);
-      digest.update(bytes, 0, encode(chars, 0, end - start));
+      digest.update(bytes, 0, encode(chars, 0, end - start, bytes));
       start = end;
     }
   }
 
-  /** Where a chunk from {@code start} ends: before a high surrogate, unless the text does. */
-  private static int chunkEnd(char[] text, int start, int length) {
-    int end = Math.min(length, start + CHUNK_CHARS);
-    return end < length && Character.isHighSurrogate(text[end - 1]) ? end - 1 : end;
-  }
-
   /**
-   * Encodes {@code source[from..to)} into {@link #bytes}, returning the byte count. A chunk ends
-   * before a high surrogate unless the text does, so a pair is never split.
+   * Encodes {@code chars[from..to)} into {@code bytes} (room for 3 bytes a character), returning
+   * the byte count. A chunk ends before a high surrogate unless the text does, so a pair is never
+   * split.
    */
-  private int encode(char[] chars, int from, int to) {
-    byte[] bytes = this.bytes; // a local: the crawl's JIT (C1) reloads a field on every use
+  private static int encode(char[] chars, int from, int to, byte[] bytes) {
     int n = 0;
     for (int i = from; i < to; i++) {
       char c = chars[i];

@@ -140,9 +140,8 @@ public final class PageParser {
     String title = collapseWhitespace(document.title());
     PageText.WithChecksum content =
         body == null
-            ? new PageText.WithChecksum("", ContentChecksum.of(title, ""))
+            ? new PageText.WithChecksum(new byte[0], ContentChecksum.of(title, ""))
             : PageText.withChecksum(body, title);
-    String text = content.text();
     Optional<String> canonical =
         Optional.ofNullable(facts.canonicalHref)
             .flatMap(UrlNormalizer::tryNormalize)
@@ -165,7 +164,7 @@ public final class PageParser {
         Optional.of(title).filter(t -> !t.isEmpty()),
         Optional.ofNullable(facts.description).map(PageParser::collapseWhitespace),
         Optional.ofNullable(facts.language),
-        truncate(text),
+        truncate(content.utf8Text()),
         canonical,
         robots.noindex(),
         robots.nofollow(),
@@ -297,7 +296,7 @@ public final class PageParser {
         Optional.empty(),
         Optional.empty(),
         Optional.empty(),
-        truncate(text),
+        truncate(text).getBytes(StandardCharsets.UTF_8),
         headerCanonical(page),
         robots.noindex(),
         robots.nofollow(),
@@ -345,6 +344,19 @@ public final class PageParser {
 
   private String truncate(String text) {
     return cut(text, settings.maxTextChars());
+  }
+
+  /**
+   * {@link #truncate(String)} of a text in UTF-8. A text of no more bytes than the limit has no
+   * more characters either, and is kept as it is without being decoded.
+   */
+  private byte[] truncate(byte[] utf8Text) {
+    if (utf8Text.length <= settings.maxTextChars()) {
+      return utf8Text;
+    }
+    String text = new String(utf8Text, StandardCharsets.UTF_8);
+    String cut = truncate(text);
+    return cut.length() == text.length() ? utf8Text : cut.getBytes(StandardCharsets.UTF_8);
   }
 
   /** The first {@code max} characters, one fewer when the cut would split a surrogate pair. */

@@ -1,6 +1,7 @@
 package dev.crawler.parser.domain;
 
 import dev.crawler.events.UrlKind;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +21,9 @@ public sealed interface ParseResult {
    * @param title the title, whitespace collapsed, when the page has a non-blank one
    * @param description the {@code <meta name=description>} content, when non-blank
    * @param language the {@code <html lang>} tag, when non-blank
-   * @param text the text, whitespace collapsed, cut at the configured length (never inside a
-   *     surrogate pair)
+   * @param utf8Text the text, whitespace collapsed, cut at the configured length in characters
+   *     (never inside a surrogate pair), in UTF-8 ({@link #text()} as a string): the form it is
+   *     hashed and sent in
    * @param canonicalUrl the canonical URL the page names ({@code <link rel=canonical>}, else the
    *     HTTP {@code Link} header), resolved and normalized; may be the page's own URL
    * @param noindex {@code <meta name=robots>} or {@code X-Robots-Tag} says noindex (or none)
@@ -42,7 +44,7 @@ public sealed interface ParseResult {
       Optional<String> title,
       Optional<String> description,
       Optional<String> language,
-      String text,
+      byte[] utf8Text,
       Optional<String> canonicalUrl,
       boolean noindex,
       boolean nofollow,
@@ -55,6 +57,11 @@ public sealed interface ParseResult {
 
     public Parsed {
       links = List.copyOf(links);
+    }
+
+    /** The text ({@link #utf8Text}) as a string. */
+    public String text() {
+      return new String(utf8Text, StandardCharsets.UTF_8);
     }
 
     /**
@@ -80,7 +87,7 @@ public sealed interface ParseResult {
           title,
           description,
           language,
-          text,
+          utf8Text,
           Optional.of(url),
           noindex,
           nofollow,

@@ -287,7 +287,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         .setTitle(document.title().orElse(null))
         .setDescription(document.description().orElse(null))
         .setLanguage(document.language().orElse(null))
-        .setText(document.text())
+        .setText(ByteBuffer.wrap(document.utf8Text()))
         .setContentType(document.contentType())
         .setCharset(document.charset())
         .setStatus(result.getStatus())

@@ -34,6 +34,10 @@ class ContentChecksumTest {
       assertThat(ContentChecksum.of(page.get(0), page.get(1)))
           .as(page.toString())
           .isEqualTo(expected(page.get(0), page.get(1)));
+      char[] chars = page.get(1).toCharArray();
+      PageText.WithChecksum encoded = ContentChecksum.ofUtf8(page.get(0), chars, chars.length);
+      assertThat(encoded.checksum()).isEqualTo(expected(page.get(0), page.get(1)));
+      assertThat(encoded.utf8Text()).isEqualTo(page.get(1).getBytes(StandardCharsets.UTF_8));
     }
   }
 
@@ -55,11 +59,13 @@ class ContentChecksumTest {
       }
       assertThat(ContentChecksum.of("t", text.toString()))
           .isEqualTo(expected("t", text.toString()));
-      // the same text read from a longer buffer, as PageText hands it over
+      // the same text read from a longer buffer, as PageText hands it over, and given back in
+      // UTF-8 exactly as String.getBytes encodes it
       char[] buffer = new char[text.length() + 7];
       text.getChars(0, text.length(), buffer, 0);
-      assertThat(ContentChecksum.of("t", buffer, text.length()))
-          .isEqualTo(expected("t", text.toString()));
+      PageText.WithChecksum encoded = ContentChecksum.ofUtf8("t", buffer, text.length());
+      assertThat(encoded.checksum()).isEqualTo(expected("t", text.toString()));
+      assertThat(encoded.utf8Text()).isEqualTo(text.toString().getBytes(StandardCharsets.UTF_8));
     }
   }
 }

@@ -84,7 +84,7 @@ class ParseResultTest {
         Optional.empty(),
         Optional.empty(),
         Optional.empty(),
-        "",
+        new byte[0],
         canonical,
         false,
         nofollow,

@@ -102,7 +102,8 @@ class ParserTopologyTest {
                     .setTitle("Home")
                     .setDescription("The home page")
                     .setLanguage("en")
-                    .setText("Welcome home X B again")
+                    .setText(
+                        ByteBuffer.wrap("Welcome home X B again".getBytes(StandardCharsets.UTF_8)))
                     .setContentType("text/html")
                     .setCharset("UTF-8")
                     .setStatus(200)
@@ -217,7 +218,8 @@ class ParserTopologyTest {
             "words",
             Map.of("link", "</doc.html>; rel=\"canonical\"")));
 
-    assertThat(parsed.readValue().getText()).isEqualTo("words");
+    assertThat(parsed.readValue().getText())
+        .isEqualTo(ByteBuffer.wrap("words".getBytes(StandardCharsets.UTF_8)));
     assertThat(discovered.readKeyValuesToList())
         .containsExactly(
             KeyValue.pair(A, link(A + "/doc.html", UrlKind.CANONICAL, null, A + "/doc.txt", 1)));

@@ -8,6 +8,7 @@ import dev.crawler.events.DeadLetter;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.Outcome;
+import dev.crawler.events.ParsedDocument;
 import dev.crawler.events.UrlKind;
 import dev.crawler.schemas.SampleEvents;
 import dev.crawler.schemas.TopicSpec;
@@ -153,6 +154,33 @@ class AvroSerdeTest {
     assertThat(read.getDiscoveredAt()).isEqualTo(Instant.ofEpochMilli(1_000L));
     assertThat(read.getSitemapPriority()).isNull();
     assertThat(read.getSitemapChangeFrequency()).isNull();
+  }
+
+  @Test
+  void aParsedDocumentWrittenWithItsTextAsAStringIsReadWithItsTextInUtf8() throws IOException {
+    // the schema before the text travelled as bytes: the same record with a string text
+    Schema old =
+        new Schema.Parser()
+            .parse(
+                ParsedDocument.getClassSchema()
+                    .toString()
+                    .replace(
+                        "{\"name\":\"text\",\"type\":\"bytes\"",
+                        "{\"name\":\"text\",\"type\":{\"type\":\"string\",\"avro.java.string\":\"String\"}"));
+    assertThat(old.getField("text").schema().getType()).isEqualTo(Schema.Type.STRING);
+    AvroSerde<ParsedDocument> serde = AvroSerde.forValues(registry, ParsedDocument.class);
+    ParsedDocument current = SampleEvents.parsed();
+    current.setText(ByteBuffer.wrap("caf\u00e9 \u201cold\u201d".getBytes(StandardCharsets.UTF_8)));
+    byte[] bytes = serde.serialize("crawl.parsed", current);
+    // a string and bytes are encoded alike: these are the bytes an older parser wrote, under its id
+    ByteBuffer.wrap(bytes, 1, 4).putInt(registry.register("crawl.parsed-old", old));
+
+    ParsedDocument read = serde.deserialize("crawl.parsed", bytes);
+
+    assertThat(read).isEqualTo(current);
+    assertThat(read.getText())
+        .isEqualTo(ByteBuffer.wrap("caf\u00e9 \u201cold\u201d".getBytes(StandardCharsets.UTF_8)));
+    assertThat(read.getUrl()).isEqualTo(current.getUrl());
   }
 
   @Test
