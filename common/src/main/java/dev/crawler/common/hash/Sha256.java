@@ -79,12 +79,12 @@ public final class Sha256 {
         LOG.warn("SHA-256 from the Java runtime: the native provider answered {} for abc", abc);
         return null;
       }
-    } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+    } catch (ReflectiveOperationException
+        | NoSuchAlgorithmException
+        | LinkageError
+        | RuntimeException e) {
       LOG.info(
           "SHA-256 from the Java runtime: the native provider did not load ({})", e.toString());
-      return null;
-    } catch (NoSuchAlgorithmException e) {
-      LOG.info("SHA-256 from the Java runtime: the native provider has no SHA-256");
       return null;
     }
     LOG.debug("SHA-256 from {}", provider.getName());

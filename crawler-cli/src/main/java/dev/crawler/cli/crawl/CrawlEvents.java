@@ -219,8 +219,6 @@ final class CrawlEvents implements Runnable, AutoCloseable {
         json.writeNull();
       } else {
         json.writeNumber((Long) document.get("version"));
-      }
-      if (document != null) {
         writeString(json, "permalink", document.get("permalink"));
         Object publishedAt = document.get("publishedAt");
         json.writeStringField(
@@ -235,11 +233,7 @@ final class CrawlEvents implements Runnable, AutoCloseable {
         writeString(json, "text", document.get("text"));
       }
       json.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    try {
-      file.write('\n');
+      json.writeRaw('\n');
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -59,7 +59,7 @@ final class ContentChecksum {
     if (checksum.text.length < 3 * length) {
       checksum.text = new byte[Math.max(3 * length, 2 * checksum.text.length)];
     }
-    int bytes = encode(text, 0, length, checksum.text);
+    int bytes = encode(text, length, checksum.text);
     checksum.digest.update(checksum.text, 0, bytes);
     byte[] utf8 = Arrays.copyOf(checksum.text, bytes);
     if (checksum.text.length > MAX_KEPT_TEXT_BYTES) {
@@ -77,19 +77,19 @@ final class ContentChecksum {
         end--; // a pair is encoded whole, in the next chunk
       }
       text.getChars(start, end, chars, 0);
-      digest.update(bytes, 0, encode(chars, 0, end - start, bytes));
+      digest.update(bytes, 0, encode(chars, end - start, bytes));
       start = end;
     }
   }
 
   /**
-   * Encodes {@code chars[from..to)} into {@code bytes} (room for 3 bytes a character), returning
-   * the byte count. A chunk ends before a high surrogate unless the text does, so a pair is never
-   * split.
+   * Encodes the first {@code to} characters of {@code chars} into {@code bytes} (room for 3 bytes a
+   * character), returning the byte count. A chunk ends before a high surrogate unless the text
+   * does, so a pair is never split.
    */
-  private static int encode(char[] chars, int from, int to, byte[] bytes) {
+  private static int encode(char[] chars, int to, byte[] bytes) {
     int n = 0;
-    for (int i = from; i < to; i++) {
+    for (int i = 0; i < to; i++) {
       char c = chars[i];
       if (c < 0x80) {
         bytes[n++] = (byte) c;

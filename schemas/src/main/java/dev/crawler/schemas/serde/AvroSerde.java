@@ -84,7 +84,6 @@ public final class AvroSerde<T extends SpecificRecord>
   private final Map<Integer, DatumReader<T>> readersById = new ConcurrentHashMap<>();
   private final Map<Integer, DatumReader<GenericRecord>> utf8ReadersById =
       new ConcurrentHashMap<>();
-  private volatile @Nullable Schema utf8Schema;
 
   /**
    * @param registry where schemas are registered and looked up
@@ -230,7 +229,8 @@ public final class AvroSerde<T extends SpecificRecord>
         bytes,
         id,
         utf8ReadersById,
-        writer -> new GenericDatumReader<>(writer, utf8Schema(), GenericData.get()));
+        writer ->
+            new GenericDatumReader<>(writer, withoutStringProperty(schema), GenericData.get()));
   }
 
   private int schemaId(String topic, byte[] bytes) {
@@ -294,17 +294,11 @@ public final class AvroSerde<T extends SpecificRecord>
     }
   }
 
-  /** This class's schema without the generated classes' demand for Java strings. */
-  private Schema utf8Schema() {
-    Schema utf8 = utf8Schema;
-    if (utf8 == null) {
-      utf8 = withoutStringProperty(schema);
-      utf8Schema = utf8;
-    }
-    return utf8;
-  }
-
-  static Schema withoutStringProperty(Schema schema) {
+  /**
+   * A schema without the generated classes' demand for Java strings: Avro reads its strings as
+   * Utf8.
+   */
+  private static Schema withoutStringProperty(Schema schema) {
     try {
       JsonNode tree = SCHEMA_JSON.readTree(schema.toString());
       removeStringProperty(tree);
