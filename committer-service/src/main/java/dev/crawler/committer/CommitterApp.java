@@ -14,9 +14,8 @@ public final class CommitterApp {
   /** Starts the committer; returns at once. */
   public static RunningService start(CommitterConfig config) {
     return StreamsService.start(
-        config.serviceName(),
-        CommitterTopology.build(config.topics(), config.settings(), CrawlMetrics.registry()),
-        config.streamsProperties());
+        config,
+        CommitterTopology.build(config.topics(), config.settings(), CrawlMetrics.registry()));
   }
 
   /**

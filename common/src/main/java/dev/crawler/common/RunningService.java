@@ -3,6 +3,7 @@ package dev.crawler.common;
 import dev.crawler.common.ops.HealthCheck;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A started service (frontier, fetcher, parser or committer) as its owner sees it: the process's
@@ -17,11 +18,12 @@ public interface RunningService extends AutoCloseable {
   boolean isRunning();
 
   /**
-   * Whether the service can still work: false once it has failed for good (a Kubernetes liveness
-   * probe then restarts the pod). Starting and rebalancing are alive.
+   * Why the service cannot work any more, empty while it can: it failed for good, or it makes no
+   * progress though it has work (a Kubernetes liveness probe then restarts the pod). Starting and
+   * rebalancing are alive.
    */
-  default boolean isAlive() {
-    return isRunning();
+  default Optional<String> livenessProblem() {
+    return isRunning() ? Optional.empty() : Optional.of(name() + " has stopped");
   }
 
   /**

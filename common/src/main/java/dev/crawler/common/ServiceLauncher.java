@@ -74,7 +74,7 @@ public final class ServiceLauncher {
       management =
           ManagementServer.start(
               config.getInt(ServiceConfig.MANAGEMENT_PORT_CONFIG),
-              running::isAlive,
+              new HealthCheck("service", running::livenessProblem),
               readiness,
               registry);
     } catch (UncheckedIOException e) {

@@ -48,10 +48,7 @@ public final class FrontierApp implements RunningService {
     ReleaseBudget budget = ReleaseBudget.of(config.settings().maxPages());
     var topology =
         FrontierTopology.build(config.topics(), config.settings(), budget, CrawlMetrics.registry());
-    FrontierApp app =
-        new FrontierApp(
-            StreamsService.start(config.serviceName(), topology, config.streamsProperties()),
-            budget);
+    FrontierApp app = new FrontierApp(StreamsService.start(config, topology), budget);
     List<String> seeds = new ArrayList<>(config.settings().seeds());
     seeds.addAll(config.settings().crawl().seeds());
     if (!seeds.isEmpty()) {
@@ -147,8 +144,8 @@ public final class FrontierApp implements RunningService {
   }
 
   @Override
-  public boolean isAlive() {
-    return service.isAlive();
+  public Optional<String> livenessProblem() {
+    return service.livenessProblem();
   }
 
   @Override

@@ -16,9 +16,7 @@ public final class ParserApp {
   public static RunningService start(ParserConfig config) {
     Sha256.implementation(); // loads the native digest now rather than on the first page
     return StreamsService.start(
-        config.serviceName(),
-        ParserTopology.build(config.topics(), config.settings(), CrawlMetrics.registry()),
-        config.streamsProperties());
+        config, ParserTopology.build(config.topics(), config.settings(), CrawlMetrics.registry()));
   }
 
   /**

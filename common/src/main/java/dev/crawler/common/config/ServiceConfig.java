@@ -7,6 +7,7 @@ import dev.crawler.schemas.serde.SchemaRegistryClient;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -58,6 +59,15 @@ public abstract class ServiceConfig extends AbstractConfig {
   public static final String LOG_LEVEL_CONFIG = "log.level";
   private static final String LOG_LEVEL_DOC =
       "The lowest level logged: TRACE, DEBUG, INFO, WARN or ERROR (Kafka's and Jetty's own messages only from WARN).";
+
+  public static final String ABORT_HANGING_TRANSACTIONS_CONFIG = "transactions.abort.hanging";
+  private static final String ABORT_HANGING_TRANSACTIONS_DOC =
+      "Whether the service aborts a hanging transaction it finds on a topic it reads or writes: a transaction its coordinator will never"
+          + " end (after a broker's crash, a coordinator can complete an abort without writing the marker of a partition that had no leader"
+          + " at that moment), which holds every read_committed reader of the partition at its first offset for good. The service checks"
+          + " every 10 s, and aborts only a transaction open longer than its producer's transaction timeout that its coordinator no"
+          + " longer lists, as Kafka's kafka-transactions.sh find-hanging and abort do. Aborting needs ALTER (or CLUSTER_ACTION) on the"
+          + " cluster; without it, or when false, the service logs an error with the command that aborts it.";
 
   private volatile @Nullable Topics topics;
 
@@ -112,6 +122,12 @@ public abstract class ServiceConfig extends AbstractConfig {
             Importance.MEDIUM,
             SESSION_TIMEOUT_MS_DOC)
         .define(
+            ABORT_HANGING_TRANSACTIONS_CONFIG,
+            Type.BOOLEAN,
+            true,
+            Importance.LOW,
+            ABORT_HANGING_TRANSACTIONS_DOC)
+        .define(
             MANAGEMENT_PORT_CONFIG,
             Type.INT,
             8080,
@@ -148,6 +164,21 @@ public abstract class ServiceConfig extends AbstractConfig {
     Map<String, Object> properties = new HashMap<>(originalsWithPrefix(KAFKA_PREFIX, true));
     properties.put(
         CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, getString(BOOTSTRAP_SERVERS_CONFIG));
+    return properties;
+  }
+
+  /** Whether the service aborts the hanging transactions it finds. */
+  public boolean abortsHangingTransactions() {
+    return getBoolean(ABORT_HANGING_TRANSACTIONS_CONFIG);
+  }
+
+  /**
+   * The properties of an admin client: those of {@link #kafkaProperties()} an admin client knows
+   * (security, timeouts), so it logs no unknown setting.
+   */
+  public Map<String, Object> adminProperties() {
+    Map<String, Object> properties = new HashMap<>(kafkaProperties());
+    properties.keySet().retainAll(AdminClientConfig.configNames());
     return properties;
   }
 

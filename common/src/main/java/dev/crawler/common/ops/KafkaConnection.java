@@ -29,7 +29,7 @@ public final class KafkaConnection {
   }
 
   /** The open connections to brokers that these metrics report. */
-  static double connections(Map<MetricName, ? extends Metric> metrics) {
+  public static double connections(Map<MetricName, ? extends Metric> metrics) {
     double count = 0;
     for (Map.Entry<MetricName, ? extends Metric> entry : metrics.entrySet()) {
       if (entry.getKey().name().equals("connection-count")

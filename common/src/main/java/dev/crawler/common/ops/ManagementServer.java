@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * A service's management endpoints over HTTP, for Kubernetes probes and Prometheus:
  *
  * <ul>
- *   <li>{@code GET /health/live}: 200 while the service's threads work, 503 when it has failed for
- *       good (the pod should be restarted);
+ *   <li>{@code GET /health/live}: 200 while the service can work, 503 when it has failed for good
+ *       or makes no progress though it has work (the pod should be restarted), with what is wrong:
+ *       {@code {"status":"DOWN","checks":{"service":"no progress for 121 s …"}}};
  *   <li>{@code GET /health/ready}: 200 when every readiness check holds, else 503; also 503 from
  *       the moment the service is asked to stop. The body is JSON: {@code
  *       {"status":"UP","checks":{"kafka":"UP",…}}}, a failing check with what is wrong;
@@ -44,18 +44,18 @@ public final class ManagementServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpServer server;
-  private final BooleanSupplier isAlive;
+  private final HealthCheck liveness;
   private final List<HealthCheck> readiness;
   private final PrometheusMeterRegistry registry;
   private volatile boolean isStopping;
 
   private ManagementServer(
       HttpServer server,
-      BooleanSupplier isAlive,
+      HealthCheck liveness,
       List<HealthCheck> readiness,
       PrometheusMeterRegistry registry) {
     this.server = server;
-    this.isAlive = isAlive;
+    this.liveness = liveness;
     this.readiness = List.copyOf(readiness);
     this.registry = registry;
   }
@@ -68,7 +68,7 @@ public final class ManagementServer implements AutoCloseable {
    */
   public static ManagementServer start(
       int port,
-      BooleanSupplier isAlive,
+      HealthCheck liveness,
       List<HealthCheck> readiness,
       PrometheusMeterRegistry registry) {
     HttpServer server;
@@ -78,7 +78,7 @@ public final class ManagementServer implements AutoCloseable {
       throw new UncheckedIOException(
           "cannot listen on management port " + port + ": " + e.getMessage(), e);
     }
-    ManagementServer management = new ManagementServer(server, isAlive, readiness, registry);
+    ManagementServer management = new ManagementServer(server, liveness, readiness, registry);
     server.createContext(LIVE_PATH, exchange -> management.answer(exchange, management.live()));
     server.createContext(READY_PATH, exchange -> management.answer(exchange, management.ready()));
     server.createContext(METRICS_PATH, management::metrics);
@@ -112,18 +112,21 @@ public final class ManagementServer implements AutoCloseable {
 
   /** The liveness answer: status and body. */
   Answer live() {
-    boolean alive = isAlive.getAsBoolean();
-    return new Answer(alive ? 200 : 503, json(Map.of("status", alive ? "UP" : "DOWN")));
+    return report(false, List.of(liveness));
   }
 
   /** The readiness answer: status and body, every check run once. */
   Answer ready() {
+    return report(isStopping, readiness);
+  }
+
+  private static Answer report(boolean isStopping, List<HealthCheck> checks) {
     Map<String, String> results = new LinkedHashMap<>();
     boolean isUp = !isStopping;
     if (isStopping) {
       results.put("service", "stopping");
     }
-    for (HealthCheck check : readiness) {
+    for (HealthCheck check : checks) {
       Optional<String> problem;
       try {
         problem = check.problem().get();

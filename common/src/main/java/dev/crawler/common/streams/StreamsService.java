@@ -3,23 +3,38 @@ package dev.crawler.common.streams;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.ops.KafkaConnection;
+import dev.crawler.common.recovery.ProgressWatch;
+import dev.crawler.common.recovery.TransactionRecovery;
+import dev.crawler.common.recovery.Watchdog;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Kafka Streams service running: one {@link KafkaStreams} instance over a topology. A stream
- * thread that dies of an unexpected error is replaced, so one bad moment does not stop the service
- * (records that fail are already sent to the dead-letter topic by {@link DeadLetterHandler}).
+ * A Kafka Streams service running: one {@link KafkaStreams} instance over a topology, and a
+ * watchdog beside it.
+ *
+ * <p>A stream thread that dies of an unexpected error is replaced, so one bad moment does not stop
+ * the service (records that fail are already sent to the dead-letter topic by {@link
+ * DeadLetterHandler}). The watchdog aborts the hanging transactions it finds on the topics the
+ * instance reads and writes, its changelogs included ({@link TransactionRecovery}: after a broker's
+ * crash one can hold a restoration, and with it the whole service, for good), and watches the
+ * instance's progress: one that has work and makes none for {@code liveness.stall.timeout.ms} is
+ * not alive any more ({@link #livenessProblem()}), so that Kubernetes restarts it.
  */
 public final class StreamsService implements RunningService {
 
@@ -28,17 +43,56 @@ public final class StreamsService implements RunningService {
   /** How long closing waits for in-flight transactions to commit. */
   public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
+  /** How often the watchdog looks at the instance's progress. */
+  private static final Duration WATCH_INTERVAL = Duration.ofSeconds(5);
+
+  /** How often the watchdog looks for hanging transactions, in watch intervals. */
+  private static final int RECOVERY_EVERY = 1;
+
   private final String name;
   private final KafkaStreams streams;
+  private final ProgressWatch progress;
+  private final InstantSource clock = InstantSource.system();
+  private final Admin admin;
+  private final Watchdog watchdog;
+  private int watches;
+  private volatile boolean stalled;
 
-  private StreamsService(String name, KafkaStreams streams) {
-    this.name = name;
+  private StreamsService(
+      StreamsServiceConfig config, KafkaStreams streams, Set<String> topologyTopics) {
+    this.name = config.serviceName();
     this.streams = streams;
+    this.progress = new ProgressWatch(config.stallTimeout());
+    this.admin = Admin.create(config.adminProperties());
+    String internalPrefix = config.getString(StreamsServiceConfig.APPLICATION_ID_CONFIG) + "-";
+    TransactionRecovery recovery =
+        new TransactionRecovery(
+            name,
+            admin,
+            () -> watchedTopics(topologyTopics, internalPrefix),
+            config.abortsHangingTransactions(),
+            clock,
+            Duration.ofSeconds(5));
+    this.watchdog =
+        Watchdog.start(
+            name + "-watchdog",
+            WATCH_INTERVAL,
+            () -> {
+              watchProgress();
+              if (++watches % RECOVERY_EVERY == 0) {
+                recovery.pass();
+              }
+            });
   }
 
-  /** Starts the topology; returns at once (the instance joins its group in the background). */
-  public static StreamsService start(String name, Topology topology, Properties properties) {
-    KafkaStreams streams = new KafkaStreams(topology, properties);
+  /**
+   * Starts the topology with the service's settings; returns at once (the instance joins its group
+   * in the background).
+   */
+  public static StreamsService start(StreamsServiceConfig config, Topology topology) {
+    String name = config.serviceName();
+    Set<String> topologyTopics = topicsOf(topology.describe());
+    KafkaStreams streams = new KafkaStreams(topology, config.streamsProperties());
     streams.setUncaughtExceptionHandler(
         error -> {
           LOG.error("{}: stream thread failed, replacing it", name, error);
@@ -47,7 +101,61 @@ public final class StreamsService implements RunningService {
     streams.start();
     LOG.info(
         "{} started: {}", name, topology.describe().subtopologies().size() + " sub-topologies");
-    return new StreamsService(name, streams);
+    return new StreamsService(config, streams, topologyTopics);
+  }
+
+  /** The topics a topology reads (its global stores' included) and writes. */
+  static Set<String> topicsOf(TopologyDescription description) {
+    Set<String> topics = new TreeSet<>();
+    for (TopologyDescription.Subtopology subtopology : description.subtopologies()) {
+      for (TopologyDescription.Node node : subtopology.nodes()) {
+        addTopics(node, topics);
+      }
+    }
+    for (TopologyDescription.GlobalStore store : description.globalStores()) {
+      topics.addAll(store.source().topicSet());
+    }
+    return topics;
+  }
+
+  private static void addTopics(TopologyDescription.Node node, Set<String> topics) {
+    if (node instanceof TopologyDescription.Source source && source.topicSet() != null) {
+      topics.addAll(source.topicSet());
+    } else if (node instanceof TopologyDescription.Sink sink && sink.topic() != null) {
+      topics.add(sink.topic());
+    }
+  }
+
+  /** The topology's topics and the instance's internal ones (changelogs, repartition topics). */
+  private Set<String> watchedTopics(Set<String> topologyTopics, String internalPrefix) {
+    Set<String> topics = new TreeSet<>(topologyTopics);
+    try {
+      for (String topic : admin.listTopics().names().get(5, TimeUnit.SECONDS)) {
+        if (topic.startsWith(internalPrefix)) {
+          topics.add(topic);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      // the topology's own topics are watched this time
+    }
+    return topics;
+  }
+
+  private void watchProgress() {
+    var metrics = streams.metrics();
+    progress.observe(
+        StreamsProgress.progress(metrics),
+        StreamsProgress.work(streams.state(), metrics),
+        clock.instant());
+    Optional<String> stall = progress.stall(clock.instant());
+    if (stall.isPresent() && !stalled) {
+      LOG.error("{}: {}: /health/live fails from now on", name, stall.get());
+    } else if (stall.isEmpty() && stalled) {
+      LOG.info("{}: progressing again", name);
+    }
+    stalled = stall.isPresent();
   }
 
   /** The running instance, for interactive queries of its stores. */
@@ -66,12 +174,19 @@ public final class StreamsService implements RunningService {
     return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
   }
 
+  /**
+   * Not alive once Kafka Streams failed for good, or when the instance has had work and made no
+   * progress for longer than its bound.
+   */
   @Override
-  public boolean isAlive() {
+  public Optional<String> livenessProblem() {
     KafkaStreams.State state = streams.state();
-    return state != KafkaStreams.State.ERROR
-        && state != KafkaStreams.State.PENDING_ERROR
-        && state != KafkaStreams.State.NOT_RUNNING;
+    if (state == KafkaStreams.State.ERROR
+        || state == KafkaStreams.State.PENDING_ERROR
+        || state == KafkaStreams.State.NOT_RUNNING) {
+      return Optional.of("Kafka Streams is " + state);
+    }
+    return progress.stall(clock.instant());
   }
 
   /**
@@ -102,12 +217,13 @@ public final class StreamsService implements RunningService {
 
   @Override
   public void close() {
+    watchdog.close();
     // leave the group now: the partitions go to the other instances, or to the next start of this
-    // one,
-    // without waiting for the session timeout (45 s) to notice this member is gone
+    // one, without waiting for the session timeout to notice this member is gone
     streams.close(
         CloseOptions.timeout(CLOSE_TIMEOUT)
             .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+    admin.close(Duration.ofSeconds(5));
     LOG.info("{} stopped", name);
   }
 }

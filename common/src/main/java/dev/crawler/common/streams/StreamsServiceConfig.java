@@ -3,6 +3,7 @@ package dev.crawler.common.streams;
 import dev.crawler.common.config.ProducerBatching;
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.schemas.TopicSpec;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -82,6 +83,17 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
   private static final String STANDBY_REPLICAS_DOC =
       "Warm copies of each state store kept by other instances, so a task moves to another instance without restoring its state from the changelog.";
 
+  public static final String STALL_TIMEOUT_MS_CONFIG = "liveness.stall.timeout.ms";
+  private static final String STALL_TIMEOUT_MS_DOC =
+      "How long the service may make no progress while it has work, in milliseconds, before /health/live fails so that Kubernetes"
+          + " restarts it: work is records behind on a partition it processes, or a rebalance or restoration under way; progress is"
+          + " records processed, restored or consumed. An idle service, or one cut off from every broker (which a restart would not"
+          + " mend), is never stalled. It bounds what no mechanism of the service recovers by itself (a stream thread stuck in a"
+          + " rebalance, a task that is never restored).";
+
+  /** The default bound of a standstill with work pending. */
+  public static final long DEFAULT_STALL_TIMEOUT_MS = 120_000;
+
   protected StreamsServiceConfig(ConfigDef definition, Map<String, String> settings) {
     super(definition, settings);
   }
@@ -145,12 +157,24 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
             Importance.MEDIUM,
             STANDBY_REPLICAS_DOC)
         .define(
+            STALL_TIMEOUT_MS_CONFIG,
+            Type.LONG,
+            DEFAULT_STALL_TIMEOUT_MS,
+            Range.between(5_000, 24L * 3_600_000),
+            Importance.MEDIUM,
+            STALL_TIMEOUT_MS_DOC)
+        .define(
             STATE_MEMORY_MB_CONFIG,
             Type.LONG,
             DEFAULT_STATE_MEMORY_MB,
             Range.between(16, 1024 * 1024),
             Importance.MEDIUM,
             STATE_MEMORY_MB_DOC);
+  }
+
+  /** How long the service may have work and make no progress before it is not alive. */
+  public Duration stallTimeout() {
+    return Duration.ofMillis(getLong(STALL_TIMEOUT_MS_CONFIG));
   }
 
   /** The service's name in crawl-log entries and dead letters. */

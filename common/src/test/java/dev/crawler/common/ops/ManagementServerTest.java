@@ -11,7 +11,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,7 +20,8 @@ class ManagementServerTest {
   private final HttpClient http = HttpClient.newHttpClient();
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final AtomicBoolean alive = new AtomicBoolean(true);
+  private final AtomicReference<Optional<String>> stall = new AtomicReference<>(Optional.empty());
+  private final HealthCheck alive = new HealthCheck("service", stall::get);
   private final AtomicReference<Optional<String>> kafka = new AtomicReference<>(Optional.empty());
   private ManagementServer server;
 
@@ -37,7 +37,7 @@ class ManagementServerTest {
     server =
         ManagementServer.start(
             0,
-            alive::get,
+            alive,
             List.of(
                 new HealthCheck("kafka", kafka::get), HealthCheck.of("schema-registry", () -> {})),
             registry);
@@ -65,11 +65,19 @@ class ManagementServerTest {
   }
 
   @Test
-  void answersNotLiveWhenTheServiceFailedForGood() throws Exception {
-    server = ManagementServer.start(0, alive::get, List.of(), registry);
-    alive.set(false);
+  void answersNotLiveWithWhatIsWrongWhenTheServiceCannotWork() throws Exception {
+    server = ManagementServer.start(0, alive, List.of(), registry);
+    assertThat(get(ManagementServer.LIVE_PATH).body())
+        .isEqualTo("{\"status\":\"UP\",\"checks\":{\"service\":\"UP\"}}");
 
-    assertThat(get(ManagementServer.LIVE_PATH).statusCode()).isEqualTo(503);
+    stall.set(Optional.of("no progress for 121 s (bound 120 s) while 5 records behind on t-0"));
+
+    HttpResponse<String> dead = get(ManagementServer.LIVE_PATH);
+    assertThat(dead.statusCode()).isEqualTo(503);
+    assertThat(dead.body())
+        .isEqualTo(
+            "{\"status\":\"DOWN\",\"checks\":{\"service\":\"no progress for 121 s (bound 120 s)"
+                + " while 5 records behind on t-0\"}}");
   }
 
   @Test
@@ -77,7 +85,7 @@ class ManagementServerTest {
     server =
         ManagementServer.start(
             0,
-            alive::get,
+            alive,
             List.of(
                 HealthCheck.of(
                     "schema-registry",
@@ -93,7 +101,7 @@ class ManagementServerTest {
   @Test
   void servesMetricsInThePrometheusTextFormat() throws Exception {
     Counter.builder("crawler.outcomes").tag("outcome", "COMMITTED").register(registry).increment(3);
-    server = ManagementServer.start(0, alive::get, List.of(), registry);
+    server = ManagementServer.start(0, alive, List.of(), registry);
 
     HttpResponse<String> metrics = get(ManagementServer.METRICS_PATH);
     assertThat(metrics.statusCode()).isEqualTo(200);

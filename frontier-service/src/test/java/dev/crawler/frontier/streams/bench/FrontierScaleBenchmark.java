@@ -366,7 +366,7 @@ public final class FrontierScaleBenchmark {
     long lastCommitted = -1;
     long lastMove = System.nanoTime();
     while (!offsets.isCaughtUp()) {
-      if (!frontier.isAlive()) {
+      if (frontier.livenessProblem().isPresent()) {
         throw new IllegalStateException(
             "the frontier stopped (Kafka Streams is "
                 + frontier.streamsService().streams().state()
