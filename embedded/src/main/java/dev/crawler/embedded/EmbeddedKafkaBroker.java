@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import kafka.server.KafkaConfig;
@@ -24,8 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A single-node Kafka cluster in this JVM, in KRaft mode (the node is broker and controller),
- * listening on free ports of 127.0.0.1 only.
+ * A Kafka node in this JVM, in KRaft mode (broker and controller at once), listening on 127.0.0.1
+ * only: a single-node cluster of its own, or one node of a cluster ({@link KafkaNodeSettings}).
  *
  * <p>Its data directory survives: starting again on the same directory resumes the cluster (topics,
  * records, consumer offsets, transactions) instead of formatting it anew. Not thread-safe; start
@@ -34,8 +33,6 @@ import org.slf4j.LoggerFactory;
 public final class EmbeddedKafkaBroker implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
-  private static final int NODE_ID = 1;
-  private static final String CONTROLLER_LISTENER = "CONTROLLER";
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
   private final KafkaRaftServer server;
@@ -68,32 +65,51 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   public static EmbeddedKafkaBroker start(
       Path dataDir, int defaultPartitions, int brokerPort, int controllerPort) {
     Path logDir = dataDir.resolve("kafka").toAbsolutePath();
+    return start(
+        KafkaNodeSettings.single(logDir, brokerPort, controllerPort, defaultPartitions),
+        Uuid.randomUuid().toString(),
+        true);
+  }
+
+  /**
+   * Starts one node of a cluster: formats its log directory with the cluster's id when it holds no
+   * cluster yet, and starts it.
+   *
+   * @param clusterId the cluster's id, used only to format a new log directory
+   * @param awaitReady whether to wait until the node answers requests (a node of a cluster that
+   *     lost its controller quorum answers only once the quorum is back)
+   */
+  public static EmbeddedKafkaBroker start(
+      KafkaNodeSettings settings, String clusterId, boolean awaitReady) {
+    Path logDir = settings.logDir().toAbsolutePath();
     try {
       Files.createDirectories(logDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the broker's data directory " + logDir, e);
     }
-    Properties props = brokerProperties(logDir, brokerPort, controllerPort, defaultPartitions);
     if (isFormatted(logDir)) {
       LOG.info("Resuming the Kafka cluster in {}", logDir);
     } else {
-      format(logDir);
+      format(logDir, settings.nodeId(), clusterId);
     }
-    KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+    KafkaRaftServer server =
+        new KafkaRaftServer(KafkaConfig.fromProps(settings.brokerProperties(), false), Time.SYSTEM);
     long started = System.nanoTime();
     server.startup();
-    String bootstrap = "127.0.0.1:" + brokerPort;
+    String bootstrap = settings.bootstrapServer();
     EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(server, bootstrap, logDir);
-    try {
-      broker.awaitReady();
-    } catch (RuntimeException e) {
-      broker.close();
-      throw e;
+    if (awaitReady) {
+      try {
+        broker.awaitReady();
+      } catch (RuntimeException e) {
+        broker.close();
+        throw e;
+      }
+      LOG.info(
+          "Kafka broker ready at {} in {} ms",
+          bootstrap,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
-    LOG.info(
-        "Kafka broker ready at {} in {} ms",
-        bootstrap,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     return broker;
   }
 
@@ -119,64 +135,21 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     LOG.info("Kafka broker at {} stopped", bootstrapServers);
   }
 
-  private static Properties brokerProperties(
-      Path logDir, int brokerPort, int controllerPort, int defaultPartitions) {
-    Properties props = new Properties();
-    props.putAll(
-        Map.ofEntries(
-            Map.entry("process.roles", "broker,controller"),
-            Map.entry("node.id", Integer.toString(NODE_ID)),
-            Map.entry("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort),
-            Map.entry(
-                "listeners",
-                "PLAINTEXT://127.0.0.1:"
-                    + brokerPort
-                    + ","
-                    + CONTROLLER_LISTENER
-                    + "://127.0.0.1:"
-                    + controllerPort),
-            Map.entry("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort),
-            Map.entry(
-                "listener.security.protocol.map",
-                "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT"),
-            Map.entry("controller.listener.names", CONTROLLER_LISTENER),
-            Map.entry("inter.broker.listener.name", "PLAINTEXT"),
-            Map.entry("log.dirs", logDir.toString()),
-            Map.entry("num.partitions", Integer.toString(defaultPartitions)),
-            // one node: every internal topic has one replica, and few partitions so it starts fast
-            Map.entry("offsets.topic.replication.factor", "1"),
-            Map.entry("offsets.topic.num.partitions", "5"),
-            Map.entry("transaction.state.log.replication.factor", "1"),
-            Map.entry("transaction.state.log.min.isr", "1"),
-            Map.entry("transaction.state.log.num.partitions", "5"),
-            // a killed stateless service's open transaction is aborted within a second of its
-            // timeout, not ten
-            Map.entry("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"),
-            Map.entry("share.coordinator.state.topic.replication.factor", "1"),
-            Map.entry("share.coordinator.state.topic.min.isr", "1"),
-            Map.entry("group.initial.rebalance.delay.ms", "0"),
-            // topics come from the catalogue; a typo must not create one silently
-            Map.entry("auto.create.topics.enable", "false"),
-            Map.entry("log.cleaner.dedupe.buffer.size", Long.toString(16L * 1024 * 1024)),
-            Map.entry("log.segment.bytes", Integer.toString(64 * 1024 * 1024))));
-    return props;
-  }
-
   private static boolean isFormatted(Path logDir) {
     return Files.exists(logDir.resolve("meta.properties"));
   }
 
-  private static void format(Path logDir) {
+  private static void format(Path logDir, int nodeId, String clusterId) {
     ByteArrayOutputStream output = new ByteArrayOutputStream();
     try (PrintStream print = new PrintStream(output, true, StandardCharsets.UTF_8)) {
       new Formatter()
           .setPrintStream(print)
-          .setNodeId(NODE_ID)
-          .setClusterId(Uuid.randomUuid().toString())
+          .setNodeId(nodeId)
+          .setClusterId(clusterId)
           .setDirectories(List.of(logDir.toString()))
           .setMetadataLogDirectory(logDir.toString())
           .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
-          .setControllerListenerName(CONTROLLER_LISTENER)
+          .setControllerListenerName(KafkaNodeSettings.CONTROLLER_LISTENER)
           .run();
     } catch (Exception e) {
       throw new IllegalStateException(
