@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.crawler.embedded.EmbeddedCluster;
+import dev.crawler.embedded.EmbeddedSchemaRegistry;
+import dev.crawler.embedded.KafkaNodeCluster;
+import dev.crawler.embedded.TopicInstaller;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -20,6 +24,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -33,6 +39,55 @@ final class ServiceProcesses implements AfterEachCallback {
 
   /** A started service process. */
   record Service(String name, Process process, int port, Path log) {}
+
+  /** Where the services find Kafka and the schema registry. */
+  record Endpoints(String bootstrapServers, String schemaRegistryUrl) {
+
+    static Endpoints of(EmbeddedCluster cluster) {
+      return new Endpoints(cluster.bootstrapServers(), cluster.schemaRegistryUrl());
+    }
+
+    /** The crawler's topic catalogue, with a client of this registry. */
+    Topics topics() {
+      return Topics.create(new HttpSchemaRegistryClient(schemaRegistryUrl));
+    }
+  }
+
+  /**
+   * Kafka as separate node processes (each killable with SIGKILL) and a schema registry, with the
+   * crawler's topics (4 partitions, as replicated as the cluster allows).
+   */
+  record NodeCluster(KafkaNodeCluster kafka, EmbeddedSchemaRegistry registry)
+      implements AutoCloseable {
+
+    static NodeCluster start(Path dir, int nodes) {
+      EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.start(dir);
+      KafkaNodeCluster kafka;
+      try {
+        kafka = KafkaNodeCluster.start(dir.resolve("kafka"), nodes, 4, jar().toString());
+      } catch (RuntimeException e) {
+        registry.close();
+        throw e;
+      }
+      NodeCluster cluster = new NodeCluster(kafka, registry);
+      new TopicInstaller(kafka.admin(), Duration.ofSeconds(60))
+          .install(cluster.endpoints().topics().all(), 4, kafka.replicas());
+      return cluster;
+    }
+
+    Endpoints endpoints() {
+      return new Endpoints(kafka.bootstrapServers(), registry.url());
+    }
+
+    @Override
+    public void close() {
+      try {
+        kafka.close();
+      } finally {
+        registry.close();
+      }
+    }
+  }
 
   private final String owner;
   private final List<Process> processes = new ArrayList<>();
@@ -53,7 +108,7 @@ final class ServiceProcesses implements AfterEachCallback {
   final Service start(String name, Class<?> main, Map<String, String>... variables)
       throws IOException {
     int port = freePort();
-    Path jar = Path.of("target", "crawler-cli.jar").toAbsolutePath();
+    Path jar = jar();
     Path logs = Path.of("target", "it-logs", owner);
     Files.createDirectories(logs);
     Path log =
@@ -109,25 +164,30 @@ final class ServiceProcesses implements AfterEachCallback {
         .until(() -> get(service, "/health/ready").statusCode() == 200);
   }
 
+  /** The crawler's jar, built before the integration tests run: the class path of every process. */
+  static Path jar() {
+    return Path.of("target", "crawler-cli.jar").toAbsolutePath();
+  }
+
   /** An embedded cluster on {@code dir} with the crawler's topics (4 partitions each). */
   static EmbeddedCluster cluster(Path dir) {
     EmbeddedCluster cluster = EmbeddedCluster.start(dir, 4);
-    Topics topics =
-        Topics.create(
-            new dev.crawler.schemas.serde.HttpSchemaRegistryClient(cluster.schemaRegistryUrl()));
-    try (org.apache.kafka.clients.admin.Admin admin =
-        org.apache.kafka.clients.admin.Admin.create(
-            Map.of(
-                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                cluster.bootstrapServers()))) {
-      new dev.crawler.embedded.TopicInstaller(admin, Duration.ofSeconds(30))
-          .install(topics.all(), 4, (short) 1);
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
+      new TopicInstaller(admin, Duration.ofSeconds(30))
+          .install(Endpoints.of(cluster).topics().all(), 4, (short) 1);
     }
     return cluster;
   }
 
   /** The variables every service needs to reach the cluster. */
   static Map<String, String> clientVariables(EmbeddedCluster cluster) {
+    return clientVariables(Endpoints.of(cluster));
+  }
+
+  /** The variables every service needs to reach the cluster. */
+  static Map<String, String> clientVariables(Endpoints cluster) {
     return Map.of(
         "CRAWLER_KAFKA_BOOTSTRAP_SERVERS",
         cluster.bootstrapServers(),
@@ -137,6 +197,11 @@ final class ServiceProcesses implements AfterEachCallback {
 
   /** Seeds the crawl with each origin's home page, as {@code crawler seed} does. */
   static void seed(EmbeddedCluster cluster, List<String> origins) {
+    seed(Endpoints.of(cluster), origins);
+  }
+
+  /** Seeds the crawl with each origin's home page, as {@code crawler seed} does. */
+  static void seed(Endpoints cluster, List<String> origins) {
     List<String> arguments = new ArrayList<>(List.of("seed"));
     origins.forEach(origin -> arguments.add(origin + "/"));
     arguments.addAll(
@@ -150,6 +215,12 @@ final class ServiceProcesses implements AfterEachCallback {
 
   /** Every document event of crawl.documents so far, the last per URL. */
   static Map<String, DocumentEvent> readDocuments(EmbeddedCluster cluster, Topics topics)
+      throws IOException {
+    return readDocuments(Endpoints.of(cluster), topics);
+  }
+
+  /** Every document event of crawl.documents so far, the last per URL. */
+  static Map<String, DocumentEvent> readDocuments(Endpoints cluster, Topics topics)
       throws IOException {
     Map<String, DocumentEvent> documents = new HashMap<>();
     TopicReader.read(

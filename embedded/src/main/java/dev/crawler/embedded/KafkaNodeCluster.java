@@ -62,6 +62,7 @@ public final class KafkaNodeCluster implements AutoCloseable {
   private final int defaultPartitions;
   private final String classpath;
   private final Map<Integer, Process> processes = new HashMap<>();
+  private final Thread shutdownHook;
   private Admin admin;
 
   private KafkaNodeCluster(
@@ -75,6 +76,11 @@ public final class KafkaNodeCluster implements AutoCloseable {
     this.voters = voters;
     this.defaultPartitions = defaultPartitions;
     this.classpath = classpath;
+    // the nodes never outlive this JVM
+    this.shutdownHook =
+        new Thread(
+            () -> processes.values().forEach(Process::destroyForcibly), "kafka-nodes-shutdown");
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
   /**
@@ -325,6 +331,11 @@ public final class KafkaNodeCluster implements AutoCloseable {
     processes.values().forEach(Process::destroy);
     for (int node : new TreeSet<>(processes.keySet())) {
       end(node, false);
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException e) {
+      // the JVM is exiting: the hook runs anyway
     }
   }
 
