@@ -93,6 +93,7 @@ public final class StreamsService implements RunningService {
     String name = config.serviceName();
     Set<String> topologyTopics = topicsOf(topology.describe());
     KafkaStreams streams = new KafkaStreams(topology, config.streamsProperties());
+    streams.setGlobalStateRestoreListener(new RestoreLog(name));
     streams.setUncaughtExceptionHandler(
         error -> {
           LOG.error("{}: stream thread failed, replacing it", name, error);

@@ -38,8 +38,8 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
   /** Every page served, in order: origin and when. */
   private final List<Served> served = java.util.Collections.synchronizedList(new ArrayList<>());
 
-  /** A page served: its origin and when ({@link System#nanoTime()}). */
-  public record Served(String origin, String path, long nanoTime) {}
+  /** A page served: its origin, when ({@link System#nanoTime()}), and the User-Agent that asked. */
+  public record Served(String origin, String path, long nanoTime, String agent) {}
 
   /** A site on one origin. */
   public EditableSite() {
@@ -69,7 +69,8 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
             String origin = "http://127.0.0.1:" + Request.getLocalPort(request);
             int visit =
                 visits.computeIfAbsent(origin + path, p -> new AtomicInteger()).incrementAndGet();
-            served.add(new Served(origin, path, System.nanoTime()));
+            String agent = request.getHeaders().get(HttpHeader.USER_AGENT);
+            served.add(new Served(origin, path, System.nanoTime(), agent == null ? "" : agent));
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
             String body =
                 html.replace("{origin}", origin).replace("{visit}", Integer.toString(visit));

@@ -227,7 +227,60 @@ public final class FrontierScaleBenchmark {
             KafkaProducer<String, DiscoveredUrl> producer = producer(config, topics.discovered())) {
           new FrontierScaleBenchmark(topics, frontier, producer, offsets, stateDir).measure(steps);
         }
+        measureRestore(config, admin, stateDir);
       }
+    }
+  }
+
+  /**
+   * How long a frontier task takes to move to an instance without a standby replica of it: the
+   * frontier stopped, its state directory deleted, a new instance started on the same changelogs;
+   * the time until Kafka Streams is RUNNING again (every store restored), against the bytes and
+   * records of the changelogs. Prints one line.
+   */
+  private static void measureRestore(FrontierConfig config, Admin admin, Path stateDir)
+      throws InterruptedException {
+    deleteRecursively(stateDir);
+    long bytes = changelogBytes(admin);
+    long started = System.nanoTime();
+    try (FrontierApp frontier = FrontierApp.start(config)) {
+      while (frontier.streamsService().streams().state()
+          != org.apache.kafka.streams.KafkaStreams.State.RUNNING) {
+        if (frontier.livenessProblem().isPresent()) {
+          throw new IllegalStateException("the frontier stopped while restoring");
+        }
+        TimeUnit.MILLISECONDS.sleep(POLL_MILLIS);
+      }
+      double seconds = (System.nanoTime() - started) / 1e9;
+      System.out.printf(
+          Locale.ROOT,
+          "restore without a standby: %.0f MB of changelogs in %.1f s (%.1f MB/s, %.0f s per GB),"
+              + " state directory %.0f MB after%n",
+          bytes / 1e6,
+          seconds,
+          bytes / 1e6 / seconds,
+          seconds / (bytes / 1e9),
+          directoryBytes(stateDir) / 1e6);
+    }
+  }
+
+  /** The bytes on disk of the frontier's changelog topics (its stores' backups). */
+  private static long changelogBytes(Admin admin) throws InterruptedException {
+    try {
+      long total = 0;
+      for (var broker : admin.describeLogDirs(List.of(1)).allDescriptions().get().values()) {
+        for (var dir : broker.values()) {
+          for (var replica : dir.replicaInfos().entrySet()) {
+            String topic = replica.getKey().topic();
+            if (topic.startsWith(APPLICATION_ID + "-") && topic.endsWith("-changelog")) {
+              total += replica.getValue().size();
+            }
+          }
+        }
+      }
+      return total;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot describe the broker's log directories", e);
     }
   }
 
