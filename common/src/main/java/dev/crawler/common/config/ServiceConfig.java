@@ -60,15 +60,6 @@ public abstract class ServiceConfig extends AbstractConfig {
   private static final String LOG_LEVEL_DOC =
       "The lowest level logged: TRACE, DEBUG, INFO, WARN or ERROR (Kafka's and Jetty's own messages only from WARN).";
 
-  public static final String ABORT_HANGING_TRANSACTIONS_CONFIG = "transactions.abort.hanging";
-  private static final String ABORT_HANGING_TRANSACTIONS_DOC =
-      "Whether the service aborts a hanging transaction it finds on a topic it reads or writes: a transaction its coordinator will never"
-          + " end (after a broker's crash, a coordinator can complete an abort without writing the marker of a partition that had no leader"
-          + " at that moment), which holds every read_committed reader of the partition at its first offset for good. The service checks"
-          + " every 10 s, and aborts only a transaction open longer than its producer's transaction timeout that its coordinator no"
-          + " longer lists, as Kafka's kafka-transactions.sh find-hanging and abort do. Aborting needs ALTER (or CLUSTER_ACTION) on the"
-          + " cluster; without it, or when false, the service logs an error with the command that aborts it.";
-
   private volatile @Nullable Topics topics;
 
   protected ServiceConfig(ConfigDef definition, Map<String, String> settings) {
@@ -122,12 +113,6 @@ public abstract class ServiceConfig extends AbstractConfig {
             Importance.MEDIUM,
             SESSION_TIMEOUT_MS_DOC)
         .define(
-            ABORT_HANGING_TRANSACTIONS_CONFIG,
-            Type.BOOLEAN,
-            true,
-            Importance.LOW,
-            ABORT_HANGING_TRANSACTIONS_DOC)
-        .define(
             MANAGEMENT_PORT_CONFIG,
             Type.INT,
             8080,
@@ -165,11 +150,6 @@ public abstract class ServiceConfig extends AbstractConfig {
     properties.put(
         CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, getString(BOOTSTRAP_SERVERS_CONFIG));
     return properties;
-  }
-
-  /** Whether the service aborts the hanging transactions it finds. */
-  public boolean abortsHangingTransactions() {
-    return getBoolean(ABORT_HANGING_TRANSACTIONS_CONFIG);
   }
 
   /**

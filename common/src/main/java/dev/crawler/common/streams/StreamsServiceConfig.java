@@ -83,6 +83,15 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
   private static final String STANDBY_REPLICAS_DOC =
       "Warm copies of each state store kept by other instances, so a task moves to another instance without restoring its state from the changelog.";
 
+  public static final String ABORT_HANGING_TRANSACTIONS_CONFIG = "transactions.abort.hanging";
+  private static final String ABORT_HANGING_TRANSACTIONS_DOC =
+      "Whether the service aborts a hanging transaction it finds on a topic it reads or writes: a transaction its coordinator will never"
+          + " end (after a broker's crash, a coordinator can complete an abort without writing the marker of a partition that had no leader"
+          + " at that moment), which holds every read_committed reader of the partition at its first offset for good. The service checks"
+          + " every 5 s, and aborts only a transaction open longer than its producer's transaction timeout that its coordinator no"
+          + " longer lists, as Kafka's kafka-transactions.sh find-hanging and abort do. Aborting needs ALTER (or CLUSTER_ACTION) on the"
+          + " cluster; without it, or when false, the service logs an error with the command that aborts it.";
+
   public static final String STALL_TIMEOUT_MS_CONFIG = "liveness.stall.timeout.ms";
   private static final String STALL_TIMEOUT_MS_DOC =
       "How long the service may make no progress while it has work, in milliseconds, before /health/live fails so that Kubernetes"
@@ -157,6 +166,12 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
             Importance.MEDIUM,
             STANDBY_REPLICAS_DOC)
         .define(
+            ABORT_HANGING_TRANSACTIONS_CONFIG,
+            Type.BOOLEAN,
+            true,
+            Importance.LOW,
+            ABORT_HANGING_TRANSACTIONS_DOC)
+        .define(
             STALL_TIMEOUT_MS_CONFIG,
             Type.LONG,
             DEFAULT_STALL_TIMEOUT_MS,
@@ -175,6 +190,11 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
   /** How long the service may have work and make no progress before it is not alive. */
   public Duration stallTimeout() {
     return Duration.ofMillis(getLong(STALL_TIMEOUT_MS_CONFIG));
+  }
+
+  /** Whether the service aborts the hanging transactions it finds. */
+  public boolean abortsHangingTransactions() {
+    return getBoolean(ABORT_HANGING_TRANSACTIONS_CONFIG);
   }
 
   /** The service's name in crawl-log entries and dead letters. */
