@@ -81,6 +81,9 @@ public final class CapacityBenchmark {
   private static final long CLOCK_TICKS = 100; // USER_HZ on Linux
   private static final Duration IDLE = Duration.ofSeconds(15);
 
+  /** The steady state's window starts once this share of the site's URLs was requested. */
+  private static final double WINDOW_FROM = 0.4;
+
   private final Path work;
   private final HttpClient http = HttpClient.newHttpClient();
   private final Map<String, Process> services = new LinkedHashMap<>();
@@ -91,43 +94,52 @@ public final class CapacityBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 1) {
-      throw new IllegalArgumentException("usage: CapacityBenchmark SITE_DIR (gen_site.py --out)");
+    if (args.length < 1 || args.length > 2) {
+      throw new IllegalArgumentException(
+          "usage: CapacityBenchmark SITE_DIR (gen_site.py --out) [KAFKA_NODES, default 1]");
     }
     Path site = Path.of(args[0]).toAbsolutePath();
+    int nodes = args.length > 1 ? Integer.parseInt(args[1]) : 1;
     Path work = Files.createTempDirectory("capacity-bench");
-    new CapacityBenchmark(work).run(site);
+    new CapacityBenchmark(work).run(site, nodes);
   }
 
-  private void run(Path site) throws Exception {
+  private void run(Path site, int nodes) throws Exception {
     JsonNode manifest = JSON.readTree(site.resolve("manifest.json").toFile());
     int hosts = manifest.get("hosts").asInt();
     int port = manifest.get("port").asInt();
+    long expected =
+        manifest.path("reachable_obeying_robots_and_nofollow").path("urls_total").asLong(0);
     AtomicLong served = new AtomicLong();
     Server server = serve(site, hosts, port, served);
     Path jar = Path.of("target", "crawler-cli.jar").toAbsolutePath();
+    if (!Files.isRegularFile(jar)) {
+      jar =
+          Path.of("crawler-cli", "target", "crawler-cli.jar").toAbsolutePath(); // run from the root
+    }
     try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.start(work);
         KafkaNodeCluster kafka =
-            KafkaNodeCluster.start(work.resolve("kafka"), 1, PARTITIONS, jar.toString())) {
+            KafkaNodeCluster.start(work.resolve("kafka"), nodes, PARTITIONS, jar.toString())) {
       Topics topics = Topics.create(new HttpSchemaRegistryClient(registry.url()));
       new TopicInstaller(kafka.admin(), Duration.ofSeconds(60))
-          .install(topics.all(), PARTITIONS, (short) 1);
+          .install(topics.all(), PARTITIONS, kafka.replicas());
       Map<String, String> common =
           Map.of(
               "CRAWLER_KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
-              "CRAWLER_SCHEMA_REGISTRY_URL", registry.url(),
-              "CRAWLER_FRONTIER_DELAY_MS", "0");
-      start("frontier", FrontierApp.class, jar, common);
+              "CRAWLER_SCHEMA_REGISTRY_URL", registry.url());
+      Map<String, String> frontier = new HashMap<>(common);
+      frontier.put("CRAWLER_FRONTIER_DELAY_MS", "0");
+      start("frontier", FrontierApp.class, jar, frontier);
       start("fetcher", FetcherApp.class, jar, common);
       start("parser", ParserApp.class, jar, common);
       start("committer", CommitterApp.class, jar, common);
       for (String name : services.keySet()) {
         awaitReady(name);
       }
-      long brokerPid = brokerPid();
+      List<Long> brokerPids = brokerPids();
       Map<String, Long> cpuBefore = new HashMap<>();
       services.forEach((name, process) -> cpuBefore.put(name, cpuTicks(process.pid())));
-      cpuBefore.put("broker", cpuTicks(brokerPid));
+      cpuBefore.put("broker", cpuTicks(brokerPids));
       List<String> seeds = new ArrayList<>(List.of("seed"));
       for (int h = 1; h <= hosts; h++) {
         seeds.add("http://127.0.0." + h + ":" + port + "/");
@@ -144,8 +156,20 @@ public final class CapacityBenchmark {
       }
       long lastServed = -1;
       long lastChange = System.nanoTime();
+      Map<String, Long> cpuAtWindow = null;
+      long servedAtWindow = 0;
       while (System.nanoTime() - lastChange < IDLE.toNanos()) {
-        TimeUnit.SECONDS.sleep(1);
+        TimeUnit.MILLISECONDS.sleep(200);
+        if (cpuAtWindow == null && served.get() >= expected * WINDOW_FROM) {
+          // the JIT compilers' work is mostly done by now: the rest of the crawl is the steady
+          // state
+          servedAtWindow = served.get();
+          cpuAtWindow = new HashMap<>();
+          for (Map.Entry<String, Process> service : services.entrySet()) {
+            cpuAtWindow.put(service.getKey(), cpuTicks(service.getValue().pid()));
+          }
+          cpuAtWindow.put("broker", cpuTicks(brokerPids));
+        }
         if (served.get() != lastServed) {
           lastServed = served.get();
           lastChange = System.nanoTime();
@@ -159,14 +183,23 @@ public final class CapacityBenchmark {
       }
       double seconds = (lastChange - started) / 1e9;
       Map<String, Long> cpu = new HashMap<>();
+      Map<String, Long> windowCpu = new HashMap<>();
       Map<String, Long> peakRss = new HashMap<>();
+      Map<String, Long> atWindow = cpuAtWindow == null ? cpuBefore : cpuAtWindow;
       services.forEach(
           (name, process) -> {
-            cpu.put(name, cpuTicks(process.pid()) - cpuBefore.get(name));
+            long ticks = cpuTicks(process.pid());
+            cpu.put(name, ticks - cpuBefore.get(name));
+            windowCpu.put(name, ticks - atWindow.get(name));
             peakRss.put(name, peakResidentKb(process.pid()));
           });
-      cpu.put("broker", cpuTicks(brokerPid) - cpuBefore.get("broker"));
-      peakRss.put("broker", peakResidentKb(brokerPid));
+      long brokerTicks = cpuTicks(brokerPids);
+      cpu.put("broker", brokerTicks - cpuBefore.get("broker"));
+      windowCpu.put("broker", brokerTicks - atWindow.get("broker"));
+      peakRss.put(
+          "broker",
+          brokerPids.stream().mapToLong(CapacityBenchmark::peakResidentKb).max().orElse(0));
+      long windowPages = served.get() - (cpuAtWindow == null ? 0 : servedAtWindow);
 
       Map<String, long[]> written = new TreeMap<>(); // topic -> records, bytes
       for (TopicSpec<?, ?> topic : topics.all()) {
@@ -178,11 +211,12 @@ public final class CapacityBenchmark {
       for (Process process : services.values()) {
         process.waitFor(60, TimeUnit.SECONDS);
       }
-      Map<String, Long> onDisk = topicBytesOnDisk(kafka.admin());
+      Map<String, Long> onDisk = topicBytesOnDisk(kafka);
       long pages = served.get();
       System.out.printf(
           Locale.ROOT,
-          "%d cores, %s %s; %d hosts, %,d requests served in %.0f s (%.0f/s), delay 0, %d partitions%n",
+          "%d cores, %s %s; %d hosts, %,d requests served in %.0f s (%.0f/s), delay 0, %d partitions,"
+              + " %d Kafka node(s), %d replica(s) of each topic (disk figures count every replica)%n",
           Runtime.getRuntime().availableProcessors(),
           System.getProperty("java.vm.name"),
           System.getProperty("java.version"),
@@ -190,36 +224,39 @@ public final class CapacityBenchmark {
           pages,
           seconds,
           pages / seconds,
-          PARTITIONS);
+          PARTITIONS,
+          nodes,
+          kafka.replicas());
       System.out.printf(
           Locale.ROOT,
-          "%-10s %-34s %12s %9s %12s %9s%n",
+          "CPU of the whole crawl, and of its last %.0f %% (%,d requests: the steady state, the JIT's"
+              + " work mostly done)%n",
+          100 * (1 - WINDOW_FROM),
+          windowPages);
+      System.out.printf(
+          Locale.ROOT,
+          "%-10s %-36s %9s %6s %8s %11s %12s %12s %8s%n",
           "service",
           "units (its input records)",
           "units",
+          "/page",
           "CPU s",
           "units/CPU s",
+          "ms CPU/page",
+          "steady u/CPU s",
           "peak MB");
-      row(
+      Table table = new Table(pages, windowPages, cpu, windowCpu, peakRss);
+      table.row(
           "frontier",
           "URLs decided (discovered + outcomes)",
-          count(written, topics.discovered()) + count(written, topics.outcomes()),
-          cpu,
-          peakRss);
-      row(
-          "fetcher",
-          "requests (fetch requests)",
-          count(written, topics.fetchRequests()),
-          cpu,
-          peakRss);
-      row("parser", "pages (fetch results)", count(written, topics.fetchResults()), cpu, peakRss);
-      row(
+          count(written, topics.discovered()) + count(written, topics.outcomes()));
+      table.row("fetcher", "requests (fetch requests)", count(written, topics.fetchRequests()));
+      table.row("parser", "pages (fetch results)", count(written, topics.fetchResults()));
+      table.row(
           "committer",
           "documents (parsed + outcomes)",
-          count(written, topics.parsed()) + count(written, topics.outcomes()),
-          cpu,
-          peakRss);
-      row("broker", "pages served", pages, cpu, peakRss);
+          count(written, topics.parsed()) + count(written, topics.outcomes()));
+      table.row("broker", "requests served (all nodes)", pages);
       System.out.printf(
           Locale.ROOT,
           "%-28s %10s %12s %12s %12s%n",
@@ -280,18 +317,31 @@ public final class CapacityBenchmark {
     return written.getOrDefault(topic.name(), new long[2])[0];
   }
 
-  private static void row(
-      String service, String units, long count, Map<String, Long> cpu, Map<String, Long> rss) {
-    double seconds = (double) cpu.get(service) / CLOCK_TICKS;
-    System.out.printf(
-        Locale.ROOT,
-        "%-10s %-34s %,12d %9.1f %,12.0f %9d%n",
-        service,
-        units,
-        count,
-        seconds,
-        count / seconds,
-        rss.get(service) / 1024);
+  /** The per-service rows: the whole crawl's units and CPU, and the steady state's. */
+  private record Table(
+      long pages,
+      long windowPages,
+      Map<String, Long> cpu,
+      Map<String, Long> windowCpu,
+      Map<String, Long> rss) {
+
+    void row(String service, String units, long count) {
+      double seconds = (double) cpu.get(service) / CLOCK_TICKS;
+      double perPage = (double) count / pages;
+      double windowSeconds = (double) windowCpu.get(service) / CLOCK_TICKS;
+      System.out.printf(
+          Locale.ROOT,
+          "%-10s %-36s %,9d %6.2f %8.1f %,11.0f %12.2f %,12.0f %8d%n",
+          service,
+          units,
+          count,
+          perPage,
+          seconds,
+          count / seconds,
+          1e3 * windowSeconds / windowPages,
+          perPage * windowPages / windowSeconds,
+          rss.get(service) / 1024);
+    }
   }
 
   /** Every record of a topic as it was written (read_committed): count and key + value bytes. */
@@ -328,9 +378,11 @@ public final class CapacityBenchmark {
     }
   }
 
-  private static Map<String, Long> topicBytesOnDisk(Admin admin) throws Exception {
+  /** Each topic's bytes on the brokers' disks, every replica counted. */
+  private static Map<String, Long> topicBytesOnDisk(KafkaNodeCluster kafka) throws Exception {
+    Admin admin = kafka.admin();
     Map<String, Long> bytes = new TreeMap<>();
-    for (var broker : admin.describeLogDirs(List.of(1)).allDescriptions().get().values()) {
+    for (var broker : admin.describeLogDirs(kafka.nodeIds()).allDescriptions().get().values()) {
       for (var dir : broker.values()) {
         dir.replicaInfos()
             .forEach((partition, info) -> bytes.merge(partition.topic(), info.size(), Long::sum));
@@ -355,7 +407,9 @@ public final class CapacityBenchmark {
     builder.environment().keySet().removeIf(variable -> variable.startsWith("CRAWLER_"));
     builder.environment().putAll(common);
     builder.environment().put("CRAWLER_MANAGEMENT_PORT", Integer.toString(port));
-    builder.environment().put("CRAWLER_STATE_DIR", work.resolve(name + "-state").toString());
+    if (main != FetcherApp.class) {
+      builder.environment().put("CRAWLER_STATE_DIR", work.resolve(name + "-state").toString());
+    }
     builder.redirectErrorStream(true).redirectOutput(work.resolve(name + ".log").toFile());
     services.put(name, builder.start());
     ports.put(name, port);
@@ -382,20 +436,30 @@ public final class CapacityBenchmark {
     throw new IllegalStateException(name + " not ready; see " + work.resolve(name + ".log"));
   }
 
-  private static long brokerPid() {
-    return ProcessHandle.current()
-        .descendants()
-        .filter(
-            process ->
-                process
-                    .info()
-                    .arguments()
-                    .map(a -> String.join(" ", a))
-                    .orElse("")
-                    .contains("KafkaNodeProcess"))
-        .findFirst()
-        .orElseThrow(() -> new IllegalStateException("no Kafka node process"))
-        .pid();
+  /** The Kafka node processes this JVM started. */
+  private static List<Long> brokerPids() {
+    List<Long> pids =
+        ProcessHandle.current()
+            .descendants()
+            .filter(
+                process ->
+                    process
+                        .info()
+                        .arguments()
+                        .map(a -> String.join(" ", a))
+                        .orElse("")
+                        .contains("KafkaNodeProcess"))
+            .map(ProcessHandle::pid)
+            .toList();
+    if (pids.isEmpty()) {
+      throw new IllegalStateException("no Kafka node process");
+    }
+    return pids;
+  }
+
+  /** User and system CPU of processes, in clock ticks. */
+  private static long cpuTicks(List<Long> pids) {
+    return pids.stream().mapToLong(CapacityBenchmark::cpuTicks).sum();
   }
 
   /** User and system CPU of a process, in clock ticks ({@code /proc/<pid>/stat}). */
