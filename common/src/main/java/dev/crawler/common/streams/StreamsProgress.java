@@ -1,12 +1,16 @@
 package dev.crawler.common.streams;
 
 import dev.crawler.common.ops.KafkaConnection;
+import java.util.Collection;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.TaskMetadata;
+import org.apache.kafka.streams.ThreadMetadata;
 
 /**
  * A Kafka Streams instance's progress and pending work, read from its own metrics (no request to
@@ -41,12 +45,18 @@ final class StreamsProgress {
   }
 
   /**
-   * What the instance has to do: a rebalance (and the restoration that comes with it) under way, or
-   * records behind on a partition it processes; empty when it is idle, or when it is cut off from
-   * every broker (it then waits for Kafka, which no restart would mend).
+   * What the instance has to do: a rebalance (and the restoration that comes with it) under way,
+   * records fetched that its tasks have not processed and committed yet, or records behind on a
+   * partition it reads; empty when it is idle, or when it is cut off from every broker (it then
+   * waits for Kafka, which no restart would mend).
+   *
+   * @param threads the instance's stream threads ({@code KafkaStreams#metadataForLocalThreads}):
+   *     each active task's last fetched and committed offsets
    */
   static Optional<String> work(
-      KafkaStreams.State state, Map<MetricName, ? extends Metric> metrics) {
+      KafkaStreams.State state,
+      Map<MetricName, ? extends Metric> metrics,
+      Collection<ThreadMetadata> threads) {
     if (KafkaConnection.connections(metrics) == 0) {
       return Optional.empty();
     }
@@ -55,6 +65,23 @@ final class StreamsProgress {
     }
     if (state != KafkaStreams.State.RUNNING) {
       return Optional.empty();
+    }
+    for (ThreadMetadata thread : threads) {
+      for (TaskMetadata task : thread.activeTasks()) {
+        for (Map.Entry<TopicPartition, Long> fetched : task.endOffsets().entrySet()) {
+          long committed = task.committedOffsets().getOrDefault(fetched.getKey(), -1L);
+          if (fetched.getValue() >= 0 && fetched.getValue() >= committed) {
+            // the task holds records it has not committed: a stream thread stuck on one shows here
+            return Optional.of(
+                "records up to offset "
+                    + fetched.getValue()
+                    + " of "
+                    + fetched.getKey()
+                    + " fetched, committed up to "
+                    + committed);
+          }
+        }
+      }
     }
     double lag = 0;
     String where = "";

@@ -148,7 +148,7 @@ public final class StreamsService implements RunningService {
     var metrics = streams.metrics();
     progress.observe(
         StreamsProgress.progress(metrics),
-        StreamsProgress.work(streams.state(), metrics),
+        StreamsProgress.work(streams.state(), metrics, streams.metadataForLocalThreads()),
         clock.instant());
     Optional<String> stall = progress.stall(clock.instant());
     if (stall.isPresent() && !stalled) {

@@ -1,0 +1,155 @@
+package dev.crawler.common.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.crawler.common.config.ServiceConfig;
+import dev.crawler.embedded.junit.KafkaClusterExtension;
+import dev.crawler.embedded.junit.TestCluster;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A Streams service's liveness follows its progress, against a real broker: a stream thread stuck
+ * on a record with more behind it fails {@code /health/live} once the bound has passed, and is
+ * alive again as soon as it moves.
+ */
+@ExtendWith(KafkaClusterExtension.class)
+class StreamsServiceIT {
+
+  private static final Duration BOUND = Duration.ofSeconds(5);
+
+  @Test
+  void aStreamThreadStuckWithRecordsBehindIsNotAliveAfterTheBoundAndIsOnceItMoves(
+      TestCluster cluster) throws Exception {
+    String in = cluster.uniqueId("stuck-in");
+    String out = cluster.uniqueId("stuck-out");
+    cluster
+        .admin()
+        .createTopics(List.of(new NewTopic(in, 1, (short) 1), new NewTopic(out, 1, (short) 1)))
+        .all()
+        .get(30, TimeUnit.SECONDS);
+    CountDownLatch release = new CountDownLatch(1);
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.stream(in, Consumed.with(Serdes.String(), Serdes.String()))
+        .peek(
+            (key, value) -> {
+              if (value.equals("stuck")) {
+                awaitRelease(release); // a thread stuck in a call that never returns
+              }
+            })
+        .to(out, Produced.with(Serdes.String(), Serdes.String()));
+    Config config =
+        new Config(
+            Map.of(
+                ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, cluster.schemaRegistryUrl(),
+                StreamsServiceConfig.APPLICATION_ID_CONFIG, cluster.uniqueId("stuck"),
+                StreamsServiceConfig.STATE_DIR_CONFIG,
+                    cluster.newDirectory("stuck-state").toString(),
+                StreamsServiceConfig.STALL_TIMEOUT_MS_CONFIG, Long.toString(BOUND.toMillis())));
+    StreamsService service = StreamsService.start(config, builder.build());
+    try (KafkaProducer<String, String> producer = producer(cluster)) {
+      producer.send(new ProducerRecord<>(in, "k", "first")).get(30, TimeUnit.SECONDS);
+      List<String> output = new ArrayList<>();
+      await("first record through")
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> read(cluster, out, output).contains("first"));
+      assertThat(service.livenessProblem()).isEmpty();
+
+      producer.send(new ProducerRecord<>(in, "k", "stuck"));
+      producer.send(new ProducerRecord<>(in, "k", "behind"));
+      producer.flush();
+      await("not alive once stuck for longer than the bound")
+          .atMost(Duration.ofSeconds(40))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> service.livenessProblem().isPresent());
+      assertThat(service.livenessProblem().get())
+          .startsWith("no progress for ")
+          .contains("bound 5 s");
+
+      release.countDown();
+      await("alive again once it moves")
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> service.livenessProblem().isEmpty());
+      await("the records behind it through")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> read(cluster, out, output).containsAll(List.of("stuck", "behind")));
+    } finally {
+      release.countDown();
+      service.close();
+    }
+  }
+
+  private static void awaitRelease(CountDownLatch release) {
+    try {
+      release.await(120, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static List<String> read(TestCluster cluster, String topic, List<String> into) {
+    try (KafkaConsumer<String, String> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.bootstrapServers(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed"),
+            new StringDeserializer(),
+            new StringDeserializer())) {
+      var partition = new org.apache.kafka.common.TopicPartition(topic, 0);
+      consumer.assign(List.of(partition));
+      consumer.seekToBeginning(List.of(partition));
+      into.clear();
+      for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofSeconds(2))) {
+        into.add(record.value());
+      }
+      return into;
+    }
+  }
+
+  private static KafkaProducer<String, String> producer(TestCluster cluster) {
+    return new KafkaProducer<>(
+        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
+        new StringSerializer(),
+        new StringSerializer());
+  }
+
+  /** A Streams service's settings, with nothing of its own. */
+  private static final class Config extends StreamsServiceConfig {
+
+    private static final ConfigDef DEFINITION = streamsDefinition("stuck-test");
+
+    Config(Map<String, String> settings) {
+      super(DEFINITION, settings);
+    }
+
+    @Override
+    public String serviceName() {
+      return "stuck-test";
+    }
+  }
+}
