@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.crawler.cli.crawl.EditableSite;
-import dev.crawler.committer.CommitterApp;
 import dev.crawler.events.DocumentEvent;
-import dev.crawler.fetcher.FetcherApp;
-import dev.crawler.frontier.FrontierApp;
-import dev.crawler.parser.ParserApp;
 import dev.crawler.schemas.Topics;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -19,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -83,7 +78,8 @@ class ChaosIT {
       ServiceProcesses.seed(cluster, site.urls());
       await("pages flow on every origin")
           .atMost(Duration.ofSeconds(120))
-          .until(() -> everyOriginServedSince(System.nanoTime() - TimeUnit.SECONDS.toNanos(2)));
+          .until(
+              () -> site.isEveryOriginServedSince(System.nanoTime() - TimeUnit.SECONDS.toNanos(2)));
 
       List<String> figures = new ArrayList<>();
       for (String name : List.of("frontier", "parser", "committer")) {
@@ -98,7 +94,7 @@ class ChaosIT {
         await(name + ": pages flow again on every origin")
             .atMost(FLOWING_AGAIN.plusSeconds(20))
             .pollInterval(Duration.ofMillis(100))
-            .until(() -> everyOriginServedSince(readyAt));
+            .until(() -> site.isEveryOriginServedSince(readyAt));
         long flowingAt = System.nanoTime();
         figures.add(
             String.format(
@@ -119,7 +115,7 @@ class ChaosIT {
       await("fetcher-1 takes fetcher-2's origins")
           .atMost(TAKE_OVER.plusSeconds(30))
           .pollInterval(Duration.ofMillis(100))
-          .until(() -> everyOriginServedSince(killedAt + TimeUnit.SECONDS.toNanos(1)));
+          .until(() -> site.isEveryOriginServedSince(killedAt + TimeUnit.SECONDS.toNanos(1)));
       long takenAt = System.nanoTime();
       figures.add(
           String.format(
@@ -166,7 +162,7 @@ class ChaosIT {
       await("pages flow again on every origin after the broker's crash")
           .atMost(BROKER_RECOVERY.plusSeconds(60))
           .pollInterval(Duration.ofMillis(200))
-          .until(() -> everyOriginServedSince(brokerBackAt));
+          .until(() -> site.isEveryOriginServedSince(brokerBackAt));
       long flowingAt = System.nanoTime();
       figures.add(
           String.format(
@@ -201,27 +197,9 @@ class ChaosIT {
     }
   }
 
-  /** Whether every origin served a page after this moment. */
-  private boolean everyOriginServedSince(long nanoTime) {
-    Set<String> served = new TreeSet<>();
-    for (EditableSite.Served page : site.served()) {
-      if (page.nanoTime() > nanoTime) {
-        served.add(page.origin());
-      }
-    }
-    return served.containsAll(site.urls());
-  }
-
   /** No two requests to one origin closer than the delay, through every kill and take-over. */
   private void assertPolite() {
-    Map<String, Long> last = new HashMap<>();
-    long closest = Long.MAX_VALUE;
-    for (EditableSite.Served page : site.served()) {
-      Long previous = last.put(page.origin(), page.nanoTime());
-      if (previous != null) {
-        closest = Math.min(closest, page.nanoTime() - previous);
-      }
-    }
+    long closest = site.closestRequestsToOneOrigin();
     System.out.printf(
         java.util.Locale.ROOT,
         "closest two requests to one origin: %.0f ms (delay %d ms)%n",
@@ -236,29 +214,10 @@ class ChaosIT {
     return nanos / 1e9;
   }
 
-  /**
-   * A service process named like its pod: instance id, state directory and management port of its
-   * own.
-   */
+  /** A service process named like its pod, restarted under its instance id on its state. */
   private ServiceProcesses.Service start(String name, Map<String, String> common)
       throws IOException {
-    Class<?> main =
-        switch (name.replaceAll("-\\d+$", "")) {
-          case "frontier" -> FrontierApp.class;
-          case "parser" -> ParserApp.class;
-          case "committer" -> CommitterApp.class;
-          default -> FetcherApp.class;
-        };
-    Map<String, String> own = new HashMap<>(common);
-    if (main == FetcherApp.class) {
-      own.put("CRAWLER_FETCHER_INSTANCE_ID", name);
-    } else {
-      own.put("CRAWLER_INSTANCE_ID", name + "-0");
-      own.put("CRAWLER_STATE_DIR", dir.resolve(name).toString());
-    }
-    if (main == FrontierApp.class) {
-      own.put("CRAWLER_FRONTIER_DELAY_MS", Long.toString(DELAY_MILLIS));
-    }
-    return processes.start(name, main, own);
+    String instanceId = name.startsWith("fetcher") ? name : name + "-0";
+    return processes.startPod(name, instanceId, dir, DELAY_MILLIS, common, Map.of(), Map.of());
   }
 }

@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.crawler.cli.crawl.EditableSite;
-import dev.crawler.committer.CommitterApp;
 import dev.crawler.embedded.KafkaNodeCluster;
 import dev.crawler.events.DocumentEvent;
-import dev.crawler.fetcher.FetcherApp;
-import dev.crawler.frontier.FrontierApp;
-import dev.crawler.parser.ParserApp;
 import dev.crawler.schemas.Topics;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,7 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -94,7 +89,8 @@ class ClusterChaosIT {
       ServiceProcesses.seed(cluster, site.urls());
       await("pages flow on every origin")
           .atMost(Duration.ofSeconds(120))
-          .until(() -> everyOriginServedSince(System.nanoTime() - TimeUnit.SECONDS.toNanos(2)));
+          .until(
+              () -> site.isEveryOriginServedSince(System.nanoTime() - TimeUnit.SECONDS.toNanos(2)));
       List<String> figures = new ArrayList<>();
 
       int leader = kafka.leaderOfMost(topics.fetchRequests().name());
@@ -195,7 +191,7 @@ class ClusterChaosIT {
               long recent =
                   Math.max(since + TimeUnit.SECONDS.toNanos(1), now - TimeUnit.SECONDS.toNanos(2));
               flowingAt[0] = now;
-              return everyOriginServedSince(recent);
+              return site.isEveryOriginServedSince(recent);
             });
     Map<String, Long> last = new HashMap<>();
     site.urls().forEach(origin -> last.put(origin, since));
@@ -254,17 +250,6 @@ class ClusterChaosIT {
     }
     lines.forEach(System.out::println);
     return lines;
-  }
-
-  /** Whether every origin served a page after this moment. */
-  private boolean everyOriginServedSince(long nanoTime) {
-    Set<String> served = new TreeSet<>();
-    for (EditableSite.Served page : site.served()) {
-      if (page.nanoTime() > nanoTime) {
-        served.add(page.origin());
-      }
-    }
-    return served.containsAll(site.urls());
   }
 
   /**
@@ -333,30 +318,18 @@ class ClusterChaosIT {
   }
 
   /**
-   * A service process named like its pod: instance id, state directory and management port of its
-   * own; the stateful services keep a standby replica of every task.
+   * A service process named like its pod; the stateful services keep a standby replica of every
+   * task, and each fetcher says its name in its User-Agent.
    */
   private ServiceProcesses.Service start(String name, Map<String, String> common)
       throws IOException {
-    Class<?> main =
-        switch (name.replaceAll("-\\d+$", "")) {
-          case "frontier" -> FrontierApp.class;
-          case "parser" -> ParserApp.class;
-          case "committer" -> CommitterApp.class;
-          default -> FetcherApp.class;
-        };
-    Map<String, String> own = new HashMap<>(common);
-    if (main == FetcherApp.class) {
-      own.put("CRAWLER_FETCHER_INSTANCE_ID", name);
-      own.put("CRAWLER_FETCHER_USER_AGENT", "crawler-it/1.0 (" + name + ")");
-    } else {
-      own.put("CRAWLER_INSTANCE_ID", name);
-      own.put("CRAWLER_STATE_DIR", dir.resolve(name).toString());
-      own.put("CRAWLER_STANDBY_REPLICAS", "1");
-    }
-    if (main == FrontierApp.class) {
-      own.put("CRAWLER_FRONTIER_DELAY_MS", Long.toString(DELAY_MILLIS));
-    }
-    return processes.start(name, main, own);
+    return processes.startPod(
+        name,
+        name,
+        dir,
+        DELAY_MILLIS,
+        common,
+        Map.of("CRAWLER_STANDBY_REPLICAS", "1"),
+        Map.of("CRAWLER_FETCHER_USER_AGENT", "crawler-it/1.0 (" + name + ")"));
   }
 }

@@ -3,11 +3,15 @@ package dev.crawler.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.crawler.committer.CommitterApp;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.EmbeddedSchemaRegistry;
 import dev.crawler.embedded.KafkaNodeCluster;
 import dev.crawler.embedded.TopicInstaller;
 import dev.crawler.events.DocumentEvent;
+import dev.crawler.fetcher.FetcherApp;
+import dev.crawler.frontier.FrontierApp;
+import dev.crawler.parser.ParserApp;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
 import java.io.IOException;
@@ -135,6 +139,44 @@ final class ServiceProcesses implements AfterEachCallback {
       processes.add(process);
     }
     return new Service(name, process, port, log);
+  }
+
+  /**
+   * Starts a service process named like its pod ({@code frontier-1}, {@code fetcher-2}): the
+   * service from the name, its instance id ({@code instanceId}) and, for a Streams service, a state
+   * directory of its own under {@code stateDirs}; the frontier's politeness delay; {@code extra}
+   * variables on top ({@code FETCHER_*} ones only for fetchers, the others for the Streams
+   * services).
+   */
+  Service startPod(
+      String name,
+      String instanceId,
+      Path stateDirs,
+      long delayMillis,
+      Map<String, String> common,
+      Map<String, String> streamsExtra,
+      Map<String, String> fetcherExtra)
+      throws IOException {
+    Class<?> main =
+        switch (name.replaceAll("-\\d+$", "")) {
+          case "frontier" -> FrontierApp.class;
+          case "parser" -> ParserApp.class;
+          case "committer" -> CommitterApp.class;
+          default -> FetcherApp.class;
+        };
+    Map<String, String> own = new HashMap<>(common);
+    if (main == FetcherApp.class) {
+      own.put("CRAWLER_FETCHER_INSTANCE_ID", instanceId);
+      own.putAll(fetcherExtra);
+    } else {
+      own.put("CRAWLER_INSTANCE_ID", instanceId);
+      own.put("CRAWLER_STATE_DIR", stateDirs.resolve(name).toString());
+      own.putAll(streamsExtra);
+    }
+    if (main == FrontierApp.class) {
+      own.put("CRAWLER_FRONTIER_DELAY_MS", Long.toString(delayMillis));
+    }
+    return start(name, main, own);
   }
 
   /**

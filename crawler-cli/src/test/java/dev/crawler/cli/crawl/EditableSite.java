@@ -114,6 +114,30 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
     }
   }
 
+  /** Whether every origin served a page after this moment ({@link System#nanoTime()}). */
+  public boolean isEveryOriginServedSince(long nanoTime) {
+    java.util.Set<String> origins = new java.util.HashSet<>();
+    for (Served page : served()) {
+      if (page.nanoTime() > nanoTime) {
+        origins.add(page.origin());
+      }
+    }
+    return origins.containsAll(urls);
+  }
+
+  /** The shortest time between two requests to one origin so far, in nanoseconds. */
+  public long closestRequestsToOneOrigin() {
+    Map<String, Long> last = new java.util.HashMap<>();
+    long closest = Long.MAX_VALUE;
+    for (Served page : served()) {
+      Long previous = last.put(page.origin(), page.nanoTime());
+      if (previous != null) {
+        closest = Math.min(closest, page.nanoTime() - previous);
+      }
+    }
+    return closest;
+  }
+
   /** Requests per page served, by URL (origin + path). */
   public Map<String, Integer> requests() {
     Map<String, Integer> requests = new java.util.TreeMap<>();
