@@ -43,11 +43,8 @@ public final class StreamsService implements RunningService {
   /** How long closing waits for in-flight transactions to commit. */
   public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
-  /** How often the watchdog looks at the instance's progress. */
+  /** How often the watchdog looks at the instance's progress and for hanging transactions. */
   private static final Duration WATCH_INTERVAL = Duration.ofSeconds(5);
-
-  /** How often the watchdog looks for hanging transactions, in watch intervals. */
-  private static final int RECOVERY_EVERY = 1;
 
   private final String name;
   private final KafkaStreams streams;
@@ -55,8 +52,9 @@ public final class StreamsService implements RunningService {
   private final InstantSource clock = InstantSource.system();
   private final Admin admin;
   private final Watchdog watchdog;
-  private int watches;
-  private volatile boolean stalled;
+
+  /** Whether the last watch found the instance stalled (the watchdog's thread only). */
+  private boolean stalled;
 
   private StreamsService(
       StreamsServiceConfig config, KafkaStreams streams, Set<String> topologyTopics) {
@@ -79,9 +77,7 @@ public final class StreamsService implements RunningService {
             WATCH_INTERVAL,
             () -> {
               watchProgress();
-              if (++watches % RECOVERY_EVERY == 0) {
-                recovery.pass();
-              }
+              recovery.pass();
             });
   }
 
