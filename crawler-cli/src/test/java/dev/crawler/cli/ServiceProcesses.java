@@ -133,6 +133,10 @@ final class ServiceProcesses implements AfterEachCallback {
       builder.environment().putAll(map);
     }
     builder.environment().put("CRAWLER_MANAGEMENT_PORT", Integer.toString(port));
+    if (main == FetcherApp.class) {
+      // the test sites listen on 127.0.0.1, a loopback address the fetcher denies by default
+      builder.environment().putIfAbsent("CRAWLER_FETCHER_ADDRESS_ALLOW", "127.0.0.1");
+    }
     builder.redirectErrorStream(true).redirectOutput(log.toFile());
     Process process = builder.start();
     synchronized (processes) {

@@ -93,7 +93,8 @@ public final class FetcherApp implements RunningService {
             config.duration(FetcherConfig.IDLE_TIMEOUT_MS_CONFIG),
             config.duration(FetcherConfig.REQUEST_TIMEOUT_MS_CONFIG),
             config.getInt(FetcherConfig.MAX_CONNECTIONS_CONFIG),
-            config.getBoolean(FetcherConfig.VERIFY_TLS_CONFIG));
+            config.getBoolean(FetcherConfig.VERIFY_TLS_CONFIG),
+            config.addressPolicy());
     KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(
             consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());

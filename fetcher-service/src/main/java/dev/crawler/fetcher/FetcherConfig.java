@@ -1,12 +1,15 @@
 package dev.crawler.fetcher;
 
 import dev.crawler.common.config.ServiceConfig;
+import dev.crawler.fetcher.domain.AddressPolicy;
+import dev.crawler.fetcher.domain.AddressRange;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
 
 /** The fetcher's settings. */
 public final class FetcherConfig extends ServiceConfig {
@@ -76,6 +79,19 @@ public final class FetcherConfig extends ServiceConfig {
   public static final String COMMIT_INTERVAL_MS_CONFIG = "fetcher.commit.interval.ms";
   private static final String COMMIT_INTERVAL_MS_DOC =
       "How often the offsets of done requests are committed, in milliseconds.";
+
+  public static final String ADDRESS_ALLOW_CONFIG = "fetcher.address.allow";
+  private static final String ADDRESS_ALLOW_DOC =
+      "IP ranges (CIDR, comma-separated: 10.20.0.0/16,fd00:1::/64, or single addresses) the fetcher may connect to although the deny"
+          + " list has them: an intranet to crawl, a proxy inside the cluster. Every connection (pages, HEAD, robots.txt and its redirects,"
+          + " sitemaps, redirect hops) is checked on the address it is made to, after resolution.";
+
+  public static final String ADDRESS_DENY_CONFIG = "fetcher.address.deny";
+  private static final String ADDRESS_DENY_DOC =
+      "IP ranges (CIDR, comma-separated) the fetcher may not connect to, beside those it never connects to unless allowed: loopback,"
+          + " unspecified, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, cloud metadata),"
+          + " unique-local (fc00::/7), multicast, reserved and documentation ranges, and the NAT64, 6to4 and IPv4-compatible forms of"
+          + " these. A URL whose host has no other address ends ADDRESS_DENIED, naming the address and the range, and is not retried.";
 
   public static final ConfigDef DEFINITION =
       baseDefinition()
@@ -167,6 +183,20 @@ public final class FetcherConfig extends ServiceConfig {
               HANDOVER_TIMEOUT_MS_DOC)
           .define(INSTANCE_ID_CONFIG, Type.STRING, "", Importance.LOW, INSTANCE_ID_DOC)
           .define(
+              ADDRESS_ALLOW_CONFIG,
+              Type.LIST,
+              "",
+              AddressRanges.VALIDATOR,
+              Importance.HIGH,
+              ADDRESS_ALLOW_DOC)
+          .define(
+              ADDRESS_DENY_CONFIG,
+              Type.LIST,
+              "",
+              AddressRanges.VALIDATOR,
+              Importance.MEDIUM,
+              ADDRESS_DENY_DOC)
+          .define(
               COMMIT_INTERVAL_MS_CONFIG,
               Type.LONG,
               1000L,
@@ -176,6 +206,38 @@ public final class FetcherConfig extends ServiceConfig {
 
   public FetcherConfig(Map<String, String> settings) {
     super(DEFINITION, settings);
+  }
+
+  /** Which addresses the fetcher may connect to: the defaults, with the settings' ranges. */
+  public AddressPolicy addressPolicy() {
+    return AddressPolicy.of(getList(ADDRESS_ALLOW_CONFIG), getList(ADDRESS_DENY_CONFIG));
+  }
+
+  /**
+   * Checks that every element of a list setting is an address range, naming the first that is not.
+   */
+  private static final class AddressRanges implements ConfigDef.Validator {
+    static final AddressRanges VALIDATOR = new AddressRanges();
+
+    @Override
+    public void ensureValid(String name, Object value) {
+      if (value instanceof java.util.List<?> ranges) {
+        for (Object range : ranges) {
+          try {
+            if (!range.toString().isBlank()) {
+              AddressRange.parse(range.toString());
+            }
+          } catch (IllegalArgumentException e) {
+            throw new ConfigException(name, range, e.getMessage());
+          }
+        }
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "IP ranges in CIDR notation";
+    }
   }
 
   public String userAgent() {

@@ -82,6 +82,8 @@ final class FetcherHarness implements AutoCloseable {
     all.put(FetcherConfig.USER_AGENT_CONFIG, "test-bot/1.0");
     all.put(FetcherConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
     all.put(FetcherConfig.COMMIT_INTERVAL_MS_CONFIG, "200");
+    // the test origins listen on 127.0.0.1, a loopback address the fetcher denies by default
+    all.put(FetcherConfig.ADDRESS_ALLOW_CONFIG, "127.0.0.1");
     all.put("kafka.session.timeout.ms", "10000");
     all.put("kafka.heartbeat.interval.ms", "500");
     all.putAll(settings);

@@ -248,7 +248,7 @@ public final class CommitPolicy {
       case NETWORK_ERROR, RATE_LIMITED ->
           isFinal ? Optional.of(DeleteReason.NETWORK_ERROR) : Optional.empty();
       case BLOCKED_BY_ROBOTS_TXT -> Optional.of(DeleteReason.BLOCKED_BY_ROBOTS_TXT);
-      case FILTERED -> Optional.of(DeleteReason.FILTERED);
+      case FILTERED, ADDRESS_DENIED -> Optional.of(DeleteReason.FILTERED);
       case ORPHAN -> Optional.of(DeleteReason.ORPHAN);
       case OUT_OF_SCOPE -> Optional.of(DeleteReason.OUT_OF_SCOPE);
       default -> Optional.empty();

@@ -11,6 +11,7 @@ import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.Outcome;
 import dev.crawler.fetcher.FetcherApp;
+import dev.crawler.fetcher.FetcherConfig;
 import dev.crawler.frontier.FrontierApp;
 import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.frontier.FrontierProgress;
@@ -152,7 +153,12 @@ final class Crawl {
 
       frontier = FrontierApp.start(frontierConfig);
       services.add(frontier);
-      services.add(FetcherApp.start(settings.fetcher(bootstrapServers, registryUrl)));
+      CrawlSettings fetcherSettings = settings.allowingSeedAddresses(plan.seeds());
+      LOG.info(
+          "the fetcher may connect to the seeds' addresses ({}) and to no other address of the"
+              + " ranges it denies (fetcher.address.allow, fetcher.address.deny)",
+          fetcherSettings.shared().getOrDefault(FetcherConfig.ADDRESS_ALLOW_CONFIG, "none"));
+      services.add(FetcherApp.start(fetcherSettings.fetcher(bootstrapServers, registryUrl)));
       services.add(ParserApp.start(settings.parser(bootstrapServers, registryUrl)));
       services.add(CommitterApp.start(settings.committer(bootstrapServers, registryUrl)));
 

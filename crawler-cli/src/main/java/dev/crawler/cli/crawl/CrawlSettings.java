@@ -7,8 +7,12 @@ import dev.crawler.common.streams.StreamsServiceConfig;
 import dev.crawler.fetcher.FetcherConfig;
 import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.parser.ParserConfig;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -79,6 +83,43 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
     }
     Map<String, String> settings = new HashMap<>(shared);
     settings.put(key, value);
+    return new CrawlSettings(Map.copyOf(settings), dataDir);
+  }
+
+  /**
+   * These settings with the exact addresses of these seeds' hosts allowed to the fetcher, beside
+   * the ranges {@code fetcher.address.allow} gives: a crawl of {@code http://localhost:8080/}
+   * reaches 127.0.0.1 (and ::1), and nothing else of the ranges the fetcher denies. A host that
+   * does not resolve is left out (its fetch fails on its own).
+   */
+  CrawlSettings allowingSeedAddresses(List<String> seeds) {
+    Set<String> addresses = new TreeSet<>();
+    for (String seed : seeds) {
+      String host;
+      try {
+        host = URI.create(seed).getHost();
+      } catch (IllegalArgumentException e) {
+        continue;
+      }
+      if (host == null) {
+        continue;
+      }
+      try {
+        for (InetAddress address : InetAddress.getAllByName(host.replaceAll("^\\[|\\]$", ""))) {
+          addresses.add(address.getHostAddress());
+        }
+      } catch (UnknownHostException e) {
+        // no address to allow
+      }
+    }
+    if (addresses.isEmpty()) {
+      return this;
+    }
+    String configured = shared.getOrDefault(FetcherConfig.ADDRESS_ALLOW_CONFIG, "").strip();
+    Map<String, String> settings = new HashMap<>(shared);
+    settings.put(
+        FetcherConfig.ADDRESS_ALLOW_CONFIG,
+        (configured.isEmpty() ? "" : configured + ",") + String.join(",", addresses));
     return new CrawlSettings(Map.copyOf(settings), dataDir);
   }
 

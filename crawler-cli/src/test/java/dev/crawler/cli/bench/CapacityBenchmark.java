@@ -407,7 +407,11 @@ public final class CapacityBenchmark {
     builder.environment().keySet().removeIf(variable -> variable.startsWith("CRAWLER_"));
     builder.environment().putAll(common);
     builder.environment().put("CRAWLER_MANAGEMENT_PORT", Integer.toString(port));
-    if (main != FetcherApp.class) {
+    if (main == FetcherApp.class) {
+      // the site's hosts are 127.0.0.1 to 127.0.0.H, loopback addresses the fetcher denies by
+      // default
+      builder.environment().put("CRAWLER_FETCHER_ADDRESS_ALLOW", "127.0.0.0/8");
+    } else {
       builder.environment().put("CRAWLER_STATE_DIR", work.resolve(name + "-state").toString());
     }
     builder.redirectErrorStream(true).redirectOutput(work.resolve(name + ".log").toFile());

@@ -54,6 +54,7 @@ public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
             case PROTOCOL_ERROR -> Kind.PROTOCOL_ERROR;
             case TOO_LARGE, REJECTED_METADATA ->
                 Kind.ANSWERED; // the server answered; we did not want the body
+            case ADDRESS_DENIED -> Kind.ANSWERED; // nothing was sent: the origin did no wrong
           };
       return new Feedback(kind, OptionalLong.empty());
     }

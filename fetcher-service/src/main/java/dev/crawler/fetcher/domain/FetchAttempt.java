@@ -77,6 +77,11 @@ public sealed interface FetchAttempt {
      * The response's headers failed the metadata filters (content type, length), so its body was
      * not read.
      */
-    REJECTED_METADATA
+    REJECTED_METADATA,
+    /**
+     * The host's address is one the fetcher may not connect to ({@link AddressPolicy}): nothing was
+     * sent.
+     */
+    ADDRESS_DENIED
   }
 }

@@ -48,6 +48,7 @@ public record FetchVerdict(
           switch (failure.kind()) {
             case TOO_LARGE -> Outcome.TOO_LARGE;
             case REJECTED_METADATA -> Outcome.FILTERED;
+            case ADDRESS_DENIED -> Outcome.ADDRESS_DENIED;
             default -> Outcome.NETWORK_ERROR;
           };
       return decided(outcome, describe(failure));
@@ -100,6 +101,7 @@ public record FetchVerdict(
           case PROTOCOL_ERROR -> "protocol error";
           case TOO_LARGE -> "too large";
           case REJECTED_METADATA -> "METADATA";
+          case ADDRESS_DENIED -> "address denied";
         };
     return failure.detail().isEmpty() ? kind : kind + ": " + failure.detail();
   }

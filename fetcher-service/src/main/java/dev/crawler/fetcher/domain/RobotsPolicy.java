@@ -12,8 +12,9 @@ import java.util.OptionalLong;
 /**
  * What robots.txt allows (RFC 9309, parsed by crawler-commons' {@link SimpleRobotRulesParser}): a
  * 2xx robots.txt is parsed (at most {@value #MAX_BYTES} bytes) and matched on the user agent's
- * product token; a 4xx means no rules (allow all); a 5xx or no response means disallow all until
- * robots.txt is fetched again, sooner than a parsed one expires. Thread-safe.
+ * product token; a 4xx means no rules (allow all), and so does a robots.txt on an address the
+ * fetcher may not connect to; a 5xx or no response means disallow all until robots.txt is fetched
+ * again, sooner than a parsed one expires. Thread-safe.
  */
 public final class RobotsPolicy {
 
@@ -71,6 +72,12 @@ public final class RobotsPolicy {
       if (status >= 400 && status < 500) {
         return new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
       }
+    }
+    if (attempt instanceof FetchAttempt.Failure failure
+        && failure.kind() == FetchAttempt.FailureKind.ADDRESS_DENIED) {
+      // robots.txt (or a redirect of it) is on an address the fetcher may not reach: it is not
+      // available, as a 4xx is; each page is judged by the same address policy when it is fetched
+      return new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
     }
     // 5xx, an unfollowed redirect, or no response: the origin may be in trouble; do not crawl it
     // for now

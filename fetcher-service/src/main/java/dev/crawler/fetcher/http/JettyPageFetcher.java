@@ -1,6 +1,7 @@
 package dev.crawler.fetcher.http;
 
 import dev.crawler.common.url.UrlNormalizer;
+import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.ContentDecoding;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
@@ -37,8 +38,10 @@ import org.eclipse.jetty.http.MimeTypes;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
 import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.SocketAddressResolver;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
 /**
  * The {@link PageFetcher} on Jetty's asynchronous {@link HttpClient}: HTTP/1.1, and HTTP/2 where
@@ -64,6 +67,8 @@ public final class JettyPageFetcher implements PageFetcher {
    * @param requestTimeout how long a whole request may take, redirects followed included
    * @param maxConnections connections open at most, over all origins
    * @param verifyTls whether TLS certificates and host names are verified
+   * @param addresses which addresses may be connected to: every connection is checked on the
+   *     address it is made to ({@link GuardedAddressResolver})
    */
   public JettyPageFetcher(
       String userAgent,
@@ -72,7 +77,8 @@ public final class JettyPageFetcher implements PageFetcher {
       Duration idleTimeout,
       Duration requestTimeout,
       int maxConnections,
-      boolean verifyTls) {
+      boolean verifyTls,
+      AddressPolicy addresses) {
     this.maxBodyBytes = maxBodyBytes;
     this.requestTimeout = requestTimeout;
     this.idleTimeout = idleTimeout;
@@ -96,6 +102,13 @@ public final class JettyPageFetcher implements PageFetcher {
                 HttpClientConnectionFactory.HTTP11,
                 new ClientConnectionFactoryOverHTTP2.HTTP2(http2)));
     client.setExecutor(threads);
+    ScheduledExecutorScheduler scheduler =
+        new ScheduledExecutorScheduler("fetcher-http-timer", true);
+    client.setScheduler(scheduler);
+    client.setSocketAddressResolver(
+        new GuardedAddressResolver(
+            new SocketAddressResolver.Async(threads, scheduler, connectTimeout.toMillis()),
+            addresses));
     client.setFollowRedirects(false);
     client.setMaxConnectionsPerDestination(
         Math.max(2, Math.min(maxConnections, FetchOptions.MAX_CONNECTIONS_LIMIT)));
@@ -343,6 +356,9 @@ public final class JettyPageFetcher implements PageFetcher {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof AbortedException aborted) {
         return aborted.kind;
+      }
+      if (cause instanceof GuardedAddressResolver.AddressDeniedException) {
+        return FailureKind.ADDRESS_DENIED;
       }
       if (cause instanceof TimeoutException || cause instanceof java.net.SocketTimeoutException) {
         return FailureKind.TIMEOUT;

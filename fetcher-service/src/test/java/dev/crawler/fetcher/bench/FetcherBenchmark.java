@@ -254,6 +254,7 @@ public final class FetcherBenchmark {
     settings.put("topic.prefix", topics.prefix());
     settings.put(FetcherConfig.GROUP_ID_CONFIG, "bench-" + name);
     settings.put(FetcherConfig.USER_AGENT_CONFIG, "bench-bot/1.0");
+    settings.put(FetcherConfig.ADDRESS_ALLOW_CONFIG, "127.0.0.1"); // the origins' address
     return FetcherApp.start(new FetcherConfig(settings));
   }
 

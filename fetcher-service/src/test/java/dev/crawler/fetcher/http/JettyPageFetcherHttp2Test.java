@@ -2,6 +2,7 @@ package dev.crawler.fetcher.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -116,7 +117,8 @@ class JettyPageFetcherHttp2Test {
             Duration.ofSeconds(5),
             Duration.ofSeconds(10),
             16,
-            false);
+            false,
+            AddressPolicy.of(List.of("127.0.0.1"), List.of()));
   }
 
   @AfterAll

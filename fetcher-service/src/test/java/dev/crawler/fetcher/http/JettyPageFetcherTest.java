@@ -2,15 +2,18 @@ package dev.crawler.fetcher.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -30,18 +33,32 @@ class JettyPageFetcherTest {
   private static String base;
   private static JettyPageFetcher fetcher;
 
+  /** A second loopback address playing an internal service the fetcher may not reach. */
+  private static ServerConnector internal;
+
+  private static final AtomicInteger INTERNAL_REQUESTS = new AtomicInteger();
+
   @BeforeAll
   static void start() throws Exception {
     server = new Server();
     ServerConnector connector = new ServerConnector(server);
     connector.setHost("127.0.0.1");
     server.addConnector(connector);
+    internal = new ServerConnector(server);
+    internal.setHost("127.0.0.2");
+    server.addConnector(internal);
     server.setHandler(
         new Handler.Abstract() {
           @Override
           public boolean handle(Request request, Response response, Callback callback)
               throws Exception {
             String path = request.getHttpURI().getPath();
+            if (Request.getLocalPort(request) == internal.getLocalPort()) {
+              INTERNAL_REQUESTS.incrementAndGet();
+              response.write(
+                  true, ByteBuffer.wrap("secret".getBytes(StandardCharsets.UTF_8)), callback);
+              return true;
+            }
             switch (path) {
               case "/page" -> {
                 response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=ISO-8859-1");
@@ -86,6 +103,15 @@ class JettyPageFetcherTest {
                 NEVER.await(2, TimeUnit.SECONDS);
                 response.write(true, ByteBuffer.wrap(new byte[1]), callback);
               }
+              case "/to-internal" -> {
+                response.setStatus(302);
+                response
+                    .getHeaders()
+                    .put(
+                        HttpHeader.LOCATION,
+                        "http://127.0.0.2:" + internal.getLocalPort() + "/latest/meta-data/");
+                callback.succeeded();
+              }
               case "/moved" -> {
                 response.setStatus(301);
                 response.getHeaders().put(HttpHeader.LOCATION, "/page");
@@ -109,7 +135,8 @@ class JettyPageFetcherTest {
             Duration.ofMillis(500),
             Duration.ofMillis(500),
             16,
-            false);
+            false,
+            AddressPolicy.of(List.of("127.0.0.1"), List.of()));
   }
 
   @AfterAll
@@ -132,6 +159,62 @@ class JettyPageFetcherTest {
     assertThat(response.header("User-Agent-Seen")).contains("test-bot/1.0");
   }
 
+  @Test
+  void refusesAnAddressOutsideTheAllowedRangesBeforeSendingAByte() throws Exception {
+    int before = INTERNAL_REQUESTS.get();
+
+    FetchAttempt.Failure failure =
+        (FetchAttempt.Failure)
+            fetcher
+                .get(
+                    "http://127.0.0.2:" + internal.getLocalPort() + "/latest/meta-data/",
+                    Map.of(),
+                    0)
+                .get(5, TimeUnit.SECONDS);
+
+    assertThat(failure.kind()).isEqualTo(FetchAttempt.FailureKind.ADDRESS_DENIED);
+    assertThat(failure.detail()).isEqualTo("127.0.0.2: 127.0.0.2 is in 127.0.0.0/8 (loopback)");
+    assertThat(INTERNAL_REQUESTS.get()).isEqualTo(before);
+  }
+
+  @Test
+  void checksEveryRedirectHopOnItsOwnAddress() throws Exception {
+    int before = INTERNAL_REQUESTS.get();
+
+    FetchAttempt attempt = fetcher.get(base + "/to-internal", Map.of(), 5).get(5, TimeUnit.SECONDS);
+
+    assertThat(attempt)
+        .isInstanceOfSatisfying(
+            FetchAttempt.Failure.class,
+            failure ->
+                assertThat(failure.kind()).isEqualTo(FetchAttempt.FailureKind.ADDRESS_DENIED));
+    assertThat(INTERNAL_REQUESTS.get()).isEqualTo(before);
+  }
+
+  @Test
+  void judgesANameByTheAddressItResolvesTo() throws Exception {
+    String byName = base.replace("127.0.0.1", "localhost") + "/page";
+    assertThat(fetcher.get(byName, Map.of(), 0).get(5, TimeUnit.SECONDS))
+        .isInstanceOf(FetchAttempt.Response.class);
+
+    try (JettyPageFetcher guarded =
+        new JettyPageFetcher(
+            "test-bot/1.0",
+            1024,
+            Duration.ofSeconds(2),
+            Duration.ofMillis(500),
+            Duration.ofMillis(500),
+            16,
+            false,
+            AddressPolicy.defaults())) {
+      assertThat(guarded.get(byName, Map.of(), 0).get(5, TimeUnit.SECONDS))
+          .isInstanceOfSatisfying(
+              FetchAttempt.Failure.class,
+              failure ->
+                  assertThat(failure.kind()).isEqualTo(FetchAttempt.FailureKind.ADDRESS_DENIED));
+    }
+  }
+
   /** 300,000 bytes of a pattern: more than a Content-Length presizes, and than any first buffer. */
   private static final byte[] LONG_BODY = new byte[300_000];
 
@@ -151,7 +234,8 @@ class JettyPageFetcherTest {
             Duration.ofMillis(500),
             Duration.ofMillis(500),
             16,
-            false)) {
+            false,
+            AddressPolicy.of(List.of("127.0.0.1"), List.of()))) {
       for (String path : new String[] {"/streamed", "/sized"}) {
         FetchAttempt.Response response =
             (FetchAttempt.Response) roomy.get(base + path, Map.of(), 0).get(5, TimeUnit.SECONDS);

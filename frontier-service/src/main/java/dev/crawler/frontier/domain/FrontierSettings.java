@@ -81,6 +81,7 @@ public record FrontierSettings(
       case NETWORK_ERROR:
       case RATE_LIMITED:
       case TOO_LARGE:
+      case ADDRESS_DENIED: // a name may resolve elsewhere later, or its range be allowed
       case ERROR:
         return true;
       default:
