@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * instance reads and writes, its changelogs included ({@link TransactionRecovery}: after a broker's
  * crash one can hold a restoration, and with it the whole service, for good), and watches the
  * instance's progress: one that has work and makes none for {@code liveness.stall.timeout.ms} is
- * not alive any more ({@link #livenessProblem()}), so that Kubernetes restarts it.
+ * not alive any more ({@link #livenessProblem()}), so that Kubernetes restarts it; nor is one whose
+ * stream threads keep failing ({@link ThreadReplacements}).
  */
 public final class StreamsService implements RunningService {
 
@@ -56,10 +57,17 @@ public final class StreamsService implements RunningService {
   /** Whether the last watch found the instance stalled (the watchdog's thread only). */
   private boolean stalled;
 
+  /** Stream threads replaced after a failure, and why the last one failed. */
+  private final ThreadReplacements replacements;
+
   private StreamsService(
-      StreamsServiceConfig config, KafkaStreams streams, Set<String> topologyTopics) {
+      StreamsServiceConfig config,
+      KafkaStreams streams,
+      Set<String> topologyTopics,
+      ThreadReplacements replacements) {
     this.name = config.serviceName();
     this.streams = streams;
+    this.replacements = replacements;
     this.progress = new ProgressWatch(config.stallTimeout());
     this.admin = Admin.create(config.adminProperties());
     String internalPrefix = config.getString(StreamsServiceConfig.APPLICATION_ID_CONFIG) + "-";
@@ -90,15 +98,17 @@ public final class StreamsService implements RunningService {
     Set<String> topologyTopics = topicsOf(topology.describe());
     KafkaStreams streams = new KafkaStreams(topology, config.streamsProperties());
     streams.setGlobalStateRestoreListener(new RestoreLog(name));
+    ThreadReplacements replacements = new ThreadReplacements(InstantSource.system());
     streams.setUncaughtExceptionHandler(
         error -> {
           LOG.error("{}: stream thread failed, replacing it", name, error);
+          replacements.replaced(error);
           return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
     streams.start();
     LOG.info(
         "{} started: {}", name, topology.describe().subtopologies().size() + " sub-topologies");
-    return new StreamsService(config, streams, topologyTopics);
+    return new StreamsService(config, streams, topologyTopics, replacements);
   }
 
   /** The topics a topology reads (its global stores' included) and writes. */
@@ -183,7 +193,8 @@ public final class StreamsService implements RunningService {
         || state == KafkaStreams.State.NOT_RUNNING) {
       return Optional.of("Kafka Streams is " + state);
     }
-    return progress.stall(clock.instant());
+    Optional<String> failing = replacements.problem();
+    return failing.isPresent() ? failing : progress.stall(clock.instant());
   }
 
   /**

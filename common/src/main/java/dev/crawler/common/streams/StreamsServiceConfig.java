@@ -12,6 +12,7 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -227,6 +228,12 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     properties.putIfAbsent(
         StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
         TopicSpec.MAX_MESSAGE_BYTES);
+    // the changelogs and repartition topics Kafka Streams creates take records as large as the
+    // catalogue's topics do (a broker's default is 1 MB: a store's value larger than that, a page's
+    // text, was a record no retry could write)
+    properties.putIfAbsent(
+        StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG),
+        Integer.toString(TopicSpec.MAX_MESSAGE_BYTES));
     if (!properties.containsKey(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)) {
       properties.putIfAbsent(
           StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),

@@ -148,7 +148,7 @@ public final class AvroSerde<T extends SpecificRecord>
               + e.getMessage(),
           e);
     }
-    return out.toByteArray();
+    return RecordSize.checked(out.toByteArray(), type, topic);
   }
 
   /**

@@ -32,10 +32,12 @@ public final class StateSerde<T extends SpecificRecord>
     AvroSerde.trustCrawlerClasses();
   }
 
+  private final Class<T> type;
   private final BinaryMessageEncoder<T> encoder;
   private final BinaryMessageDecoder<T> decoder;
 
   private StateSerde(Class<T> type) {
+    this.type = type;
     SpecificData data = SpecificData.getForClass(type);
     Schema schema = data.getSchema(type);
     this.encoder = new BinaryMessageEncoder<>(data, schema);
@@ -60,6 +62,7 @@ public final class StateSerde<T extends SpecificRecord>
     }
     try {
       ByteBuffer buffer = encoder.encode(record);
+      RecordSize.check(buffer.remaining(), type, topic);
       byte[] bytes = new byte[buffer.remaining()];
       buffer.get(bytes);
       return bytes;
