@@ -35,6 +35,15 @@ public final class ParserConfig extends StreamsServiceConfig {
       "The crawler's name in robots directives addressed to one crawler (<meta name=\"NAME\">, X-Robots-Tag: NAME: noindex): the product token of fetcher.user.agent,"
           + " lower-case. Directives addressed to other crawlers (googlebot: noindex) are ignored.";
 
+  public static final String MAX_LINK_CHARS_CONFIG = "parser.max.link.chars";
+  private static final String MAX_LINK_CHARS_DOC =
+      "The longest link, canonical or next page a page may name, in characters: a longer one is dropped in the parser and never sent"
+          + " (the frontier's max-url-length option, 2048 by default, judges shorter ones with its rules).";
+
+  public static final String MAX_OUTLINKS_CONFIG = "parser.max.outlinks";
+  private static final String MAX_OUTLINKS_DOC =
+      "Links kept per page at most, the first in the page's order; the others are dropped (Nutch's db.max.outlinks.per.page).";
+
   public static final ConfigDef DEFINITION =
       streamsDefinition("crawler-parser", STATELESS_TRANSACTION_TIMEOUT_MS)
           .define(
@@ -58,6 +67,20 @@ public final class ParserConfig extends StreamsServiceConfig {
               Range.between(0, 10_000_000),
               Importance.LOW,
               RECENT_LINKS_DOC)
+          .define(
+              MAX_LINK_CHARS_CONFIG,
+              Type.INT,
+              ParserSettings.DEFAULT_MAX_LINK_CHARS,
+              Range.between(16, 1_000_000),
+              Importance.LOW,
+              MAX_LINK_CHARS_DOC)
+          .define(
+              MAX_OUTLINKS_CONFIG,
+              Type.INT,
+              ParserSettings.DEFAULT_MAX_OUTLINKS,
+              Range.between(0, 1_000_000),
+              Importance.LOW,
+              MAX_OUTLINKS_DOC)
           .define(
               IMPORTED_CONTENT_TYPES_CONFIG,
               Type.LIST,
@@ -85,7 +108,9 @@ public final class ParserConfig extends StreamsServiceConfig {
         new HashSet<>(getList(IMPORTED_CONTENT_TYPES_CONFIG)),
         getInt(MAX_TEXT_CHARS_CONFIG),
         getInt(RECENT_LINKS_CONFIG),
-        getString(ROBOTS_AGENT_CONFIG));
+        getString(ROBOTS_AGENT_CONFIG),
+        getInt(MAX_LINK_CHARS_CONFIG),
+        getInt(MAX_OUTLINKS_CONFIG));
   }
 
   private static void validateMediaTypes(String name, Object value) {

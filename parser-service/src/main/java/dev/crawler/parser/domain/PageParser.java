@@ -65,6 +65,12 @@ public final class PageParser {
    */
   static final int MAX_ANCHOR_CHARS = 1_000;
 
+  /** The longest title kept, in characters. */
+  static final int MAX_TITLE_CHARS = 2_000;
+
+  /** The longest description kept, in characters. */
+  static final int MAX_DESCRIPTION_CHARS = 10_000;
+
   /**
    * Each thread's recently resolved link targets: a stream thread parses page after page of the
    * same sites.
@@ -135,9 +141,10 @@ public final class PageParser {
             page.url());
     HtmlFacts facts = HtmlFacts.of(document, settings.robotsAgent());
     List<Link> links = new ArrayList<>(facts.linkElements.size());
-    int outlinkCount = links(facts.linkElements, links);
+    int[] dropped = new int[1];
+    int outlinkCount = links(facts.linkElements, links, dropped);
     Element body = document.body();
-    String title = collapseWhitespace(document.title());
+    String title = cut(collapseWhitespace(document.title()), MAX_TITLE_CHARS);
     PageText.WithChecksum content =
         body == null
             ? new PageText.WithChecksum(new byte[0], ContentChecksum.of(title, ""))
@@ -145,11 +152,15 @@ public final class PageParser {
     Optional<String> canonical =
         Optional.ofNullable(facts.canonicalHref)
             .flatMap(UrlNormalizer::tryNormalize)
-            .or(() -> headerCanonical(page));
+            .or(() -> headerCanonical(page))
+            .filter(url -> url.length() <= settings.maxLinkChars());
     canonical = canonical.filter(url -> options.acceptsCanonical(normalizedUrl(page), url));
     RobotsMeta robots = facts.robots.and(headerRobots(page));
     Optional<String> nextPage =
-        options.pagination().flatMap(how -> nextPage(document, how, normalizedUrl(page)));
+        options
+            .pagination()
+            .flatMap(how -> nextPage(document, how, normalizedUrl(page)))
+            .filter(url -> url.length() <= settings.maxLinkChars());
     String checksum = content.checksum();
     if (options.checksumIgnore().isPresent() && body != null) {
       // parts that change on every visit (a clock, a visitor count) are left out of the checksum
@@ -162,7 +173,9 @@ public final class PageParser {
         type,
         document.charset().name(),
         Optional.of(title).filter(t -> !t.isEmpty()),
-        Optional.ofNullable(facts.description).map(PageParser::collapseWhitespace),
+        Optional.ofNullable(facts.description)
+            .map(PageParser::collapseWhitespace)
+            .map(description -> cut(description, MAX_DESCRIPTION_CHARS)),
         Optional.ofNullable(facts.language),
         truncate(content.utf8Text()),
         canonical,
@@ -170,6 +183,7 @@ public final class PageParser {
         robots.nofollow(),
         links,
         outlinkCount,
+        dropped[0],
         checksum,
         facts.publishedAt(),
         nextPage);
@@ -204,9 +218,10 @@ public final class PageParser {
 
   /**
    * Adds the crawlable links of the elements to {@code links}, first occurrence of each URL only,
-   * and returns how many crawlable links there were, repeats included.
+   * at most {@code maxOutlinks} of them and none longer than {@code maxLinkChars}, and returns how
+   * many crawlable links there were, repeats and dropped ones included.
    */
-  private static int links(List<Element> elements, List<Link> links) {
+  private int links(List<Element> elements, List<Link> links, int[] dropped) {
     // pages repeat links (menus, "top" links), and sites repeat them across pages: LinkTargets
     // remembers
     LinkTargets targets = LINK_TARGETS.get();
@@ -220,8 +235,16 @@ public final class PageParser {
         // nothing to crawl
       }
       count++;
+      if (url.get().length() > settings.maxLinkChars()) {
+        dropped[0]++; // a link no server would take; as a record, one that could stop the crawl
+        continue;
+      }
       boolean isNofollow = !isFrame && HtmlFacts.hasToken(element.attr("rel"), "nofollow");
       Link known = byUrl.get(url.get());
+      if (known == null && byUrl.size() >= settings.maxOutlinks()) {
+        dropped[0]++; // a page with more links than the bound: the first ones are kept
+        continue;
+      }
       if (known == null) {
         Optional<String> anchor = element.nameIs("a") ? anchor(element) : Optional.empty();
         byUrl.put(
@@ -301,6 +324,7 @@ public final class PageParser {
         robots.noindex(),
         robots.nofollow(),
         List.of(),
+        0,
         0,
         ContentChecksum.of("", text),
         Optional.empty(),

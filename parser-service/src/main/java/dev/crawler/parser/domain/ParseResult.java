@@ -50,6 +50,7 @@ public sealed interface ParseResult {
       boolean nofollow,
       List<Link> links,
       int outlinkCount,
+      int droppedLinks,
       String contentChecksum,
       Optional<Instant> publishedAt,
       Optional<String> nextPage)
@@ -93,6 +94,7 @@ public sealed interface ParseResult {
           nofollow,
           links,
           outlinkCount,
+          droppedLinks,
           contentChecksum,
           publishedAt,
           nextPage);

@@ -17,9 +17,18 @@ import java.util.Set;
  * @param robotsAgent the crawler's name in robots directives addressed to one crawler ({@code <meta
  *     name="kafka-crawler">}, {@code X-Robots-Tag: kafka-crawler: noindex}), lower-case: the
  *     product token of the fetcher's user agent
+ * @param maxLinkChars the longest link (and canonical, and next page) a page may name, in
+ *     characters; longer ones are dropped here, never sent (the frontier's {@code max-url-length}
+ *     option judges the shorter ones)
+ * @param maxOutlinks links kept per page at most, in the page's order; the others are dropped
  */
 public record ParserSettings(
-    Set<String> importedContentTypes, int maxTextChars, int recentLinks, String robotsAgent) {
+    Set<String> importedContentTypes,
+    int maxTextChars,
+    int recentLinks,
+    String robotsAgent,
+    int maxLinkChars,
+    int maxOutlinks) {
 
   /** The robots agent unless configured: the product token of the fetcher's default user agent. */
   public static final String DEFAULT_ROBOTS_AGENT = "kafka-crawler";
@@ -32,14 +41,32 @@ public record ParserSettings(
 
   public static final int DEFAULT_RECENT_LINKS = 100_000;
 
+  /** The longest link unless configured: browsers and servers rarely take more. */
+  public static final int DEFAULT_MAX_LINK_CHARS = 8_192;
+
+  /** Links kept per page unless configured (Nutch's db.max.outlinks.per.page is the precedent). */
+  public static final int DEFAULT_MAX_OUTLINKS = 5_000;
+
   /** The settings a parser has when nothing is configured. */
   public static final ParserSettings DEFAULTS =
       new ParserSettings(
           Set.copyOf(DEFAULT_IMPORTED_CONTENT_TYPES), DEFAULT_MAX_TEXT_CHARS, DEFAULT_RECENT_LINKS);
 
-  /** Settings with the default robots agent. */
+  /** Settings with the default robots agent and link bounds. */
   public ParserSettings(Set<String> importedContentTypes, int maxTextChars, int recentLinks) {
     this(importedContentTypes, maxTextChars, recentLinks, DEFAULT_ROBOTS_AGENT);
+  }
+
+  /** Settings with the default link bounds. */
+  public ParserSettings(
+      Set<String> importedContentTypes, int maxTextChars, int recentLinks, String robotsAgent) {
+    this(
+        importedContentTypes,
+        maxTextChars,
+        recentLinks,
+        robotsAgent,
+        DEFAULT_MAX_LINK_CHARS,
+        DEFAULT_MAX_OUTLINKS);
   }
 
   /**
@@ -61,6 +88,13 @@ public record ParserSettings(
     }
     if (recentLinks < 0) {
       throw new IllegalArgumentException("recentLinks must be at least 0: " + recentLinks);
+    }
+    if (maxLinkChars < 16 || maxOutlinks < 0) {
+      throw new IllegalArgumentException(
+          "maxLinkChars must be at least 16 and maxOutlinks at least 0: "
+              + maxLinkChars
+              + ", "
+              + maxOutlinks);
     }
     robotsAgent = robotsAgent.strip().toLowerCase(Locale.ROOT);
     if (robotsAgent.isEmpty() || robotsAgent.equals("robots")) {

@@ -146,6 +146,13 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     }
     ParseResult.Parsed document =
         ((ParseResult.Parsed) parsed).withRedirectsAsSelf(result.getRedirectChain());
+    if (document.droppedLinks() > 0) {
+      // links longer than parser.max.link.chars, or beyond parser.max.outlinks: never sent
+      LOG.info(
+          "{}: {} links dropped (longer than the link limit, or beyond the links kept per page)",
+          result.getUrl(),
+          document.droppedLinks());
+    }
     List<Discovery> discoveries =
         document.discoveries(
             result.getDepth(), options.obeysRobotsMeta(), options.obeysLinkNofollow());

@@ -399,6 +399,76 @@ class PageParserTest {
   }
 
   @Test
+  void dropsALinkLongerThanTheLimitAndKeepsTheOthers() {
+    String huge = "http://a.example/" + "x".repeat(5_000_000);
+    ParseResult result =
+        parser.parse(
+            page(
+                "<a href=\""
+                    + huge
+                    + "\">huge</a><a href=\"/fine\">fine</a>"
+                    + "<link rel=canonical href=\""
+                    + huge
+                    + "\">",
+                Map.of(),
+                "text/html"));
+
+    assertThat(result)
+        .isInstanceOfSatisfying(
+            ParseResult.Parsed.class,
+            parsed -> {
+              assertThat(parsed.links())
+                  .extracting(Link::url)
+                  .containsExactly("http://a.example/fine");
+              assertThat(parsed.droppedLinks()).isEqualTo(1);
+              assertThat(parsed.canonicalUrl()).isEmpty();
+            });
+  }
+
+  @Test
+  void keepsTheFirstLinksOfAPageUpToTheBound() {
+    PageParser three =
+        new PageParser(
+            new ParserSettings(
+                ParserSettings.DEFAULTS.importedContentTypes(), 1000, 0, "bot", 8192, 3));
+    StringBuilder html = new StringBuilder();
+    for (int i = 1; i <= 10; i++) {
+      html.append("<a href=\"/p").append(i).append("\">p</a><a href=\"/p1\">again</a>");
+    }
+
+    ParseResult.Parsed parsed =
+        (ParseResult.Parsed) three.parse(page(html.toString(), Map.of(), "text/html"));
+
+    assertThat(parsed.links())
+        .extracting(Link::url)
+        .containsExactly("http://a.example/p1", "http://a.example/p2", "http://a.example/p3");
+    assertThat(parsed.droppedLinks()).isEqualTo(7);
+  }
+
+  @Test
+  void capsTheTitleAndTheDescription() {
+    String title = "t".repeat(50_000);
+    String description = "d".repeat(50_000);
+    ParseResult.Parsed parsed =
+        (ParseResult.Parsed)
+            parser.parse(
+                page(
+                    "<title>"
+                        + title
+                        + "</title><meta name=description content=\""
+                        + description
+                        + "\"><p>text</p>",
+                    Map.of(),
+                    "text/html"));
+
+    assertThat(parsed.title())
+        .hasValueSatisfying(t -> assertThat(t).hasSize(PageParser.MAX_TITLE_CHARS));
+    assertThat(parsed.description())
+        .hasValueSatisfying(
+            d -> assertThat(d.length()).isLessThanOrEqualTo(PageParser.MAX_DESCRIPTION_CHARS));
+  }
+
+  @Test
   void importsOnlyTheConfiguredTypes() {
     PageParser htmlOnly = new PageParser(new ParserSettings(Set.of("TEXT/HTML"), 100, 0));
 

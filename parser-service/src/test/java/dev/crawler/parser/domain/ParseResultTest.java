@@ -90,6 +90,7 @@ class ParseResultTest {
         nofollow,
         LINKS,
         2,
+        0,
         "",
         Optional.empty(),
         Optional.empty());
