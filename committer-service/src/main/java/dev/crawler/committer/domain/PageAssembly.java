@@ -34,6 +34,13 @@ public final class PageAssembly {
    */
   public static final int MAX_PAGES = 100;
 
+  /**
+   * The most text one document has, in UTF-8 bytes; the chain is cut after the page that reaches
+   * it. The document's pages are kept in one record of the committer's state beside the assembled
+   * text, and each must stay far below the largest record the topics take.
+   */
+  public static final long MAX_TEXT_BYTES = 4L * 1024 * 1024;
+
   /** The separator of the pages' texts in the assembled document. */
   static final String PAGE_BREAK = "\n\n";
 
@@ -130,7 +137,7 @@ public final class PageAssembly {
         left.add(pages.remove(pages.size() - 1).getUrl());
       }
       boolean isLoop = next != null && pages.stream().anyMatch(p -> p.getUrl().equals(next));
-      if (next != null && !isLoop && pages.size() < MAX_PAGES) {
+      if (next != null && !isLoop && !isFull(pages)) {
         pages.add(DocumentPage.newBuilder().setUrl(next).build());
         left.remove(next);
         joined.add(next);
@@ -151,8 +158,7 @@ public final class PageAssembly {
       boolean isChangedOutsidePass,
       Instant now) {
     List<DocumentPage> pages = state.getPages();
-    boolean isChainEnd =
-        pages.get(pages.size() - 1).getNextPage() == null || pages.size() == MAX_PAGES;
+    boolean isChainEnd = pages.get(pages.size() - 1).getNextPage() == null || isFull(pages);
     boolean hasAllTexts = pages.stream().allMatch(p -> p.getText() != null);
     long passStart = state.getPassStartedAt().toEpochMilli();
     boolean isPassOpen = passStart > 0;
@@ -163,6 +169,23 @@ public final class PageAssembly {
       return new Step(closed, joined, left, Optional.of(assembled(closed, now)), index);
     }
     return new Step(state, joined, left, Optional.empty(), index);
+  }
+
+  /**
+   * Whether the chain takes no more pages: it has {@link #MAX_PAGES}, or its texts have {@link
+   * #MAX_TEXT_BYTES} (a page whose text is not known yet counts nothing).
+   */
+  static boolean isFull(List<DocumentPage> pages) {
+    if (pages.size() >= MAX_PAGES) {
+      return true;
+    }
+    long bytes = 0;
+    for (DocumentPage page : pages) {
+      if (page.getText() != null) {
+        bytes += page.getText().toString().getBytes(StandardCharsets.UTF_8).length;
+      }
+    }
+    return bytes >= MAX_TEXT_BYTES;
   }
 
   /**
