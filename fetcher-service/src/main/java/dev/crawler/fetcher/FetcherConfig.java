@@ -3,6 +3,7 @@ package dev.crawler.fetcher;
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.AddressRange;
+import dev.crawler.schemas.serde.RecordSize;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
@@ -93,6 +94,12 @@ public final class FetcherConfig extends ServiceConfig {
           + " unique-local (fc00::/7), multicast, reserved and documentation ranges, and the NAT64, 6to4 and IPv4-compatible forms of"
           + " these. A URL whose host has no other address ends ADDRESS_DENIED, naming the address and the range, and is not retried.";
 
+  /**
+   * The largest body limit the setting takes: a fetched body travels in one record, which the
+   * topics take up to {@link RecordSize#MAX_VALUE_BYTES}, with the response's headers beside it.
+   */
+  public static final long MAX_BODY_BYTES_LIMIT = RecordSize.MAX_VALUE_BYTES - 1024L * 1024;
+
   public static final ConfigDef DEFINITION =
       baseDefinition()
           .define(
@@ -113,7 +120,7 @@ public final class FetcherConfig extends ServiceConfig {
               MAX_BODY_BYTES_CONFIG,
               Type.LONG,
               10L * 1024 * 1024,
-              Range.between(1024, 1L << 30),
+              Range.between(1024, MAX_BODY_BYTES_LIMIT),
               Importance.MEDIUM,
               MAX_BODY_BYTES_DOC)
           .define(

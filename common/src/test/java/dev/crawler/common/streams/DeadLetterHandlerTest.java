@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crawler.schemas.serde.SchemaRegistryException;
 import dev.crawler.schemas.serde.UndecodableRecordException;
 import java.io.IOException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
 
@@ -37,5 +38,16 @@ class DeadLetterHandlerTest {
                 new SchemaRegistryException("http://r/: 409 incompatible", 409)))
         .isFalse();
     assertThat(DeadLetterHandler.isTransient(new IllegalStateException("bug"))).isFalse();
+  }
+
+  @Test
+  void aRecordKafkaRefusesIsOneNoRetryWillWrite() {
+    assertThat(
+            DeadLetterHandler.isRefusedRecord(
+                new org.apache.kafka.common.errors.SerializationException(
+                    "too large", new RecordTooLargeException("17 MB"))))
+        .isTrue();
+    assertThat(DeadLetterHandler.isRefusedRecord(new RecordTooLargeException("17 MB"))).isTrue();
+    assertThat(DeadLetterHandler.isRefusedRecord(new TimeoutException("broker"))).isFalse();
   }
 }
