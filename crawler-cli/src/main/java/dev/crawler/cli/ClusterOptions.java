@@ -1,7 +1,10 @@
 package dev.crawler.cli;
 
+import dev.crawler.common.config.ServiceConfig;
+import dev.crawler.common.config.SettingsSource;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
+import dev.crawler.schemas.serde.RegistryAccess;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -38,6 +41,15 @@ public final class ClusterOptions {
           "A Kafka client setting, repeatable: security.protocol=SASL_SSL, sasl.mechanism=SCRAM-SHA-512, sasl.jaas.config=…, ssl.truststore.location=…")
   Map<String, String> kafka = new LinkedHashMap<>();
 
+  @Option(
+      names = "--registry",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A schema registry access setting, repeatable: basic.auth.user.info=USER:PASSWORD, bearer.auth.token=…,"
+              + " ssl.truststore.location=…, ssl.truststore.password=…; the CRAWLER_SCHEMA_REGISTRY_* variables give them too"
+              + " (better for secrets: a command line is seen by every user of the machine)")
+  Map<String, String> registry = new LinkedHashMap<>();
+
   /** The Kafka clients' settings: the bootstrap servers and every {@code --kafka} setting. */
   public Map<String, Object> kafkaProperties() {
     Map<String, Object> properties = new LinkedHashMap<>(kafka);
@@ -47,7 +59,25 @@ public final class ClusterOptions {
 
   /** The crawl's topic catalogue, with the registry client for its serdes. */
   public Topics topics() {
-    return Topics.create(prefix, new HttpSchemaRegistryClient(schemaRegistry));
+    return Topics.create(prefix, new HttpSchemaRegistryClient(schemaRegistry, registryAccess()));
+  }
+
+  /**
+   * The registry's credentials and TLS stores: the {@code CRAWLER_SCHEMA_REGISTRY_*} variables (as
+   * the services read them), then the {@code --registry} settings.
+   */
+  RegistryAccess registryAccess() {
+    Map<String, String> settings = new LinkedHashMap<>();
+    SettingsSource.fromEnvironment(System.getenv())
+        .forEach(
+            (key, value) -> {
+              if (key.startsWith(ServiceConfig.SCHEMA_REGISTRY_PREFIX)
+                  && !key.equals(ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG)) {
+                settings.put(key.substring(ServiceConfig.SCHEMA_REGISTRY_PREFIX.length()), value);
+              }
+            });
+    settings.putAll(registry);
+    return RegistryAccess.of(schemaRegistry, settings);
   }
 
   public String bootstrapServers() {

@@ -3,8 +3,10 @@ package dev.crawler.common.config;
 import dev.crawler.common.ops.ServiceLogging;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
+import dev.crawler.schemas.serde.RegistryAccess;
 import dev.crawler.schemas.serde.SchemaRegistryClient;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -13,6 +15,7 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,6 +36,48 @@ public abstract class ServiceConfig extends AbstractConfig {
   public static final String SCHEMA_REGISTRY_URL_CONFIG = "schema.registry.url";
   private static final String SCHEMA_REGISTRY_URL_DOC =
       "The base URL of a registry speaking the Confluent REST API (Confluent Schema Registry, Apicurio's ccompat API, Karapace).";
+
+  /** The prefix of the schema registry's access settings ({@link RegistryAccess}). */
+  public static final String SCHEMA_REGISTRY_PREFIX = "schema.registry.";
+
+  public static final String REGISTRY_AUTH_SOURCE_CONFIG =
+      SCHEMA_REGISTRY_PREFIX + RegistryAccess.BASIC_AUTH_SOURCE;
+  private static final String REGISTRY_AUTH_SOURCE_DOC =
+      "Where the registry's basic-auth credentials come from: USER_INFO (schema.registry.basic.auth.user.info) or URL (the user info of"
+          + " schema.registry.url, https://user:password@host/, never printed nor sent as part of a URL).";
+
+  public static final String REGISTRY_USER_INFO_CONFIG =
+      SCHEMA_REGISTRY_PREFIX + RegistryAccess.BASIC_AUTH_USER_INFO;
+  private static final String REGISTRY_USER_INFO_DOC =
+      "The registry's HTTP basic authentication, user:password (a managed registry's API key and secret). A secret: from a Kubernetes"
+          + " Secret through its environment variable; never logged, never shown.";
+
+  public static final String REGISTRY_BEARER_TOKEN_CONFIG =
+      SCHEMA_REGISTRY_PREFIX + RegistryAccess.BEARER_AUTH_TOKEN;
+  private static final String REGISTRY_BEARER_TOKEN_DOC =
+      "A bearer token the registry takes instead of basic authentication. A secret.";
+
+  public static final String REGISTRY_TRUSTSTORE_LOCATION_CONFIG =
+      SCHEMA_REGISTRY_PREFIX + RegistryAccess.TRUSTSTORE_LOCATION;
+  private static final String REGISTRY_TRUSTSTORE_LOCATION_DOC =
+      "A truststore of the certificate authorities the registry's TLS certificate is checked against; empty for the JVM's own.";
+
+  public static final String REGISTRY_TRUSTSTORE_PASSWORD_CONFIG =
+      SCHEMA_REGISTRY_PREFIX + RegistryAccess.TRUSTSTORE_PASSWORD;
+  public static final String REGISTRY_TRUSTSTORE_TYPE_CONFIG =
+      SCHEMA_REGISTRY_PREFIX + RegistryAccess.TRUSTSTORE_TYPE;
+
+  public static final String REGISTRY_KEYSTORE_LOCATION_CONFIG =
+      SCHEMA_REGISTRY_PREFIX + RegistryAccess.KEYSTORE_LOCATION;
+  private static final String REGISTRY_KEYSTORE_LOCATION_DOC =
+      "A keystore holding the client certificate the registry asks for (mutual TLS); empty for none.";
+
+  public static final String REGISTRY_KEYSTORE_PASSWORD_CONFIG =
+      SCHEMA_REGISTRY_PREFIX + RegistryAccess.KEYSTORE_PASSWORD;
+  public static final String REGISTRY_KEYSTORE_TYPE_CONFIG =
+      SCHEMA_REGISTRY_PREFIX + RegistryAccess.KEYSTORE_TYPE;
+  public static final String REGISTRY_KEY_PASSWORD_CONFIG =
+      SCHEMA_REGISTRY_PREFIX + RegistryAccess.KEY_PASSWORD;
 
   public static final String TOPIC_PREFIX_CONFIG = "topic.prefix";
   private static final String TOPIC_PREFIX_DOC =
@@ -66,11 +111,12 @@ public abstract class ServiceConfig extends AbstractConfig {
     super(definition, settings, false);
     for (String key : settings.keySet()) {
       if (!key.startsWith(KAFKA_PREFIX) && !definition.names().contains(key)) {
-        // a misspelt setting would otherwise be ignored without a word
+        // a misspelt setting would otherwise be ignored without a word; its value is not shown,
+        // for it may be a secret under a misspelt name
         throw new ConfigException(
-            key,
-            settings.get(key),
-            "unknown setting (environment variable "
+            "unknown setting "
+                + key
+                + " (environment variable "
                 + SettingsSource.variableOf(key)
                 + "); see docs/settings.md");
       }
@@ -78,8 +124,11 @@ public abstract class ServiceConfig extends AbstractConfig {
     String url = getString(SCHEMA_REGISTRY_URL_CONFIG);
     if (!url.startsWith("http://") && !url.startsWith("https://")) {
       throw new ConfigException(
-          SCHEMA_REGISTRY_URL_CONFIG, url, "must be an http:// or https:// URL");
+          SCHEMA_REGISTRY_URL_CONFIG,
+          RegistryAccess.redacted(url),
+          "must be an http:// or https:// URL");
     }
+    registryAccess(); // bad credentials settings stop the service now, naming the setting
   }
 
   /** The settings every service declares; add the service's own to the result. */
@@ -99,6 +148,67 @@ public abstract class ServiceConfig extends AbstractConfig {
             new ConfigDef.NonEmptyString(),
             Importance.HIGH,
             SCHEMA_REGISTRY_URL_DOC)
+        .define(
+            REGISTRY_AUTH_SOURCE_CONFIG,
+            Type.STRING,
+            "USER_INFO",
+            ConfigDef.CaseInsensitiveValidString.in("USER_INFO", "URL"),
+            Importance.LOW,
+            REGISTRY_AUTH_SOURCE_DOC)
+        .define(
+            REGISTRY_USER_INFO_CONFIG,
+            Type.PASSWORD,
+            null,
+            Importance.MEDIUM,
+            REGISTRY_USER_INFO_DOC)
+        .define(
+            REGISTRY_BEARER_TOKEN_CONFIG,
+            Type.PASSWORD,
+            null,
+            Importance.MEDIUM,
+            REGISTRY_BEARER_TOKEN_DOC)
+        .define(
+            REGISTRY_TRUSTSTORE_LOCATION_CONFIG,
+            Type.STRING,
+            "",
+            Importance.LOW,
+            REGISTRY_TRUSTSTORE_LOCATION_DOC)
+        .define(
+            REGISTRY_TRUSTSTORE_PASSWORD_CONFIG,
+            Type.PASSWORD,
+            null,
+            Importance.LOW,
+            "The truststore's password, if it has one. A secret.")
+        .define(
+            REGISTRY_TRUSTSTORE_TYPE_CONFIG,
+            Type.STRING,
+            "PKCS12",
+            Importance.LOW,
+            "The truststore's format: PKCS12 or JKS.")
+        .define(
+            REGISTRY_KEYSTORE_LOCATION_CONFIG,
+            Type.STRING,
+            "",
+            Importance.LOW,
+            REGISTRY_KEYSTORE_LOCATION_DOC)
+        .define(
+            REGISTRY_KEYSTORE_PASSWORD_CONFIG,
+            Type.PASSWORD,
+            null,
+            Importance.LOW,
+            "The keystore's password. A secret.")
+        .define(
+            REGISTRY_KEYSTORE_TYPE_CONFIG,
+            Type.STRING,
+            "PKCS12",
+            Importance.LOW,
+            "The keystore's format: PKCS12 or JKS.")
+        .define(
+            REGISTRY_KEY_PASSWORD_CONFIG,
+            Type.PASSWORD,
+            null,
+            Importance.LOW,
+            "The client key's password, when it is not the keystore's. A secret.")
         .define(
             TOPIC_PREFIX_CONFIG,
             Type.STRING,
@@ -189,8 +299,41 @@ public abstract class ServiceConfig extends AbstractConfig {
     return result;
   }
 
-  /** A client of the configured schema registry. */
+  /** A client of the configured schema registry, with its credentials and TLS stores. */
   public SchemaRegistryClient registryClient() {
-    return new HttpSchemaRegistryClient(getString(SCHEMA_REGISTRY_URL_CONFIG));
+    return new HttpSchemaRegistryClient(getString(SCHEMA_REGISTRY_URL_CONFIG), registryAccess());
+  }
+
+  /**
+   * The registry's credentials and TLS stores, from the {@code schema.registry.*} settings.
+   *
+   * @throws ConfigException naming the setting (not its value) when they are not usable
+   */
+  public RegistryAccess registryAccess() {
+    Map<String, String> access = new HashMap<>();
+    for (String key :
+        List.of(
+            REGISTRY_AUTH_SOURCE_CONFIG,
+            REGISTRY_USER_INFO_CONFIG,
+            REGISTRY_BEARER_TOKEN_CONFIG,
+            REGISTRY_TRUSTSTORE_LOCATION_CONFIG,
+            REGISTRY_TRUSTSTORE_PASSWORD_CONFIG,
+            REGISTRY_TRUSTSTORE_TYPE_CONFIG,
+            REGISTRY_KEYSTORE_LOCATION_CONFIG,
+            REGISTRY_KEYSTORE_PASSWORD_CONFIG,
+            REGISTRY_KEYSTORE_TYPE_CONFIG,
+            REGISTRY_KEY_PASSWORD_CONFIG)) {
+      Object value = get(key);
+      if (value instanceof Password password) {
+        access.put(key.substring(SCHEMA_REGISTRY_PREFIX.length()), password.value());
+      } else if (value != null) {
+        access.put(key.substring(SCHEMA_REGISTRY_PREFIX.length()), value.toString());
+      }
+    }
+    try {
+      return RegistryAccess.of(getString(SCHEMA_REGISTRY_URL_CONFIG), access);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
   }
 }

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 
@@ -29,6 +30,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
   private final String baseUrl;
   private final HttpClient http;
+  private final Optional<String> authorization;
   private final Map<String, Map<Schema, Integer>> idsBySubject = new ConcurrentHashMap<>();
   private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
 
@@ -37,8 +39,22 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
    *     http://localhost:8080/apis/ccompat/v7} for Apicurio; a trailing slash is ignored
    */
   public HttpSchemaRegistryClient(String baseUrl) {
-    this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
-    this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    this(baseUrl, RegistryAccess.ANONYMOUS);
+  }
+
+  /**
+   * @param baseUrl the API root; user info in it ({@code https://user:password@host/}) is never
+   *     sent as part of a URL nor printed: it counts only as credentials, when {@code access} says
+   *     they come from the URL
+   * @param access the credentials and TLS stores the registry asks for
+   */
+  public HttpSchemaRegistryClient(String baseUrl, RegistryAccess access) {
+    String url = RegistryAccess.redacted(baseUrl);
+    this.baseUrl = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(TIMEOUT);
+    access.tls().ifPresent(builder::sslContext);
+    this.http = builder.build();
+    this.authorization = access.authorization();
   }
 
   /** The API root this client talks to. */
@@ -155,7 +171,15 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     return previous != null ? previous : schema;
   }
 
-  private JsonNode send(String method, String url, HttpRequest request) {
+  private JsonNode send(String method, String url, HttpRequest unauthenticated) {
+    HttpRequest request =
+        authorization
+            .map(
+                value ->
+                    HttpRequest.newBuilder(unauthenticated, (name, v) -> true)
+                        .header("Authorization", value)
+                        .build())
+            .orElse(unauthenticated);
     HttpResponse<String> response;
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -176,7 +200,11 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
               + " answered "
               + response.statusCode()
               + ": "
-              + abbreviate(response.body()),
+              + abbreviate(response.body())
+              + (response.statusCode() == 401 || response.statusCode() == 403
+                  ? " (the registry wants credentials it accepts:"
+                      + " schema.registry.basic.auth.user.info or schema.registry.bearer.auth.token)"
+                  : ""),
           response.statusCode());
     }
     try {
