@@ -44,6 +44,12 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
 
   private static final Logger LOG = LoggerFactory.getLogger(ParserProcessor.class);
 
+  /**
+   * How deep sitemap indexes are followed: a sitemap named by robots.txt or a seed is at 0, the
+   * sitemaps an index lists one deeper; an index at this depth lists nothing more that is read.
+   */
+  static final int MAX_SITEMAP_NESTING = 2;
+
   /** The service's name in outcomes and log entries. */
   static final String SERVICE = "parser";
 
@@ -189,6 +195,10 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       return Outputs.rejected(decision(result, Outcome.IMPORT_REJECTED, unreadable.detail()));
     }
     SitemapReader.Read sitemap = (SitemapReader.Read) read;
+    // an index's sitemaps are one level deeper: sitemaps.org allows an index of sitemaps, not of
+    // indexes; a chain of indexes (each naming the next) ends at the bound
+    boolean readsNested = result.getDepth() < MAX_SITEMAP_NESTING;
+    int skipped = 0;
     List<KeyValue<String, DiscoveredUrl>> discovered = new ArrayList<>();
     long sitemaps = 0;
     Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
@@ -199,12 +209,16 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       } catch (RuntimeException e) {
         continue; // not an http(s) URL: nothing the frontier could fetch
       }
+      if (entry.isSitemap() && !readsNested) {
+        skipped++;
+        continue;
+      }
       sitemaps += entry.isSitemap() ? 1 : 0;
       DiscoveredUrl url =
           DiscoveredUrl.newBuilder()
               .setUrl(entry.url())
               .setSourceUrl(result.getUrl())
-              .setDepth(result.getDepth())
+              .setDepth(entry.isSitemap() ? result.getDepth() + 1 : result.getDepth())
               .setKind(entry.isSitemap() ? UrlKind.SITEMAP : UrlKind.LINK)
               .setDiscoveredAt(now)
               .setSitemapLastModified(entry.lastModified().orElse(null))
@@ -215,7 +229,18 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       discovered.add(KeyValue.pair(origin, url));
     }
     String detail =
-        sitemap.kind() + ": " + (discovered.size() - sitemaps) + " URLs, " + sitemaps + " sitemaps";
+        sitemap.kind()
+            + ": "
+            + (discovered.size() - sitemaps)
+            + " URLs, "
+            + sitemaps
+            + " sitemaps"
+            + (sitemap.listed() > sitemap.entries().size()
+                ? " (the first " + sitemap.entries().size() + " of " + sitemap.listed() + " listed)"
+                : "")
+            + (readsNested || sitemaps > 0
+                ? ""
+                : " (an index nested too deep: its sitemaps not read)");
     return new Outputs(
         Optional.of(decision(result, Outcome.SITEMAP, detail)), Optional.empty(), discovered);
   }

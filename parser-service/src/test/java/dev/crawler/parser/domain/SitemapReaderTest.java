@@ -127,4 +127,57 @@ class SitemapReaderTest {
   private static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
+
+  @Test
+  void aGzippedSitemapIsInflatedWithinTheBound() throws Exception {
+    java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(zipped)) {
+      gzip.write(bytes(URLSET));
+    }
+
+    assertThat(
+            reader.read(
+                "http://a.example/sitemap.xml.gz",
+                Optional.of("application/gzip"),
+                zipped.toByteArray()))
+        .isInstanceOfSatisfying(
+            SitemapReader.Read.class, read -> assertThat(read.entries()).isNotEmpty());
+  }
+
+  @Test
+  void aGzipBombIsNotRead() throws Exception {
+    // 60 MB of spaces in ~60 KB: more than the 50 MB a sitemap may have uncompressed
+    java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(zipped)) {
+      byte[] spaces = new byte[1024 * 1024];
+      java.util.Arrays.fill(spaces, (byte) ' ');
+      for (int i = 0; i < 60; i++) {
+        gzip.write(spaces);
+      }
+    }
+
+    assertThat(
+            reader.read("http://a.example/sitemap.xml.gz", Optional.empty(), zipped.toByteArray()))
+        .isInstanceOfSatisfying(
+            SitemapReader.Unreadable.class,
+            unreadable -> assertThat(unreadable.detail()).contains("larger than 52428800"));
+  }
+
+  @Test
+  void readsTheFirstFiftyThousandUrlsOfASitemap() {
+    StringBuilder list = new StringBuilder();
+    for (int i = 0; i <= SitemapReader.MAX_ENTRIES; i++) {
+      list.append("http://a.example/p").append(i).append('\n');
+    }
+
+    SitemapReader.Read read =
+        (SitemapReader.Read)
+            reader.read(
+                "http://a.example/sitemap.txt",
+                Optional.of("text/plain"),
+                list.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    assertThat(read.entries()).hasSize(SitemapReader.MAX_ENTRIES);
+    assertThat(read.listed()).isGreaterThanOrEqualTo(SitemapReader.MAX_ENTRIES);
+  }
 }
