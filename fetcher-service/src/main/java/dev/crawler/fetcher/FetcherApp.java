@@ -113,7 +113,9 @@ public final class FetcherApp implements RunningService {
             config.topics(),
             fetcher,
             new RobotsPolicy(
-                config.userAgent(), config.duration(FetcherConfig.ROBOTS_TTL_MS_CONFIG)),
+                config.userAgent(),
+                config.duration(FetcherConfig.ROBOTS_TTL_MS_CONFIG),
+                config.getInt(FetcherConfig.ROBOTS_MAX_SITEMAPS_CONFIG)),
             new FetchLoop.Settings(
                 FetchOptions.defaults(
                     FetchOptions.DEFAULTS.delayMillis(),

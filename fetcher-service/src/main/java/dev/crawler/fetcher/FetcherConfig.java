@@ -3,6 +3,7 @@ package dev.crawler.fetcher;
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.AddressRange;
+import dev.crawler.fetcher.domain.RobotsPolicy;
 import dev.crawler.schemas.serde.RecordSize;
 import java.time.Duration;
 import java.util.Map;
@@ -80,6 +81,11 @@ public final class FetcherConfig extends ServiceConfig {
   public static final String COMMIT_INTERVAL_MS_CONFIG = "fetcher.commit.interval.ms";
   private static final String COMMIT_INTERVAL_MS_DOC =
       "How often the offsets of done requests are committed, in milliseconds.";
+
+  public static final String ROBOTS_MAX_SITEMAPS_CONFIG = "fetcher.robots.max.sitemaps";
+  private static final String ROBOTS_MAX_SITEMAPS_DOC =
+      "The Sitemap: lines of one robots.txt that are read, the first in its order: a robots.txt naming thousands would otherwise hold"
+          + " the origin's pages behind as many sitemap requests, each waiting for the origin's delay.";
 
   public static final String ADDRESS_ALLOW_CONFIG = "fetcher.address.allow";
   private static final String ADDRESS_ALLOW_DOC =
@@ -189,6 +195,13 @@ public final class FetcherConfig extends ServiceConfig {
               Importance.LOW,
               HANDOVER_TIMEOUT_MS_DOC)
           .define(INSTANCE_ID_CONFIG, Type.STRING, "", Importance.LOW, INSTANCE_ID_DOC)
+          .define(
+              ROBOTS_MAX_SITEMAPS_CONFIG,
+              Type.INT,
+              RobotsPolicy.DEFAULT_MAX_SITEMAPS,
+              Range.between(0, 1000),
+              Importance.LOW,
+              ROBOTS_MAX_SITEMAPS_DOC)
           .define(
               ADDRESS_ALLOW_CONFIG,
               Type.LIST,

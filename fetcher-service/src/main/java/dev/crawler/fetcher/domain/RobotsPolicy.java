@@ -29,14 +29,30 @@ public final class RobotsPolicy {
 
   private final String productToken;
   private final Duration ttl;
+  private final int maxSitemaps;
 
   /**
    * @param userAgent the User-Agent header; rules are matched on its product token
    * @param ttl how long parsed rules are used before robots.txt is fetched again
    */
+  /**
+   * The {@code Sitemap:} lines of one robots.txt read unless configured: enough for a site's own
+   * sitemaps (a larger set belongs in an index), few enough that reading them all waits no longer
+   * than a hundred of the origin's delays before its pages.
+   */
+  public static final int DEFAULT_MAX_SITEMAPS = 100;
+
   public RobotsPolicy(String userAgent, Duration ttl) {
+    this(userAgent, ttl, DEFAULT_MAX_SITEMAPS);
+  }
+
+  /**
+   * @param maxSitemaps the {@code Sitemap:} lines of one robots.txt read, the first in its order
+   */
+  public RobotsPolicy(String userAgent, Duration ttl, int maxSitemaps) {
     this.productToken = productToken(userAgent);
     this.ttl = ttl;
+    this.maxSitemaps = maxSitemaps;
   }
 
   /** The robots.txt URL of an origin. */
@@ -97,9 +113,13 @@ public final class RobotsPolicy {
         : OptionalLong.of(delay);
   }
 
-  /** The sitemaps robots.txt names ({@code Sitemap:} lines), as absolute URLs. */
-  public static List<String> sitemaps(BaseRobotRules rules) {
-    return List.copyOf(rules.getSitemaps());
+  /**
+   * The sitemaps robots.txt names ({@code Sitemap:} lines), as absolute URLs: the first {@code
+   * maxSitemaps} distinct ones (a robots.txt naming thousands would otherwise hold the origin's
+   * pages behind them).
+   */
+  public List<String> sitemaps(BaseRobotRules rules) {
+    return rules.getSitemaps().stream().distinct().limit(maxSitemaps).toList();
   }
 
   /** Whether the rules allow fetching the URL. */

@@ -182,7 +182,7 @@ final class RequestRunner {
           RobotsPolicy.crawlDelayMillis(rules).orElse(0),
           politeness.options().maxCrawlDelayMillis());
     }
-    records.sitemaps(url, RobotsPolicy.sitemaps(rules)).forEach(writer::sendUntracked);
+    records.sitemaps(url, robots.sitemaps(rules)).forEach(writer::sendUntracked);
     host.politenessChanged(true);
     origins.reschedule(host);
   }

@@ -94,7 +94,8 @@ class RobotsPolicyTest {
         new RobotsPolicy("bot", Duration.ofMinutes(30)).rulesFrom(ROBOTS, response(200, TXT));
 
     assertThat(RobotsPolicy.crawlDelayMillis(rules)).isEmpty();
-    assertThat(RobotsPolicy.sitemaps(rules)).containsExactly("http://a.example/sitemap.xml");
+    assertThat(new RobotsPolicy("bot", Duration.ofMinutes(30)).sitemaps(rules))
+        .containsExactly("http://a.example/sitemap.xml");
   }
 
   /**
@@ -164,5 +165,20 @@ class RobotsPolicyTest {
         Optional.of("text/plain"),
         Optional.empty(),
         1);
+  }
+
+  @org.junit.jupiter.api.Test
+  void readsTheFirstSitemapsOfARobotsTxtThatNamesThousands() {
+    StringBuilder txt = new StringBuilder("User-agent: *\nDisallow: /private/\n");
+    for (int i = 0; i < 20_000; i++) {
+      txt.append("Sitemap: http://a.example/sitemap-").append(i).append(".xml\n");
+    }
+    RobotsPolicy policy = new RobotsPolicy("bot", Duration.ofMinutes(30), 100);
+    var rules = policy.rulesFrom(ROBOTS, response(200, txt.toString()));
+
+    assertThat(policy.sitemaps(rules))
+        .hasSize(100)
+        .startsWith("http://a.example/sitemap-0.xml", "http://a.example/sitemap-1.xml");
+    assertThat(RobotsPolicy.isAllowedByRobots(rules, "http://a.example/private/x")).isFalse();
   }
 }
