@@ -53,6 +53,13 @@ import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
  */
 public final class JettyPageFetcher implements PageFetcher {
 
+  /**
+   * The most a response's status line and headers may take, in bytes (HTTP/1.1 and HTTP/2): a
+   * server that sends more fails the request (a protocol error) before its body is read. Their time
+   * is bounded by the request's timeouts, as the body's is.
+   */
+  public static final int MAX_RESPONSE_HEADERS_BYTES = 64 * 1024;
+
   private final HttpClient client;
   private final long maxBodyBytes;
   private final Duration requestTimeout;
@@ -95,6 +102,7 @@ public final class JettyPageFetcher implements PageFetcher {
     threads.setDaemon(true);
     connector.setExecutor(threads);
     HTTP2Client http2 = new HTTP2Client(connector);
+    http2.setMaxResponseHeadersSize(MAX_RESPONSE_HEADERS_BYTES);
     this.client =
         new HttpClient(
             new HttpClientTransportDynamic(
@@ -110,6 +118,7 @@ public final class JettyPageFetcher implements PageFetcher {
             new SocketAddressResolver.Async(threads, scheduler, connectTimeout.toMillis()),
             addresses));
     client.setFollowRedirects(false);
+    client.setMaxResponseHeadersSize(MAX_RESPONSE_HEADERS_BYTES);
     client.setMaxConnectionsPerDestination(
         Math.max(2, Math.min(maxConnections, FetchOptions.MAX_CONNECTIONS_LIMIT)));
     client.setMaxRequestsQueuedPerDestination(1024);

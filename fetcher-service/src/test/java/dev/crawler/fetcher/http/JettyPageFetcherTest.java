@@ -43,6 +43,11 @@ class JettyPageFetcherTest {
     server = new Server();
     ServerConnector connector = new ServerConnector(server);
     connector.setHost("127.0.0.1");
+    // room for a response with more headers than the fetcher takes
+    connector
+        .getConnectionFactory(org.eclipse.jetty.server.HttpConnectionFactory.class)
+        .getHttpConfiguration()
+        .setResponseHeaderSize(512 * 1024);
     server.addConnector(connector);
     internal = new ServerConnector(server);
     internal.setHost("127.0.0.2");
@@ -98,6 +103,12 @@ class JettyPageFetcherTest {
                 response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");
                 response.getHeaders().put(HttpHeader.CONTENT_LENGTH, LONG_BODY.length);
                 response.write(true, ByteBuffer.wrap(LONG_BODY), callback);
+              }
+              case "/huge-headers" -> {
+                for (int i = 0; i < 100; i++) {
+                  response.getHeaders().add("X-Padding-" + i, "p".repeat(1024));
+                }
+                response.write(true, ByteBuffer.wrap(new byte[1]), callback);
               }
               case "/slow" -> {
                 NEVER.await(2, TimeUnit.SECONDS);
@@ -213,6 +224,18 @@ class JettyPageFetcherTest {
               failure ->
                   assertThat(failure.kind()).isEqualTo(FetchAttempt.FailureKind.ADDRESS_DENIED));
     }
+  }
+
+  @Test
+  void aResponseWhoseHeadersAreLargerThanTheBoundFails() throws Exception {
+    FetchAttempt attempt =
+        fetcher.get(base + "/huge-headers", Map.of(), 0).get(5, TimeUnit.SECONDS);
+
+    assertThat(attempt)
+        .isInstanceOfSatisfying(
+            FetchAttempt.Failure.class,
+            failure ->
+                assertThat(failure.kind()).isEqualTo(FetchAttempt.FailureKind.PROTOCOL_ERROR));
   }
 
   /** 300,000 bytes of a pattern: more than a Content-Length presizes, and than any first buffer. */
