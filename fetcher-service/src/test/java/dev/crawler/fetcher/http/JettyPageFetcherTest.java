@@ -235,7 +235,10 @@ class JettyPageFetcherTest {
         .isInstanceOfSatisfying(
             FetchAttempt.Failure.class,
             failure ->
-                assertThat(failure.kind()).isEqualTo(FetchAttempt.FailureKind.PROTOCOL_ERROR));
+                assertThat(failure.kind())
+                    .isIn(
+                        FetchAttempt.FailureKind.PROTOCOL_ERROR,
+                        FetchAttempt.FailureKind.BROKEN_RESPONSE));
   }
 
   /** 300,000 bytes of a pattern: more than a Content-Length presizes, and than any first buffer. */
