@@ -6,11 +6,16 @@ import dev.crawler.schemas.Origin;
 import dev.crawler.schemas.Topics;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 
 /**
  * Seeds into a crawl: each URL goes to {@code crawl.discovered} as a discovered URL of kind seed,
@@ -22,6 +27,28 @@ public final class Seeds {
 
   private Seeds() {}
 
+  /** Seeds Kafka did not take: each with why. */
+  public static final class NotSentException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final transient Map<String, String> failures;
+
+    NotSentException(Map<String, String> failures) {
+      super(
+          failures.size()
+              + " seed(s) not sent: "
+              + failures.entrySet().stream()
+                  .map(failure -> failure.getKey() + " (" + failure.getValue() + ")")
+                  .collect(java.util.stream.Collectors.joining(", ")));
+      this.failures = Map.copyOf(failures);
+    }
+
+    /** Each seed not sent, with why. */
+    public Map<String, String> failures() {
+      return failures;
+    }
+  }
+
   /**
    * Sends the seeds and waits until Kafka has acknowledged them all.
    *
@@ -29,16 +56,23 @@ public final class Seeds {
    * @param seeds normalized http(s) URLs
    * @throws dev.crawler.schemas.InvalidUrlException when a seed is not an http(s) URL; seeds before
    *     it are sent
+   * @throws NotSentException naming every seed Kafka did not acknowledge, and why
    */
   public static void send(
       Map<String, Object> kafka, Topics topics, List<String> seeds, Instant now) {
     Map<String, Object> properties = new HashMap<>(kafka);
     properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     properties.put(ProducerConfig.ACKS_CONFIG, "all");
+    // an operator waits for the answer: a cluster or a topic that is not there is said in seconds
+    properties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
+    properties.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
+    properties.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
     var topic = topics.discovered();
     try (KafkaProducer<String, DiscoveredUrl> producer =
         new KafkaProducer<>(
             properties, topic.keySerde().serializer(), topic.valueSerde().serializer())) {
+      Map<String, Future<RecordMetadata>> sent = new LinkedHashMap<>();
+      Map<String, String> failures = new LinkedHashMap<>();
       for (String seed : seeds) {
         DiscoveredUrl discovered =
             DiscoveredUrl.newBuilder()
@@ -47,9 +81,29 @@ public final class Seeds {
                 .setKind(UrlKind.SEED)
                 .setDiscoveredAt(now)
                 .build();
-        producer.send(new ProducerRecord<>(topic.name(), Origin.keyOf(seed), discovered));
+        try {
+          sent.put(
+              seed,
+              producer.send(new ProducerRecord<>(topic.name(), Origin.keyOf(seed), discovered)));
+        } catch (KafkaException e) {
+          failures.put(seed, e.getMessage());
+        }
       }
       producer.flush();
+      sent.forEach(
+          (seed, acknowledgement) -> {
+            try {
+              acknowledgement.get();
+            } catch (ExecutionException e) {
+              failures.put(seed, String.valueOf(e.getCause().getMessage()));
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              failures.put(seed, "interrupted");
+            }
+          });
+      if (!failures.isEmpty()) {
+        throw new NotSentException(failures);
+      }
     }
   }
 }

@@ -48,7 +48,13 @@ public final class SeedCommand implements Callable<Integer> {
       }
     }
     Topics topics = cluster.topics();
-    Seeds.send(cluster.kafkaProperties(), topics, seeds, Instant.now());
+    try {
+      Seeds.send(cluster.kafkaProperties(), topics, seeds, Instant.now());
+    } catch (Seeds.NotSentException e) {
+      spec.commandLine().getErr().println("crawler: " + e.getMessage());
+      spec.commandLine().getErr().flush();
+      return 1;
+    }
     spec.commandLine()
         .getOut()
         .println(seeds.size() + " seed(s) sent to " + topics.discovered().name());
