@@ -94,7 +94,8 @@ public final class FetcherApp implements RunningService {
             config.duration(FetcherConfig.REQUEST_TIMEOUT_MS_CONFIG),
             config.getInt(FetcherConfig.MAX_CONNECTIONS_CONFIG),
             config.getBoolean(FetcherConfig.VERIFY_TLS_CONFIG),
-            config.addressPolicy());
+            config.addressPolicy(),
+            config.bodyBudget());
     KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(
             consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());

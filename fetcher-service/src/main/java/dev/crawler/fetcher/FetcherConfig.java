@@ -3,6 +3,7 @@ package dev.crawler.fetcher;
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.AddressRange;
+import dev.crawler.fetcher.domain.BodyBudget;
 import dev.crawler.fetcher.domain.RobotsPolicy;
 import dev.crawler.schemas.serde.RecordSize;
 import java.time.Duration;
@@ -81,6 +82,12 @@ public final class FetcherConfig extends ServiceConfig {
   public static final String COMMIT_INTERVAL_MS_CONFIG = "fetcher.commit.interval.ms";
   private static final String COMMIT_INTERVAL_MS_DOC =
       "How often the offsets of done requests are committed, in milliseconds.";
+
+  public static final String MAX_BODY_BYTES_IN_FLIGHT_CONFIG = "fetcher.max.body.bytes.in.flight";
+  private static final String MAX_BODY_BYTES_IN_FLIGHT_DOC =
+      "The bytes the bodies of all running requests may hold at once; 0 for a quarter of the heap. No request starts while there is no"
+          + " room for one more body of fetcher.max.body.bytes, and a body that finds no room fails its request, which is retried later"
+          + " (NETWORK_ERROR, fetcher busy): many large bodies arriving together slow the fetcher down instead of exhausting its memory.";
 
   public static final String ROBOTS_MAX_SITEMAPS_CONFIG = "fetcher.robots.max.sitemaps";
   private static final String ROBOTS_MAX_SITEMAPS_DOC =
@@ -196,6 +203,13 @@ public final class FetcherConfig extends ServiceConfig {
               HANDOVER_TIMEOUT_MS_DOC)
           .define(INSTANCE_ID_CONFIG, Type.STRING, "", Importance.LOW, INSTANCE_ID_DOC)
           .define(
+              MAX_BODY_BYTES_IN_FLIGHT_CONFIG,
+              Type.LONG,
+              0L,
+              Range.atLeast(0),
+              Importance.LOW,
+              MAX_BODY_BYTES_IN_FLIGHT_DOC)
+          .define(
               ROBOTS_MAX_SITEMAPS_CONFIG,
               Type.INT,
               RobotsPolicy.DEFAULT_MAX_SITEMAPS,
@@ -226,6 +240,12 @@ public final class FetcherConfig extends ServiceConfig {
 
   public FetcherConfig(Map<String, String> settings) {
     super(DEFINITION, settings);
+  }
+
+  /** The budget of body bytes in flight: the setting, or a quarter of the heap. */
+  public BodyBudget bodyBudget() {
+    long bytes = getLong(MAX_BODY_BYTES_IN_FLIGHT_CONFIG);
+    return bytes > 0 ? new BodyBudget(bytes) : BodyBudget.ofHeap(Runtime.getRuntime().maxMemory());
   }
 
   /** Which addresses the fetcher may connect to: the defaults, with the settings' ranges. */

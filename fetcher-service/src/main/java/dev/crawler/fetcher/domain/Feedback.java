@@ -55,6 +55,7 @@ public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
             case TOO_LARGE, REJECTED_METADATA ->
                 Kind.ANSWERED; // the server answered; we did not want the body
             case ADDRESS_DENIED -> Kind.ANSWERED; // nothing was sent: the origin did no wrong
+            case BUDGET_SPENT -> Kind.ANSWERED; // the fetcher's own load, not the origin's
           };
       return new Feedback(kind, OptionalLong.empty());
     }

@@ -82,6 +82,11 @@ public sealed interface FetchAttempt {
      * The host's address is one the fetcher may not connect to ({@link AddressPolicy}): nothing was
      * sent.
      */
-    ADDRESS_DENIED
+    ADDRESS_DENIED,
+    /**
+     * The fetcher holds as many body bytes as its budget allows ({@link BodyBudget}): the request
+     * was given up, to be made again later.
+     */
+    BUDGET_SPENT
   }
 }

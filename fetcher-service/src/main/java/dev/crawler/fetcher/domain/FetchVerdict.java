@@ -102,6 +102,7 @@ public record FetchVerdict(
           case TOO_LARGE -> "too large";
           case REJECTED_METADATA -> "METADATA";
           case ADDRESS_DENIED -> "address denied";
+          case BUDGET_SPENT -> "fetcher busy";
         };
     return failure.detail().isEmpty() ? kind : kind + ": " + failure.detail();
   }

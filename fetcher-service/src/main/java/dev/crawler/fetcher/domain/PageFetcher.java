@@ -50,4 +50,12 @@ public interface PageFetcher extends AutoCloseable {
 
   @Override
   void close();
+
+  /**
+   * Whether another request may start now: false while the bodies held leave no room for one more
+   * of the largest size.
+   */
+  default boolean hasRoomForAnotherBody() {
+    return true;
+  }
 }

@@ -2,6 +2,7 @@ package dev.crawler.fetcher.http;
 
 import dev.crawler.common.url.UrlNormalizer;
 import dev.crawler.fetcher.domain.AddressPolicy;
+import dev.crawler.fetcher.domain.BodyBudget;
 import dev.crawler.fetcher.domain.ContentDecoding;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
@@ -62,6 +63,7 @@ public final class JettyPageFetcher implements PageFetcher {
 
   private final HttpClient client;
   private final long maxBodyBytes;
+  private final BodyBudget bodies;
   private final Duration requestTimeout;
   private final Duration idleTimeout;
 
@@ -76,6 +78,7 @@ public final class JettyPageFetcher implements PageFetcher {
    * @param verifyTls whether TLS certificates and host names are verified
    * @param addresses which addresses may be connected to: every connection is checked on the
    *     address it is made to ({@link GuardedAddressResolver})
+   * @param bodies the bytes the bodies of all requests may hold at once
    */
   public JettyPageFetcher(
       String userAgent,
@@ -85,8 +88,10 @@ public final class JettyPageFetcher implements PageFetcher {
       Duration requestTimeout,
       int maxConnections,
       boolean verifyTls,
-      AddressPolicy addresses) {
+      AddressPolicy addresses,
+      BodyBudget bodies) {
     this.maxBodyBytes = maxBodyBytes;
+    this.bodies = bodies;
     this.requestTimeout = requestTimeout;
     this.idleTimeout = idleTimeout;
     SslContextFactory.Client tls = new SslContextFactory.Client(!verifyTls);
@@ -186,6 +191,11 @@ public final class JettyPageFetcher implements PageFetcher {
   }
 
   @Override
+  public boolean hasRoomForAnotherBody() {
+    return bodies.hasRoomFor(maxBodyBytes);
+  }
+
+  @Override
   public void close() {
     try {
       client.stop();
@@ -223,6 +233,9 @@ public final class JettyPageFetcher implements PageFetcher {
 
     private int bodyLength;
 
+    /** The bytes of the body's buffer beyond its first, reserved in the budget. */
+    private long reserved;
+
     BodyCollector(
         Call call,
         String url,
@@ -247,7 +260,11 @@ public final class JettyPageFetcher implements PageFetcher {
         return;
       }
       if (length > body.length && length <= maxBodyBytes && !call.isHead()) {
-        body = new byte[(int) Math.min(length, MAX_PRESIZED_BODY_BYTES)];
+        int size = (int) Math.min(length, MAX_PRESIZED_BODY_BYTES);
+        if (!reserve(response, size)) {
+          return;
+        }
+        body = new byte[size];
       }
       FetchOptions filters = call.metadataFilters();
       int status = response.getStatus();
@@ -279,14 +296,43 @@ public final class JettyPageFetcher implements PageFetcher {
         // no or a wrong Content-Length (a compressed body is decoded on the way): grow, within the
         // limit
         long grown = Math.min(maxBodyBytes, Math.max(bodyLength + size, 2L * body.length));
-        body = Arrays.copyOf(body, (int) Math.min(grown, Integer.MAX_VALUE - 8));
+        int length = (int) Math.min(grown, Integer.MAX_VALUE - 8);
+        if (!reserve(response, length)) {
+          return;
+        }
+        body = Arrays.copyOf(body, length);
       }
       content.get(body, bodyLength, size);
       bodyLength += size;
     }
 
+    /**
+     * Reserves what a buffer of {@code length} takes beyond the one held; aborts the request when
+     * the budget has no room.
+     */
+    private boolean reserve(Response response, int length) {
+      long wanted = Math.max(0, (long) length - INITIAL_BODY_BYTES) - reserved;
+      if (wanted <= 0) {
+        return true;
+      }
+      if (!bodies.tryReserve(wanted)) {
+        response.abort(
+            new AbortedException(
+                FailureKind.BUDGET_SPENT,
+                "the fetcher holds "
+                    + bodies.used()
+                    + " bytes of bodies, its budget of "
+                    + bodies.capacity()));
+        return false;
+      }
+      reserved += wanted;
+      return true;
+    }
+
     @Override
     public void onComplete(Result result) {
+      bodies.release(reserved);
+      reserved = 0;
       long millis = millisSince(started);
       if (result.isFailed()) {
         Throwable failure = result.getFailure();

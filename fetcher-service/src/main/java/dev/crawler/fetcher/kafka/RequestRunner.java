@@ -87,11 +87,14 @@ final class RequestRunner {
   long startReady(long now) {
     long untilNext = Long.MAX_VALUE;
     for (Iterator<HostQueue<Pending>> it = origins.ready();
-        it.hasNext() && inFlight < maxInFlight; ) {
+        it.hasNext() && inFlight < maxInFlight && fetcher.hasRoomForAnotherBody(); ) {
       HostQueue<Pending> host = it.next();
       host.deferral(now, maxHoldMillis)
           .ifPresent(deferral -> deferWaiting(host, deferral.until(), deferral.reason()));
-      while (host.hasWaiting() && host.isReady(now) && inFlight < maxInFlight) {
+      while (host.hasWaiting()
+          && host.isReady(now)
+          && inFlight < maxInFlight
+          && fetcher.hasRoomForAnotherBody()) {
         startNext(host, now);
       }
       OriginPoliteness politeness = host.politeness();

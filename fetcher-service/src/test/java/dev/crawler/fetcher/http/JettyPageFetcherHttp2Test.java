@@ -3,6 +3,7 @@ package dev.crawler.fetcher.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawler.fetcher.domain.AddressPolicy;
+import dev.crawler.fetcher.domain.BodyBudget;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -118,7 +119,8 @@ class JettyPageFetcherHttp2Test {
             Duration.ofSeconds(10),
             16,
             false,
-            AddressPolicy.of(List.of("127.0.0.1"), List.of()));
+            AddressPolicy.of(List.of("127.0.0.1"), List.of()),
+            new BodyBudget(64L * 1024 * 1024));
   }
 
   @AfterAll

@@ -3,6 +3,7 @@ package dev.crawler.fetcher.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawler.fetcher.domain.AddressPolicy;
+import dev.crawler.fetcher.domain.BodyBudget;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
 import java.net.ServerSocket;
@@ -147,7 +148,8 @@ class JettyPageFetcherTest {
             Duration.ofMillis(500),
             16,
             false,
-            AddressPolicy.of(List.of("127.0.0.1"), List.of()));
+            AddressPolicy.of(List.of("127.0.0.1"), List.of()),
+            new BodyBudget(64L * 1024 * 1024));
   }
 
   @AfterAll
@@ -217,7 +219,8 @@ class JettyPageFetcherTest {
             Duration.ofMillis(500),
             16,
             false,
-            AddressPolicy.defaults())) {
+            AddressPolicy.defaults(),
+            new BodyBudget(64L * 1024 * 1024))) {
       assertThat(guarded.get(byName, Map.of(), 0).get(5, TimeUnit.SECONDS))
           .isInstanceOfSatisfying(
               FetchAttempt.Failure.class,
@@ -241,6 +244,37 @@ class JettyPageFetcherTest {
                         FetchAttempt.FailureKind.BROKEN_RESPONSE));
   }
 
+  @Test
+  void aBodyThatFindsNoRoomInTheBudgetFailsItsRequestAndGivesEverythingBack() throws Exception {
+    BodyBudget small = new BodyBudget(100_000);
+    try (JettyPageFetcher tight =
+        new JettyPageFetcher(
+            "test-bot/1.0",
+            1_000_000,
+            Duration.ofSeconds(2),
+            Duration.ofMillis(500),
+            Duration.ofMillis(500),
+            16,
+            false,
+            AddressPolicy.of(List.of("127.0.0.1"), List.of()),
+            small)) {
+      for (String path : new String[] {"/streamed", "/sized"}) {
+        FetchAttempt attempt = tight.get(base + path, Map.of(), 0).get(5, TimeUnit.SECONDS);
+
+        assertThat(attempt)
+            .isInstanceOfSatisfying(
+                FetchAttempt.Failure.class,
+                failure ->
+                    assertThat(failure.kind()).isEqualTo(FetchAttempt.FailureKind.BUDGET_SPENT));
+        assertThat(small.used()).as("given back").isZero();
+      }
+      assertThat(tight.hasRoomForAnotherBody()).isFalse(); // 1 MB bodies never fit in 100 KB
+      assertThat(tight.get(base + "/page", Map.of(), 0).get(5, TimeUnit.SECONDS))
+          .as("a small body needs no reservation")
+          .isInstanceOf(FetchAttempt.Response.class);
+    }
+  }
+
   /** 300,000 bytes of a pattern: more than a Content-Length presizes, and than any first buffer. */
   private static final byte[] LONG_BODY = new byte[300_000];
 
@@ -261,7 +295,8 @@ class JettyPageFetcherTest {
             Duration.ofMillis(500),
             16,
             false,
-            AddressPolicy.of(List.of("127.0.0.1"), List.of()))) {
+            AddressPolicy.of(List.of("127.0.0.1"), List.of()),
+            new BodyBudget(64L * 1024 * 1024))) {
       for (String path : new String[] {"/streamed", "/sized"}) {
         FetchAttempt.Response response =
             (FetchAttempt.Response) roomy.get(base + path, Map.of(), 0).get(5, TimeUnit.SECONDS);
