@@ -12,6 +12,8 @@ import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.common.config.SettingsSource;
 import dev.crawler.common.ops.ManagementServer;
 import dev.crawler.fetcher.FetcherConfig;
+import dev.crawler.fetcher.domain.AddressPolicy;
+import dev.crawler.fetcher.domain.AddressRange;
 import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.parser.ParserConfig;
@@ -69,6 +71,8 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The Kubernetes manifests of {@code deploy/} checked against the code, without kubectl: every file
@@ -564,58 +568,134 @@ class DeployManifestsTest {
     }
   }
 
-  @Test
-  void onlyFetchersMayReachTheInternet() {
-    List<NetworkPolicy> policies = objects(NetworkPolicy.class).toList();
-    assertThat(policies).isNotEmpty();
-    for (NetworkPolicy policy : policies) {
-      boolean isInternet =
-          policy.getSpec().getEgress().stream()
-              .map(NetworkPolicyEgressRule::getTo)
-              .filter(java.util.Objects::nonNull)
-              .flatMap(List::stream)
-              .map(NetworkPolicyPeer::getIpBlock)
-              .filter(java.util.Objects::nonNull)
-              .map(IPBlock::getCidr)
-              .anyMatch(cidr -> cidr.equals("0.0.0.0/0") || cidr.equals("::/0"));
-      if (isInternet) {
-        assertThat(policy.getSpec().getPodSelector().getMatchLabels())
-            .as(policy.getMetadata().getName())
-            .isEqualTo(Map.of("app.kubernetes.io/component", "fetcher"));
-        // never the cluster's private ranges or the link-local metadata endpoints
-        policy
-            .getSpec()
-            .getEgress()
-            .forEach(
-                rule ->
-                    rule.getTo()
-                        .forEach(
-                            peer -> {
-                              IPBlock block = peer.getIpBlock();
-                              assertThat(block.getExcept())
-                                  .as(block.getCidr())
-                                  .containsAll(
-                                      block.getCidr().contains(":")
-                                          ? List.of("fc00::/7", "fe80::/10")
-                                          : List.of(
-                                              "10.0.0.0/8",
-                                              "172.16.0.0/12",
-                                              "192.168.0.0/16",
-                                              "169.254.0.0/16"));
-                            }));
+  /**
+   * What each role's pods may reach, all the policies that select it taken together (policies add
+   * up: one permissive rule anywhere opens a pod to everything): DNS at kube-dns only, no rule
+   * without a destination, no destination meaning every pod of a namespace or of the cluster, an
+   * address block only for fetchers' internet (excepting every range the fetcher's address guard
+   * denies) or, limited to its ports, for a Kafka or a registry outside the cluster.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"frontier", "fetcher", "parser", "committer"})
+  void eachRoleMayReachWhatItNeedsAndNothingMore(String role) throws Exception {
+    List<NetworkPolicyEgressRule> rules =
+        objects(NetworkPolicy.class)
+            .filter(policy -> selects(policy, role))
+            .filter(policy -> policy.getSpec().getPolicyTypes().contains("Egress"))
+            .flatMap(policy -> policy.getSpec().getEgress().stream())
+            .toList();
+    assertThat(rules).as(role).isNotEmpty();
+    boolean resolves = false;
+    boolean reachesInternet = false;
+    for (NetworkPolicyEgressRule rule : rules) {
+      assertThat(rule.getTo())
+          .as(role + ": a rule without a destination allows every one")
+          .isNotEmpty();
+      for (NetworkPolicyPeer peer : rule.getTo()) {
+        boolean everyNamespace =
+            peer.getNamespaceSelector() != null && isEmpty(peer.getNamespaceSelector());
+        boolean everyPod = peer.getPodSelector() == null || isEmpty(peer.getPodSelector());
+        assertThat(
+                peer.getIpBlock() == null
+                    && everyPod
+                    && (everyNamespace || peer.getNamespaceSelector() == null))
+            .as(role + ": a peer that is every pod: " + peer)
+            .isFalse();
+        if (peer.getIpBlock() != null) {
+          IPBlock block = peer.getIpBlock();
+          boolean isEverything = block.getCidr().endsWith("/0");
+          if (isEverything) {
+            assertThat(role).as("only fetchers reach the internet").isEqualTo("fetcher");
+            assertExceptsEveryDeniedRange(block);
+            reachesInternet = true;
+          } else {
+            assertThat(rule.getPorts())
+                .as(role + ": an address block for Kafka or the registry, limited to ports")
+                .isNotEmpty();
+          }
+        }
+        if (peer.getPodSelector() != null
+            && "kube-dns".equals(peer.getPodSelector().getMatchLabels().get("k8s-app"))) {
+          resolves = true;
+          assertThat(rule.getPorts())
+              .extracting(port -> port.getPort().getIntVal())
+              .containsOnly(53);
+        }
       }
     }
-    assertThat(policies)
-        .anyMatch(
-            policy ->
-                policy.getSpec().getPodSelector().getMatchLabels() != null
-                    && "fetcher"
-                        .equals(
-                            policy
-                                .getSpec()
-                                .getPodSelector()
-                                .getMatchLabels()
-                                .get("app.kubernetes.io/component")));
+    assertThat(resolves).as(role + " resolves names").isTrue();
+    assertThat(reachesInternet)
+        .as(role + " reaches the internet")
+        .isEqualTo(role.equals("fetcher"));
+  }
+
+  /** The pods' own hardening: no API token, no service variables, scratch space bounded. */
+  @Test
+  void servicePodsCarryNoApiTokenNoServiceVariablesAndBoundedScratchSpace() {
+    int checked = 0;
+    for (Manifest manifest : manifests) {
+      if (!manifest.file().startsWith(DEPLOY.resolve("base"))) {
+        continue; // overlays patch parts of the base's pods
+      }
+      PodTemplateSpec template = null;
+      if (manifest.object() instanceof Deployment deployment) {
+        template = deployment.getSpec().getTemplate();
+      } else if (manifest.object() instanceof StatefulSet set) {
+        template = set.getSpec().getTemplate();
+      }
+      if (template == null
+          || template.getSpec().getContainers().stream()
+              .noneMatch(c -> SERVICES.containsKey(c.getName()))) {
+        continue;
+      }
+      checked++;
+      var spec = template.getSpec();
+      assertThat(spec.getAutomountServiceAccountToken()).as(manifest.where()).isFalse();
+      assertThat(spec.getEnableServiceLinks()).as(manifest.where()).isFalse();
+      spec.getVolumes().stream()
+          .filter(volume -> volume.getEmptyDir() != null)
+          .forEach(
+              volume ->
+                  assertThat(volume.getEmptyDir().getSizeLimit())
+                      .as(manifest.where() + " volume " + volume.getName())
+                      .isNotNull());
+    }
+    assertThat(checked).isEqualTo(4);
+  }
+
+  private static boolean selects(NetworkPolicy policy, String role) {
+    var selector = policy.getSpec().getPodSelector();
+    if (selector.getMatchLabels() != null
+        && role.equals(selector.getMatchLabels().get("app.kubernetes.io/component"))) {
+      return true;
+    }
+    return selector.getMatchExpressions() != null
+        && selector.getMatchExpressions().stream()
+            .anyMatch(
+                e ->
+                    e.getKey().equals("app.kubernetes.io/component")
+                        && e.getOperator().equals("In")
+                        && e.getValues().contains(role));
+  }
+
+  private static boolean isEmpty(io.fabric8.kubernetes.api.model.LabelSelector selector) {
+    return (selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty())
+        && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty());
+  }
+
+  /** The block excepts every range of its family that the fetcher's address guard denies. */
+  private static void assertExceptsEveryDeniedRange(IPBlock block) throws Exception {
+    boolean v6 = block.getCidr().contains(":");
+    List<AddressRange> excepted = block.getExcept().stream().map(AddressRange::parse).toList();
+    for (AddressRange denied : AddressPolicy.DENIED_BY_DEFAULT) {
+      if (denied.isIpv4() == v6) {
+        continue;
+      }
+      java.net.InetAddress first = java.net.InetAddress.getByAddress(denied.network());
+      assertThat(excepted)
+          .as(block.getCidr() + " excepts " + denied)
+          .anyMatch(range -> range.prefix() <= denied.prefix() && range.contains(first));
+    }
   }
 
   @Test

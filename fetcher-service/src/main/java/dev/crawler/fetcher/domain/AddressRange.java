@@ -61,7 +61,17 @@ public record AddressRange(byte[] network, int prefix, String name) {
     }
     try {
       // a literal: no name is looked up
-      return InetAddress.getByName(literal).getAddress();
+      byte[] bytes = InetAddress.getByName(literal).getAddress();
+      if (bytes.length == 4 && literal.contains(":")) {
+        // an IPv4-mapped IPv6 literal (::ffff:a.b.c.d), which Java reads as the IPv4 address: kept
+        // as written, 16 bytes
+        byte[] mapped = new byte[16];
+        mapped[10] = (byte) 0xff;
+        mapped[11] = (byte) 0xff;
+        System.arraycopy(bytes, 0, mapped, 12, 4);
+        return mapped;
+      }
+      return bytes;
     } catch (UnknownHostException e) {
       throw new IllegalArgumentException("not an IP address range: " + text);
     }
