@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -279,7 +280,7 @@ public final class KafkaNodeCluster implements AutoCloseable {
               .get(30, TimeUnit.SECONDS)
               .get(topic);
       Map<TopicPartition, Integer> leaders =
-          new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
+          new TreeMap<>(Comparator.comparingInt(TopicPartition::partition));
       for (TopicPartitionInfo partition : description.partitions()) {
         leaders.put(
             new TopicPartition(topic, partition.partition()),

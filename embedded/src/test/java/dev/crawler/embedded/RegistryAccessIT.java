@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import javax.net.ssl.KeyManagerFactory;
@@ -211,7 +212,7 @@ class RegistryAccessIT {
 
   private static RegistryAccess access(String registryUrl, Map<String, String> settings) {
     try {
-      java.util.Map<String, String> all = new java.util.HashMap<>(settings);
+      java.util.Map<String, String> all = new HashMap<>(settings);
       all.put("ssl.truststore.location", resource("tls/registry-trust.p12").toString());
       all.put("ssl.truststore.password", "trust-secret");
       return RegistryAccess.of(registryUrl, all);

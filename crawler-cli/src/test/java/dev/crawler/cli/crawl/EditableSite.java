@@ -3,6 +3,8 @@ package dev.crawler.cli.crawl;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -116,7 +118,7 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
 
   /** Whether every origin served a page after this moment ({@link System#nanoTime()}). */
   public boolean isEveryOriginServedSince(long nanoTime) {
-    java.util.Set<String> origins = new java.util.HashSet<>();
+    java.util.Set<String> origins = new HashSet<>();
     for (Served page : served()) {
       if (page.nanoTime() > nanoTime) {
         origins.add(page.origin());
@@ -127,7 +129,7 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
 
   /** The shortest time between two requests to one origin so far, in nanoseconds. */
   public long closestRequestsToOneOrigin() {
-    Map<String, Long> last = new java.util.HashMap<>();
+    Map<String, Long> last = new HashMap<>();
     long closest = Long.MAX_VALUE;
     for (Served page : served()) {
       Long previous = last.put(page.origin(), page.nanoTime());

@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Probe;
@@ -47,6 +48,7 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -678,7 +680,7 @@ class DeployManifestsTest {
                         && e.getValues().contains(role));
   }
 
-  private static boolean isEmpty(io.fabric8.kubernetes.api.model.LabelSelector selector) {
+  private static boolean isEmpty(LabelSelector selector) {
     return (selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty())
         && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty());
   }
@@ -691,7 +693,7 @@ class DeployManifestsTest {
       if (denied.isIpv4() == v6) {
         continue;
       }
-      java.net.InetAddress first = java.net.InetAddress.getByAddress(denied.network());
+      InetAddress first = InetAddress.getByAddress(denied.network());
       assertThat(excepted)
           .as(block.getCidr() + " excepts " + denied)
           .anyMatch(range -> range.prefix() <= denied.prefix() && range.contains(first));

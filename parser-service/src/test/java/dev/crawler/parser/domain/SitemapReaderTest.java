@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -130,8 +131,8 @@ class SitemapReaderTest {
 
   @Test
   void aGzippedSitemapIsInflatedWithinTheBound() throws Exception {
-    java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
-    try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(zipped)) {
+    ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(zipped)) {
       gzip.write(bytes(URLSET));
     }
 
@@ -147,10 +148,10 @@ class SitemapReaderTest {
   @Test
   void aGzipBombIsNotRead() throws Exception {
     // 60 MB of spaces in ~60 KB: more than the 50 MB a sitemap may have uncompressed
-    java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
-    try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(zipped)) {
+    ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(zipped)) {
       byte[] spaces = new byte[1024 * 1024];
-      java.util.Arrays.fill(spaces, (byte) ' ');
+      Arrays.fill(spaces, (byte) ' ');
       for (int i = 0; i < 60; i++) {
         gzip.write(spaces);
       }

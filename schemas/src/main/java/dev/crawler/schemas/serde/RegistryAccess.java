@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Base64;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import javax.net.ssl.KeyManagerFactory;
@@ -65,7 +66,7 @@ public final class RegistryAccess {
   public static RegistryAccess of(String url, Map<String, String> settings) {
     String source = setting(settings, BASIC_AUTH_SOURCE).orElse("USER_INFO");
     Optional<String> userInfo;
-    switch (source.toUpperCase(java.util.Locale.ROOT)) {
+    switch (source.toUpperCase(Locale.ROOT)) {
       case "USER_INFO" -> userInfo = setting(settings, BASIC_AUTH_USER_INFO);
       case "URL" -> userInfo = userInfo(url);
       default ->
