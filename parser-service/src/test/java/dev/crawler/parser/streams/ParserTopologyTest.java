@@ -569,6 +569,30 @@ class ParserTopologyTest {
   }
 
   @Test
+  void aDocumentLargerThanARecordMayBeGoesToTheDeadLettersAndTheParserGoesOn() {
+    start(new ParserSettings(ParserSettings.DEFAULTS.importedContentTypes(), 20_000_000, 0));
+    // 9 MB of a Latin-1 page whose text is twice as long in UTF-8: a fetch result the topics take,
+    // a parsed document they would refuse
+    byte[] latin1 = new byte[9 * 1024 * 1024];
+    java.util.Arrays.fill(latin1, (byte) 0xE9);
+    FetchResult huge = result(A + "/latin", "text/html", "", Map.of());
+    huge.setBody(ByteBuffer.wrap(latin1));
+    huge.setCharset("ISO-8859-1");
+    huge.setContentType("text/html");
+
+    results.pipeInput(A, huge);
+    results.pipeInput(A, result(A + "/", "text/html", "<title>ok</title>", Map.of()));
+
+    DeadLetter letter = deadLetters.readValue();
+    assertThat(letter.getService()).isEqualTo("parser");
+    assertThat(letter.getError()).contains("too large", "not kept");
+    assertThat(letter.getValue()).as("the input, 9 MB, is more than a dead letter keeps").isNull();
+    assertThat(parsed.readValuesToList())
+        .extracting(ParsedDocument::getTitle)
+        .containsExactly("ok");
+  }
+
+  @Test
   void sendsARecordWithoutAValueToTheDeadLettersAndGoesOn() {
     start(ParserSettings.DEFAULTS);
 
