@@ -30,6 +30,7 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -270,31 +271,48 @@ public final class KafkaNodeCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * The topic as the cluster describes it, once its brokers know it: a topic created a moment ago
+   * is known to the controller before every broker's metadata has it.
+   *
+   * @throws IllegalStateException when the cluster does not know it within 30 s
+   */
+  public TopicDescription describe(String topic) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try {
+        return admin()
+            .describeTopics(List.of(topic))
+            .allTopicNames()
+            .get(30, TimeUnit.SECONDS)
+            .get(topic);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while describing " + topic, e);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException)
+            || System.nanoTime() > deadline) {
+          throw new IllegalStateException("the cluster did not describe " + topic + ": " + e, e);
+        }
+        sleep(100);
+      } catch (TimeoutException e) {
+        throw new IllegalStateException("the cluster did not describe " + topic + ": " + e, e);
+      }
+    }
+  }
+
   /** Each partition's leader now (-1 for one without a leader), by partition. */
   public Map<TopicPartition, Integer> leaders(String topic) {
-    try {
-      TopicDescription description =
-          admin()
-              .describeTopics(List.of(topic))
-              .allTopicNames()
-              .get(30, TimeUnit.SECONDS)
-              .get(topic);
-      Map<TopicPartition, Integer> leaders =
-          new TreeMap<>(Comparator.comparingInt(TopicPartition::partition));
-      for (TopicPartitionInfo partition : description.partitions()) {
-        leaders.put(
-            new TopicPartition(topic, partition.partition()),
-            partition.leader() == null || partition.leader().isEmpty()
-                ? -1
-                : partition.leader().id());
-      }
-      return leaders;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while asking for leaders", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("the cluster did not describe " + topic + ": " + e, e);
+    Map<TopicPartition, Integer> leaders =
+        new TreeMap<>(Comparator.comparingInt(TopicPartition::partition));
+    for (TopicPartitionInfo partition : describe(topic).partitions()) {
+      leaders.put(
+          new TopicPartition(topic, partition.partition()),
+          partition.leader() == null || partition.leader().isEmpty()
+              ? -1
+              : partition.leader().id());
     }
+    return leaders;
   }
 
   /** The node that leads the most partitions of {@code topic} now. */

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Config;
@@ -33,19 +34,10 @@ class KafkaNodeClusterIT {
       // a topic created without a replication factor, as Kafka Streams creates its changelogs
       cluster
           .admin()
-          .createTopics(
-              List.of(
-                  new NewTopic(
-                      "replicated", java.util.Optional.empty(), java.util.Optional.empty())))
+          .createTopics(List.of(new NewTopic("replicated", Optional.empty(), Optional.empty())))
           .all()
           .get(30, TimeUnit.SECONDS);
-      TopicDescription topic =
-          cluster
-              .admin()
-              .describeTopics(List.of("replicated"))
-              .allTopicNames()
-              .get()
-              .get("replicated");
+      TopicDescription topic = cluster.describe("replicated");
       assertThat(topic.partitions()).hasSize(2);
       assertThat(topic.partitions()).allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
       Config config =
