@@ -42,6 +42,7 @@ public final class Topics {
   private final TopicSpec<String, DiscoveredUrl> discovered;
   private final TopicSpec<String, FetchRequest> fetchRequests;
   private final TopicSpec<String, FetchResult> fetchResults;
+  private final TopicSpec<String, FetchResult> imports;
   private final TopicSpec<String, ParsedDocument> parsed;
   private final TopicSpec<String, CrawlOutcome> outcomes;
   private final TopicSpec<String, DocumentEvent> documents;
@@ -62,6 +63,7 @@ public final class Topics {
     this.discovered = byOrigin("discovered", registry, DiscoveredUrl.class);
     this.fetchRequests = byOrigin("fetch-requests", registry, FetchRequest.class);
     this.fetchResults = byOrigin("fetch-results", registry, FetchResult.class);
+    this.imports = byOrigin("imports", registry, FetchResult.class);
     this.parsed = byOrigin("parsed", registry, ParsedDocument.class);
     this.outcomes = byOrigin("outcomes", registry, CrawlOutcome.class);
     this.documents =
@@ -174,6 +176,14 @@ public final class Topics {
   }
 
   /** Parsed documents; parser to committer. */
+  /**
+   * {@code crawl.imports}: the fetch results of files (PDF, office documents) that the parser's
+   * import loop reads, set aside by its topology.
+   */
+  public TopicSpec<String, FetchResult> imports() {
+    return imports;
+  }
+
   public TopicSpec<String, ParsedDocument> parsed() {
     return parsed;
   }
@@ -244,6 +254,7 @@ public final class Topics {
         discovered,
         fetchRequests,
         fetchResults,
+        imports,
         parsed,
         outcomes,
         documents,

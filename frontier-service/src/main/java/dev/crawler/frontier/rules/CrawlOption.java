@@ -333,6 +333,16 @@ public final class CrawlOption<T> {
           RequestOptions.PAGINATION,
           value -> String.valueOf(value).strip(),
           "How a document's next page is found: rel=next (a link or a element with rel=next) or a CSS selector of the next-page link; the pages are published as one document. Empty for single pages.");
+  public static final CrawlOption<String> CONTENT_KEEP =
+      carried(
+          RequestOptions.CONTENT_KEEP,
+          value -> String.valueOf(value).strip(),
+          "A CSS selector of a page's content (article, #content): the text and the content checksum are taken from what it matches; empty, or where it matches nothing, the whole body.");
+  public static final CrawlOption<String> CONTENT_DROP =
+      carried(
+          RequestOptions.CONTENT_DROP,
+          value -> String.valueOf(value).strip(),
+          "The parts of a page left out of its text and content checksum: auto drops nav, aside and the page's header and footer when the page has a main or article element; none drops nothing; anything else is a CSS selector of what is dropped.");
 
   public static final CrawlOption<Boolean> SITEMAP_XML =
       define(

@@ -12,9 +12,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the parser reads from an HTML document's elements, gathered in one walk over the tree
  * (rather than one walk per CSS query): the link elements, the robots, description and publish-date
- * {@code meta} tags, the canonical {@code link}, JSON-LD scripts, the first {@code <time datetime>}
- * and the root's {@code lang}. Element and attribute names are matched case-insensitively, as HTML
- * does. Not thread-safe: one per document.
+ * {@code meta} tags, the canonical {@code link}, JSON-LD scripts, the first {@code <time
+ * datetime>}, the root's {@code lang}, and what {@link MainContent} needs (the page's {@code nav},
+ * {@code aside}, {@code header} and {@code footer}; whether it has a {@code main} or an {@code
+ * article}). Element and attribute names are matched case-insensitively, as HTML does. Not
+ * thread-safe: one per document.
  */
 final class HtmlFacts implements NodeVisitor {
 
@@ -26,6 +28,7 @@ final class HtmlFacts implements NodeVisitor {
 
   RobotsMeta robots = RobotsMeta.NONE;
   @Nullable String description;
+  @Nullable String author;
   @Nullable String language;
 
   /**
@@ -37,6 +40,12 @@ final class HtmlFacts implements NodeVisitor {
   @Nullable String articlePublishedTime;
   final List<Element> jsonLdScripts = new ArrayList<>(0);
   @Nullable String timeDatetime;
+
+  /** {@code nav}, {@code aside}, {@code header} and {@code footer} elements, in document order. */
+  final List<Element> boilerplate = new ArrayList<>(4);
+
+  /** Whether the page has a {@code main} or an {@code article} element. */
+  boolean hasMainContent;
 
   private final String robotsAgent;
 
@@ -84,6 +93,8 @@ final class HtmlFacts implements NodeVisitor {
           timeDatetime = element.attr("datetime");
         }
       }
+      case "nav", "aside", "header", "footer" -> boilerplate.add(element);
+      case "main", "article" -> hasMainContent = true;
       case "html" -> {
         if (language == null) {
           language = nonBlank(element.attr("lang"));
@@ -102,6 +113,10 @@ final class HtmlFacts implements NodeVisitor {
     } else if (name.equalsIgnoreCase("description")) {
       if (description == null) {
         description = nonBlank(meta.attr("content"));
+      }
+    } else if (name.equalsIgnoreCase("author")) {
+      if (author == null) {
+        author = nonBlank(meta.attr("content"));
       }
     }
     if (articlePublishedTime == null

@@ -44,7 +44,9 @@ public record Page(
   /**
    * The media type: the declared one (lower-case, parameters removed), or when the response
    * declared none, {@code text/html} for a body that starts like HTML and {@code application/xml}
-   * for one that starts with an XML declaration; empty when the type is unknown.
+   * for one that starts with an XML declaration; empty when the type is unknown. A body declared as
+   * {@code application/octet-stream} (or undeclared) that starts as a PDF or an RTF file does
+   * ({@code %PDF-}, <code>{\rtf</code>) is one: servers often send files under that type.
    */
   public Optional<String> mediaType() {
     if (contentType.isPresent()) {
@@ -54,11 +56,28 @@ public record Page(
           (parameters < 0 ? declared : declared.substring(0, parameters))
               .strip()
               .toLowerCase(Locale.ROOT);
+      if (type.equals(OCTET_STREAM)) {
+        return Optional.of(sniffedFileType().orElse(type));
+      }
       if (!type.isEmpty()) {
         return Optional.of(type);
       }
     }
-    return sniffedMediaType();
+    return sniffedFileType().or(this::sniffedMediaType);
+  }
+
+  private static final String OCTET_STREAM = "application/octet-stream";
+  private static final byte[] PDF_MAGIC = "%PDF-".getBytes(StandardCharsets.ISO_8859_1);
+  private static final byte[] RTF_MAGIC = "{\\rtf".getBytes(StandardCharsets.ISO_8859_1);
+
+  private Optional<String> sniffedFileType() {
+    if (startsWith(PDF_MAGIC)) {
+      return Optional.of("application/pdf");
+    }
+    if (startsWith(RTF_MAGIC)) {
+      return Optional.of("application/rtf");
+    }
+    return Optional.empty();
   }
 
   private Optional<String> sniffedMediaType() {

@@ -71,6 +71,9 @@ public final class PageParser {
   /** The longest description kept, in characters. */
   static final int MAX_DESCRIPTION_CHARS = 10_000;
 
+  /** The longest declared language kept, in characters: a tag or a short list of them. */
+  static final int MAX_LANGUAGE_CHARS = 100;
+
   /**
    * Each thread's recently resolved link targets: a stream thread parses page after page of the
    * same sites.
@@ -79,9 +82,12 @@ public final class PageParser {
       ThreadLocal.withInitial(() -> new LinkTargets(LinkTargets.DEFAULT_CAPACITY));
 
   private final ParserSettings settings;
+  private final LanguageDetection languages;
 
+  /** A parser detecting languages with this JVM's {@link LanguageDetection#shared() detector}. */
   public PageParser(ParserSettings settings) {
     this.settings = settings;
+    this.languages = LanguageDetection.shared();
   }
 
   /** A parser with {@link ParserSettings#DEFAULTS}. */
@@ -110,6 +116,10 @@ public final class PageParser {
     String type = mediaType.get();
     if (!settings.isImported(type)) {
       return new ParseResult.Rejected("content type " + type + " is not imported");
+    }
+    if (ParserSettings.isReadAsFile(type)) {
+      return new ParseResult.Rejected(
+          "content type " + type + " is a file's, imported by the file importer, not as a page");
     }
     if (page.isBinary()) {
       return new ParseResult.Rejected("the body is binary, not " + type + " (it has NUL bytes)");
@@ -143,12 +153,7 @@ public final class PageParser {
     List<Link> links = new ArrayList<>(facts.linkElements.size());
     int[] dropped = new int[1];
     int outlinkCount = links(facts.linkElements, links, dropped);
-    Element body = document.body();
     String title = cut(collapseWhitespace(document.title()), MAX_TITLE_CHARS);
-    PageText.WithChecksum content =
-        body == null
-            ? new PageText.WithChecksum(new byte[0], ContentChecksum.of(title, ""))
-            : PageText.withChecksum(body, title);
     Optional<String> canonical =
         Optional.ofNullable(facts.canonicalHref)
             .flatMap(UrlNormalizer::tryNormalize)
@@ -161,13 +166,24 @@ public final class PageParser {
             .pagination()
             .flatMap(how -> nextPage(document, how, normalizedUrl(page)))
             .filter(url -> url.length() <= settings.maxLinkChars());
-    String checksum = content.checksum();
-    if (options.checksumIgnore().isPresent() && body != null) {
+    // everything above is read from the whole page; the text and its checksum from its content
+    Element body = document.body();
+    Element content =
+        body == null
+            ? null
+            : options.mainContent().contentOf(body, facts.boilerplate, facts.hasMainContent);
+    PageText.WithChecksum text =
+        content == null
+            ? new PageText.WithChecksum(new byte[0], ContentChecksum.of(title, ""))
+            : PageText.withChecksum(content, title);
+    String checksum = text.checksum();
+    if (options.checksumIgnore().isPresent() && content != null) {
       // parts that change on every visit (a clock, a visitor count) are left out of the checksum
       // only
-      document.select(options.checksumIgnore().get()).remove();
-      checksum = ContentChecksum.of(title, PageText.of(body));
+      content.select(options.checksumIgnore().get()).remove();
+      checksum = ContentChecksum.of(title, PageText.of(content));
     }
+    byte[] utf8Text = truncate(text.utf8Text());
     return new ParseResult.Parsed(
         normalizedUrl(page),
         type,
@@ -176,8 +192,10 @@ public final class PageParser {
         Optional.ofNullable(facts.description)
             .map(PageParser::collapseWhitespace)
             .map(description -> cut(description, MAX_DESCRIPTION_CHARS)),
-        Optional.ofNullable(facts.language),
-        truncate(content.utf8Text()),
+        new ParseResult.Language(
+            Optional.ofNullable(facts.language).or(() -> headerLanguage(page)),
+            languages.detectUtf8(utf8Text)),
+        utf8Text,
         canonical,
         robots.noindex(),
         robots.nofollow(),
@@ -186,7 +204,72 @@ public final class PageParser {
         dropped[0],
         checksum,
         facts.publishedAt(),
-        nextPage);
+        nextPage,
+        ParseResult.FileFacts.ofAuthor(
+            Optional.ofNullable(facts.author)
+                .map(PageParser::collapseWhitespace)
+                .map(author -> cut(author, MAX_TITLE_CHARS))));
+  }
+
+  /**
+   * A file's imported content ({@link FileImporter}) as a parsed document, the same way as a
+   * page's: its XHTML's hyperlinks are its links (normalized, bounded and deduplicated as a
+   * page's), its text and title give the content checksum, the HTTP {@code Link} header's canonical
+   * and {@code X-Robots-Tag} apply; the language declared is the file's own, else the {@code
+   * Content-Language} header's, and the date it says it was created is its publication date.
+   */
+  public ParseResult parseFile(Page page, FileImport.Extracted file) {
+    Document document = Jsoup.parse(file.xhtml(), page.url());
+    List<Link> links = new ArrayList<>();
+    int[] dropped = new int[1];
+    int outlinkCount = links(document.select("a[href]"), links, dropped);
+    String title =
+        cut(collapseWhitespace(file.title().orElseGet(document::title)), MAX_TITLE_CHARS);
+    Element body = document.body();
+    PageText.WithChecksum text =
+        body == null
+            ? new PageText.WithChecksum(new byte[0], ContentChecksum.of(title, ""))
+            : PageText.withChecksum(body, title);
+    byte[] utf8Text = truncate(text.utf8Text());
+    RobotsMeta robots = headerRobots(page);
+    return new ParseResult.Parsed(
+        normalizedUrl(page),
+        file.contentType(),
+        StandardCharsets.UTF_8.name(),
+        Optional.of(title).filter(t -> !t.isEmpty()),
+        Optional.empty(),
+        new ParseResult.Language(
+            file.language()
+                .map(language -> cut(language.strip(), MAX_LANGUAGE_CHARS))
+                .filter(language -> !language.isEmpty())
+                .or(() -> headerLanguage(page)),
+            languages.detectUtf8(utf8Text)),
+        utf8Text,
+        headerCanonical(page).filter(url -> url.length() <= settings.maxLinkChars()),
+        robots.noindex(),
+        robots.nofollow(),
+        links,
+        outlinkCount,
+        dropped[0],
+        text.checksum(),
+        file.createdAt(),
+        Optional.empty(),
+        new ParseResult.FileFacts(
+            file.author()
+                .map(PageParser::collapseWhitespace)
+                .map(author -> cut(author, MAX_TITLE_CHARS))
+                .filter(author -> !author.isEmpty()),
+            file.createdAt(),
+            file.modifiedAt(),
+            file.pageCount()));
+  }
+
+  /** The {@code Content-Language} header's value, when the response has a non-blank one. */
+  static Optional<String> headerLanguage(Page page) {
+    return page.header("Content-Language")
+        .map(String::strip)
+        .filter(language -> !language.isEmpty())
+        .map(language -> cut(language, MAX_LANGUAGE_CHARS));
   }
 
   /**
@@ -312,14 +395,15 @@ public final class PageParser {
   private ParseResult textDocument(Page page, String type, Charset charset, String content) {
     String text = collapseWhitespace(content);
     RobotsMeta robots = headerRobots(page);
+    String kept = truncate(text);
     return new ParseResult.Parsed(
         normalizedUrl(page),
         type,
         charset.name(),
         Optional.empty(),
         Optional.empty(),
-        Optional.empty(),
-        truncate(text).getBytes(StandardCharsets.UTF_8),
+        new ParseResult.Language(headerLanguage(page), languages.detect(kept)),
+        kept.getBytes(StandardCharsets.UTF_8),
         headerCanonical(page),
         robots.noindex(),
         robots.nofollow(),
@@ -328,7 +412,8 @@ public final class PageParser {
         0,
         ContentChecksum.of("", text),
         Optional.empty(),
-        Optional.empty());
+        Optional.empty(),
+        ParseResult.FileFacts.NONE);
   }
 
   private static String normalizedUrl(Page page) {

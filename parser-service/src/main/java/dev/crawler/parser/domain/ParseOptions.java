@@ -6,7 +6,6 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.jsoup.select.Selector;
 
 /**
  * The crawl options that steer parsing one URL: a typed view, through the catalogue ({@link
@@ -26,6 +25,8 @@ import org.jsoup.select.Selector;
  *     obey-link-nofollow})
  * @param pagination how a document's next page is found (option {@code pagination}): {@value
  *     #REL_NEXT}, or a CSS selector of the next-page link; empty for single-page documents
+ * @param mainContent which part of a page is its content (options {@code content-keep} and {@code
+ *     content-drop})
  */
 public record ParseOptions(
     boolean canonicalWithinDomain,
@@ -33,13 +34,15 @@ public record ParseOptions(
     List<String> metadataChecksumHeaders,
     boolean obeysRobotsMeta,
     boolean obeysLinkNofollow,
-    Optional<String> pagination) {
+    Optional<String> pagination,
+    MainContent mainContent) {
 
   /** The {@code pagination} value that follows {@code <link rel=next>} or {@code <a rel=next>}. */
   public static final String REL_NEXT = "rel=next";
 
   public static final ParseOptions DEFAULTS =
-      new ParseOptions(true, Optional.empty(), List.of(), true, true, Optional.empty());
+      new ParseOptions(
+          true, Optional.empty(), List.of(), true, true, Optional.empty(), MainContent.DEFAULT);
 
   public ParseOptions {
     metadataChecksumHeaders = List.copyOf(metadataChecksumHeaders);
@@ -63,7 +66,10 @@ public record ParseOptions(
         RequestOptions.METADATA_CHECKSUM.readFrom(options),
         RequestOptions.OBEY_ROBOTS_META.readFrom(options),
         RequestOptions.OBEY_LINK_NOFOLLOW.readFrom(options),
-        pagination);
+        pagination,
+        MainContent.of(
+            RequestOptions.CONTENT_KEEP.readFrom(options),
+            RequestOptions.CONTENT_DROP.readFrom(options)));
   }
 
   /**
@@ -84,11 +90,6 @@ public record ParseOptions(
   }
 
   private static boolean isSelector(String selector) {
-    try {
-      Selector.evaluatorOf(selector);
-      return true;
-    } catch (Selector.SelectorParseException e) {
-      return false;
-    }
+    return MainContent.isSelector(selector);
   }
 }

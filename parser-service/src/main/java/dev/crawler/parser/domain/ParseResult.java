@@ -20,7 +20,7 @@ public sealed interface ParseResult {
    *     {@code <meta charset>}, else UTF-8)
    * @param title the title, whitespace collapsed, when the page has a non-blank one
    * @param description the {@code <meta name=description>} content, when non-blank
-   * @param language the {@code <html lang>} tag, when non-blank
+   * @param language the language the page declares and the one detected in its text
    * @param utf8Text the text, whitespace collapsed, cut at the configured length in characters
    *     (never inside a surrogate pair), in UTF-8 ({@link #text()} as a string): the form it is
    *     hashed and sent in
@@ -36,6 +36,8 @@ public sealed interface ParseResult {
    * @param publishedAt the publish date the page states, when it states one ({@link PublishDates})
    * @param nextPage the next page of the same document (option {@code pagination}), normalized and
    *     on the page's origin; empty on the last page or without pagination
+   * @param file what a file (a PDF, an office document) says of itself: author, dates, pages; an
+   *     HTML page's author meta
    */
   record Parsed(
       String url,
@@ -43,7 +45,7 @@ public sealed interface ParseResult {
       String charset,
       Optional<String> title,
       Optional<String> description,
-      Optional<String> language,
+      Language language,
       byte[] utf8Text,
       Optional<String> canonicalUrl,
       boolean noindex,
@@ -53,7 +55,8 @@ public sealed interface ParseResult {
       int droppedLinks,
       String contentChecksum,
       Optional<Instant> publishedAt,
-      Optional<String> nextPage)
+      Optional<String> nextPage,
+      FileFacts file)
       implements ParseResult {
 
     public Parsed {
@@ -97,7 +100,8 @@ public sealed interface ParseResult {
           droppedLinks,
           contentChecksum,
           publishedAt,
-          nextPage);
+          nextPage,
+          file);
     }
 
     /**
@@ -144,6 +148,42 @@ public sealed interface ParseResult {
         discoveries.add(new Discovery(link.url(), link.kind(), depth + 1, link.anchor()));
       }
       return discoveries;
+    }
+  }
+
+  /**
+   * A document's language: the one it declares ({@code <html lang>}, the {@code Content-Language}
+   * header, a file's own metadata), as declared, and the one detected in its text ({@link
+   * LanguageDetection}), when the detector is certain enough.
+   */
+  record Language(Optional<String> declared, Optional<String> detected) {
+
+    public static final Language UNKNOWN = new Language(Optional.empty(), Optional.empty());
+
+    /** The language published: the detected one, else the declared one. */
+    public Optional<String> best() {
+      return detected.or(() -> declared);
+    }
+  }
+
+  /**
+   * What a document says of itself beyond its title: its author, and for a file (PDF, office,
+   * OpenDocument) its own dates and page count.
+   */
+  record FileFacts(
+      Optional<String> author,
+      Optional<Instant> createdAt,
+      Optional<Instant> modifiedAt,
+      Optional<Integer> pageCount) {
+
+    public static final FileFacts NONE =
+        new FileFacts(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+
+    /** Facts naming only an author, when there is one. */
+    public static FileFacts ofAuthor(Optional<String> author) {
+      return author.isEmpty()
+          ? NONE
+          : new FileFacts(author, Optional.empty(), Optional.empty(), Optional.empty());
     }
   }
 

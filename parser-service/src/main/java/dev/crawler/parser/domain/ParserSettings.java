@@ -33,9 +33,31 @@ public record ParserSettings(
   /** The robots agent unless configured: the product token of the fetcher's default user agent. */
   public static final String DEFAULT_ROBOTS_AGENT = "kafka-crawler";
 
-  /** The media types imported unless configured otherwise: HTML, XHTML, plain text and XML. */
+  /**
+   * The media types imported unless configured otherwise: HTML, XHTML, plain text and XML, read
+   * here; PDF, Word, Excel and PowerPoint (both formats of each), OpenDocument text, spreadsheets
+   * and presentations, RTF and EPUB, read as files ({@link #isReadAsFile}).
+   */
   public static final List<String> DEFAULT_IMPORTED_CONTENT_TYPES =
-      List.of("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml");
+      List.of(
+          "text/html",
+          "application/xhtml+xml",
+          "text/plain",
+          "application/xml",
+          "text/xml",
+          "application/pdf",
+          "application/msword",
+          "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+          "application/vnd.ms-excel",
+          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+          "application/vnd.ms-powerpoint",
+          "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+          "application/vnd.oasis.opendocument.text",
+          "application/vnd.oasis.opendocument.spreadsheet",
+          "application/vnd.oasis.opendocument.presentation",
+          "application/rtf",
+          "text/rtf",
+          "application/epub+zip");
 
   public static final int DEFAULT_MAX_TEXT_CHARS = 1_000_000;
 
@@ -106,6 +128,21 @@ public record ParserSettings(
   /** Whether responses of this media type (lower-case, without parameters) are imported. */
   public boolean isImported(String mediaType) {
     return importedContentTypes.contains(mediaType);
+  }
+
+  /**
+   * Whether an imported media type is read as a file, by the {@link FileImporter} (PDF, office
+   * formats, RTF, EPUB, any type not below), rather than by the parser itself: HTML and XHTML, XML
+   * ({@code …/xml}, {@code …+xml}) and text ({@code text/…} but RTF).
+   */
+  public static boolean isReadAsFile(String mediaType) {
+    boolean readHere =
+        mediaType.equals("text/html")
+            || mediaType.equals("application/xhtml+xml")
+            || mediaType.endsWith("/xml")
+            || mediaType.endsWith("+xml")
+            || mediaType.startsWith("text/") && !mediaType.equals("text/rtf");
+    return !readHere;
   }
 
   /**

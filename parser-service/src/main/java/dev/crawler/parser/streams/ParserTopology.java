@@ -23,6 +23,10 @@ import org.apache.kafka.streams.Topology;
  *       crawl.discovered} (keyed by each URL's own origin) its links at depth + 1 — none when the
  *       page is nofollow and robots meta is obeyed — or, when it names another canonical URL, only
  *       that canonical at the page's depth. No outcome: the committer decides it.
+ *   <li>a file (an imported media type the parser does not read itself: PDF, office documents;
+ *       {@code ParserSettings#isReadAsFile}): the fetch result as it is to {@code crawl.imports},
+ *       where the import loop reads it (importing a file may take seconds, which the topology's
+ *       transactions cannot wait for);
  *   <li>a rejected page: {@code IMPORT_REJECTED} on {@code crawl.outcomes} and {@code crawl.log}
  *       (same key); an unexpected failure while processing the record: {@code ERROR} there, with
  *       the exception.
@@ -38,6 +42,7 @@ public final class ParserTopology {
   static final String DISCOVERED_SINK = "discovered";
   static final String OUTCOMES_SINK = "outcomes";
   static final String LOG_SINK = "log";
+  static final String IMPORTS_SINK = "imports";
 
   private ParserTopology() {}
 
@@ -61,13 +66,12 @@ public final class ParserTopology {
     CrawlLog log = new CrawlLog(ParserProcessor.SERVICE, registry);
     Timer parseDuration = ParserProcessor.parseDuration(registry);
     topology.addProcessor(
-        PROCESSOR,
-        () -> new ParserProcessor(parser, settings.recentLinks(), log, parseDuration),
-        SOURCE);
+        PROCESSOR, () -> new ParserProcessor(parser, settings, log, parseDuration), SOURCE);
     Sinks.add(topology, PARSED_SINK, topics.parsed(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
+    Sinks.add(topology, IMPORTS_SINK, topics.imports(), PROCESSOR);
     return topology;
   }
 }

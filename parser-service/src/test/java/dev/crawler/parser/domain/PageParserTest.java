@@ -247,7 +247,10 @@ class PageParserTest {
 
     assertThat(parsed.title()).contains("Le titre");
     assertThat(parsed.description()).contains("Une page");
-    assertThat(parsed.language()).contains("fr");
+    assertThat(parsed.language().declared()).contains("fr");
+    // three words are too few to say which language they are in
+    assertThat(parsed.language().detected()).isEmpty();
+    assertThat(parsed.language().best()).contains("fr");
     assertThat(parsed.text()).isEqualTo("Bonjour le monde");
     assertThat(parsed.contentType()).isEqualTo("text/html");
     assertThat(parsed.publishedAt()).isEmpty();
@@ -261,7 +264,7 @@ class PageParserTest {
 
     assertThat(parsed.title()).isEmpty();
     assertThat(parsed.description()).isEmpty();
-    assertThat(parsed.language()).isEmpty();
+    assertThat(parsed.language()).isEqualTo(ParseResult.Language.UNKNOWN);
     assertThat(parsed.canonicalUrl()).isEmpty();
     assertThat(parsed.text()).isEmpty();
   }
@@ -344,7 +347,8 @@ class PageParserTest {
       textBlock =
           """
           image/png                  | PNG                | content type image/png is not imported
-          application/pdf            | %PDF-1.4           | content type application/pdf is not imported
+          image/tiff                 | II*                | content type image/tiff is not imported
+          application/pdf            | %PDF-1.4           | content type application/pdf is a file's, imported by the file importer, not as a page
           application/octet-stream   | <html>             | content type application/octet-stream is not imported
           text/html                  |                    | empty body
           image/png                  |                    | empty body

@@ -29,7 +29,11 @@ class PageTest {
                                       | <?xml version="1.0"?><!DOCTYPE html><html> | text/html
                                       | <?xml version="1.0"?><rss>       | application/xml
                                       | plain words                      |
-                                      | %PDF-1.7                         |
+                                      | %PDF-1.7                         | application/pdf
+                                      | '{\\rtf1\\ansi'                  | application/rtf
+          application/octet-stream    | %PDF-1.7                         | application/pdf
+          'application/octet-stream; x=y' | x                            | application/octet-stream
+          application/zip             | %PDF-1.7                         | application/zip
           """)
   void knowsItsMediaTypeDeclaredOrRecognized(String declared, String body, String expected) {
     byte[] bytes =

@@ -83,7 +83,7 @@ class ParseResultTest {
         "UTF-8",
         Optional.empty(),
         Optional.empty(),
-        Optional.empty(),
+        ParseResult.Language.UNKNOWN,
         new byte[0],
         canonical,
         false,
@@ -93,6 +93,7 @@ class ParseResultTest {
         0,
         "",
         Optional.empty(),
-        Optional.empty());
+        Optional.empty(),
+        ParseResult.FileFacts.NONE);
   }
 }

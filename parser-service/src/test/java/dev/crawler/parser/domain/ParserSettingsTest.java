@@ -11,11 +11,37 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ParserSettingsTest {
 
   @Test
-  void importsHtmlTextAndXmlByDefault() {
+  void importsPagesAndTheCommonFileFormatsByDefault() {
     assertThat(ParserSettings.DEFAULTS.importedContentTypes())
-        .containsExactlyInAnyOrder(
-            "text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml");
+        .contains("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml")
+        .contains(
+            "application/pdf",
+            "application/msword",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            "application/vnd.oasis.opendocument.text",
+            "application/rtf",
+            "application/epub+zip")
+        .hasSize(18);
     assertThat(ParserSettings.DEFAULTS.maxTextChars()).isEqualTo(1_000_000);
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
+    "text/html, false",
+    "application/xhtml+xml, false",
+    "text/plain, false",
+    "text/csv, false",
+    "application/xml, false",
+    "application/rss+xml, false",
+    "text/rtf, true",
+    "application/rtf, true",
+    "application/pdf, true",
+    "application/epub+zip, true",
+    "application/vnd.oasis.opendocument.text, true",
+    "image/png, true",
+  })
+  void readsPagesItselfAndFilesThroughTheImporter(String mediaType, boolean isFile) {
+    assertThat(ParserSettings.isReadAsFile(mediaType)).isEqualTo(isFile);
   }
 
   @Test

@@ -102,6 +102,7 @@ class ParserTopologyTest {
                     .setTitle("Home")
                     .setDescription("The home page")
                     .setLanguage("en")
+                    .setDeclaredLanguage("en")
                     .setText(
                         ByteBuffer.wrap("Welcome home X B again".getBytes(StandardCharsets.UTF_8)))
                     .setContentType("text/html")
@@ -486,6 +487,43 @@ class ParserTopologyTest {
     assertThat(parsed.isEmpty()).isTrue();
     assertThat(discovered.isEmpty()).isTrue();
     assertThat(deadLetters.isEmpty()).isTrue();
+  }
+
+  @Test
+  void setsFilesAsideForTheImportLoopAndGoesOnWithThePagesBehindThem() {
+    start(ParserSettings.DEFAULTS);
+    TestOutputTopic<String, FetchResult> imports =
+        TopologyTestSupport.output(driver, topics.imports());
+    FetchResult pdf = result(A + "/report.pdf", "application/pdf", "%PDF-1.7 ...", Map.of());
+    FetchResult served =
+        result(A + "/download?id=3", "application/octet-stream", "%PDF-1.4 x", Map.of());
+
+    results.pipeInput(A, pdf);
+    results.pipeInput(A, served);
+    results.pipeInput(A, result(A + "/", "text/html", "<title>Home</title><p>Welcome", Map.of()));
+
+    // the files as they came, for the import loop; nothing decided about them here
+    assertThat(imports.readKeyValuesToList())
+        .containsExactly(KeyValue.pair(A, pdf), KeyValue.pair(A, served));
+    assertThat(outcomes.isEmpty()).isTrue();
+    assertThat(parsed.readValuesToList())
+        .extracting(ParsedDocument::getUrl)
+        .containsExactly(A + "/");
+  }
+
+  @Test
+  void rejectsAFileOfATypeNotImported() {
+    start(
+        new ParserSettings(
+            java.util.Set.of("text/html"), ParserSettings.DEFAULT_MAX_TEXT_CHARS, 0));
+    TestOutputTopic<String, FetchResult> imports =
+        TopologyTestSupport.output(driver, topics.imports());
+
+    results.pipeInput(A, result(A + "/report.pdf", "application/pdf", "%PDF-1.7", Map.of()));
+
+    assertThat(imports.isEmpty()).isTrue();
+    assertThat(outcomes.readValue().getDetail())
+        .isEqualTo("content type application/pdf is not imported");
   }
 
   @Test

@@ -116,6 +116,10 @@ public final class RequestOptions {
   public static final RequestOption<Boolean> OBEY_LINK_NOFOLLOW =
       define("obey-link-nofollow", true, RequestOptions::isNotFalse);
   public static final RequestOption<String> PAGINATION = define("pagination", "", String::strip);
+  public static final RequestOption<String> CONTENT_KEEP =
+      define("content-keep", "", String::strip);
+  public static final RequestOption<String> CONTENT_DROP =
+      define("content-drop", "auto", String::strip);
 
   private RequestOptions() {}
 

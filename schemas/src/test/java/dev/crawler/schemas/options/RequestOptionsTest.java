@@ -21,7 +21,7 @@ class RequestOptionsTest {
           .as(option.name())
           .isEqualTo(option.defaultValue());
     }
-    assertThat(RequestOptions.all()).hasSize(17);
+    assertThat(RequestOptions.all()).hasSize(19);
   }
 
   @Test

@@ -1,0 +1,60 @@
+package dev.crawler.parser.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class LanguageDetectionTest {
+
+  private static final LanguageDetection DETECTION = LanguageDetection.shared();
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "en|The committee met on Tuesday to discuss the budget for the coming year, and agreed that the library would stay open on weekends.",
+        "de|Der Ausschuss traf sich am Dienstag, um den Haushalt für das kommende Jahr zu besprechen, und beschloss, die Bibliothek am Wochenende zu öffnen.",
+        "fr|Le comité s'est réuni mardi pour discuter du budget de l'année prochaine et a décidé que la bibliothèque resterait ouverte le week-end.",
+        "es|El comité se reunió el martes para discutir el presupuesto del próximo año y acordó que la biblioteca abriría los fines de semana.",
+        "nl|De commissie kwam dinsdag bijeen om de begroting voor het komende jaar te bespreken en besloot dat de bibliotheek in het weekend open blijft.",
+        "ja|委員会は火曜日に会合を開き、来年度の予算について話し合い、図書館を週末も開館することで合意しました。",
+        "ru|Комитет собрался во вторник, чтобы обсудить бюджет на следующий год, и решил, что библиотека будет открыта по выходным.",
+      })
+  void detectsTheLanguageOfAParagraph(String language, String text) {
+    assertThat(DETECTION.detect(text)).contains(language);
+  }
+
+  @ParameterizedTest(name = "\"{0}\"")
+  @CsvSource({"Bonjour le monde", "'12 345 678 -- 9'", "''", "https://example.org/a/b/c"})
+  void saysNothingOfTooFewLetters(String text) {
+    assertThat(DETECTION.detect(text)).isEmpty();
+  }
+
+  @Test
+  void readsASampleFromTheMiddleOfALongText() {
+    // a menu in English, then a long German text: the middle of the text says German
+    String text =
+        "Home About Contact Login "
+            + "Der Ausschuss traf sich am Dienstag, um den Haushalt zu besprechen. ".repeat(200);
+
+    assertThat(DETECTION.detect(text)).contains("de");
+    assertThat(DETECTION.detectUtf8(text.getBytes(StandardCharsets.UTF_8))).contains("de");
+  }
+
+  @Test
+  void cutsAUtf8SampleBetweenCharacters() {
+    String text = "委員会は火曜日に会合を開き、来年度の予算について話し合いました。".repeat(300);
+
+    assertThat(DETECTION.detectUtf8(text.getBytes(StandardCharsets.UTF_8))).contains("ja");
+  }
+
+  @Test
+  void answersTheSameForTheSameText() {
+    String text = "Ceci est un texte assez court mais en français, pour voir.";
+
+    assertThat(DETECTION.detect(text)).isEqualTo(DETECTION.detect(text));
+  }
+}
