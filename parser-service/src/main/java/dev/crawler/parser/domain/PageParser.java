@@ -223,6 +223,8 @@ public final class PageParser {
     List<Link> links = new ArrayList<>();
     int[] dropped = new int[1];
     int outlinkCount = links(document.select("a[href]"), links, dropped);
+    // a PDF's link annotations are its links, not its text
+    document.select("div.annotation").remove();
     String title =
         cut(collapseWhitespace(file.title().orElseGet(document::title)), MAX_TITLE_CHARS);
     Element body = document.body();

@@ -25,6 +25,7 @@ import org.apache.tika.metadata.TikaCoreProperties;
 import org.apache.tika.mime.MimeTypeException;
 import org.apache.tika.mime.MimeTypes;
 import org.apache.tika.parser.ParseContext;
+import org.apache.tika.parser.pdf.PDFParserConfig;
 import org.apache.tika.pipes.FetchEmitTuple;
 import org.apache.tika.pipes.HandlerConfig;
 import org.apache.tika.pipes.PipesConfig;
@@ -68,6 +69,20 @@ public final class TikaImporter implements FileImporter {
 
   /** Files a forked JVM parses before it is replaced by a fresh one. */
   private static final int FILES_PER_PROCESS = 10_000;
+
+  /**
+   * How PDFs are read: the outline (bookmarks) is not text of its own (it repeats the headings),
+   * and link annotations stay on (they are a PDF's hyperlinks).
+   */
+  private static final PDFParserConfig PDF = pdfConfig();
+
+  private static PDFParserConfig pdfConfig() {
+    PDFParserConfig config = new PDFParserConfig();
+    config.setExtractBookmarksText(false);
+    config.setExtractAnnotationText(true);
+    config.setExtractInlineImages(false);
+    return config;
+  }
 
   /** Embedded documents (attachments, embedded spreadsheets) read per file at most. */
   private static final int MAX_EMBEDDED = 100;
@@ -231,6 +246,7 @@ public final class TikaImporter implements FileImporter {
               MAX_EMBEDDED,
               false));
       context.set(TikaTaskTimeout.class, new TikaTaskTimeout(settings.timeout().toMillis()));
+      context.set(PDFParserConfig.class, PDF);
       PipesResult result =
           pipes.parse(
               new FetchEmitTuple(
