@@ -224,6 +224,16 @@ final class CrawlEvents implements Runnable, AutoCloseable {
         json.writeStringField(
             "publishedAt",
             publishedAt == null ? null : Instant.ofEpochMilli((Long) publishedAt).toString());
+        writeString(json, "contentType", document.get("contentType"));
+        writeString(json, "language", document.get("language"));
+        writeString(json, "declaredLanguage", document.get("declaredLanguage"));
+        writeString(json, "author", document.get("author"));
+        json.writeFieldName("filePageCount");
+        if (document.get("filePageCount") == null) {
+          json.writeNull();
+        } else {
+          json.writeNumber((Integer) document.get("filePageCount"));
+        }
         json.writeNumberField("pageCount", (Integer) document.get("pageCount"));
         json.writeArrayFieldStart("pages");
         for (Object page : (List<?>) document.get("pages")) {

@@ -31,6 +31,12 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
 
   private final Map<String, String> pages = new ConcurrentHashMap<>();
 
+  /** Files served as they are, by path: their media type and bytes. */
+  private final Map<String, File> files = new ConcurrentHashMap<>();
+
+  /** A file a test serves: its {@code Content-Type} and its bytes. */
+  public record File(String contentType, byte[] body) {}
+
   /** Requests per page, by origin + path. */
   private final Map<String, AtomicInteger> visits = new ConcurrentHashMap<>();
 
@@ -62,6 +68,18 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
           @Override
           public boolean handle(Request request, Response response, Callback callback) {
             String path = request.getHttpURI().getPathQuery();
+            File file = files.get(path);
+            if (file != null) {
+              served.add(
+                  new Served(
+                      "http://127.0.0.1:" + Request.getLocalPort(request),
+                      path,
+                      System.nanoTime(),
+                      ""));
+              response.getHeaders().put(HttpHeader.CONTENT_TYPE, file.contentType());
+              response.write(true, ByteBuffer.wrap(file.body()), callback);
+              return true;
+            }
             String html = pages.get(path);
             if (html == null) {
               response.setStatus(404);
@@ -101,6 +119,11 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
   /** Path (and query) to HTML; edit it to change the site. */
   public Map<String, String> pages() {
     return pages;
+  }
+
+  /** Path (and query) to a file served as it is. */
+  public Map<String, File> files() {
+    return files;
   }
 
   /** How many requests a path of the first origin got. */
