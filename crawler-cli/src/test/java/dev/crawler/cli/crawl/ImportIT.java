@@ -8,6 +8,7 @@ import dev.crawler.cli.CrawlerCli;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,8 +89,7 @@ class ImportIT {
     site.files().put("/bomb.pdf", new EditableSite.File("application/pdf", bomb(300L << 20)));
     byte[] noise = new byte[20_000];
     new Random(11).nextBytes(noise);
-    System.arraycopy(
-        "%PDF-1.4\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, noise, 0, 9);
+    System.arraycopy("%PDF-1.4\n".getBytes(StandardCharsets.US_ASCII), 0, noise, 0, 9);
     site.files().put("/noise.pdf", new EditableSite.File("application/pdf", noise));
     // the one line that imports files whose links name them (the default skips pdf, doc, docx …)
     Path config =
@@ -206,11 +206,11 @@ class ImportIT {
                 + "4 0 obj\n<< /Length "
                 + deflated.size()
                 + " /Filter /FlateDecode >>\nstream\n")
-            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            .getBytes(StandardCharsets.ISO_8859_1));
     pdf.writeBytes(deflated.toByteArray());
     pdf.writeBytes(
         "\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"
-            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            .getBytes(StandardCharsets.ISO_8859_1));
     return pdf.toByteArray();
   }
 

@@ -137,13 +137,9 @@ public final class ImportLoop implements Runnable, AutoCloseable {
   @Override
   public void run() {
     try {
-      producer.initTransactions();
-      consumer.subscribe(Set.of(topics.imports().name()));
+      start();
       while (!closing) {
-        ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
-        if (!records.isEmpty()) {
-          importAndCommit(records);
-        }
+        turn();
       }
     } catch (WakeupException e) {
       if (!closing) {
@@ -156,6 +152,20 @@ public final class ImportLoop implements Runnable, AutoCloseable {
       workers.shutdownNow();
       consumer.close(Duration.ofSeconds(5));
       producer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  /** Readies the producer's transactions and joins the group. */
+  void start() {
+    producer.initTransactions();
+    consumer.subscribe(Set.of(topics.imports().name()));
+  }
+
+  /** One turn of the loop: a poll, and the import of what it gave. */
+  void turn() {
+    ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+    if (!records.isEmpty()) {
+      importAndCommit(records);
     }
   }
 

@@ -11,12 +11,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.Date;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.tika.config.TikaTaskTimeout;
+import org.apache.tika.exception.TikaConfigException;
 import org.apache.tika.metadata.Metadata;
 import org.apache.tika.metadata.Office;
 import org.apache.tika.metadata.PagedText;
@@ -141,7 +143,7 @@ public final class TikaImporter implements FileImporter {
       return new TikaImporter(settings, inbox, pipes);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot prepare " + settings.workDirectory(), e);
-    } catch (org.apache.tika.exception.TikaConfigException e) {
+    } catch (TikaConfigException e) {
       throw new IllegalStateException("Tika refused the import configuration: " + e, e);
     }
   }
@@ -342,7 +344,7 @@ public final class TikaImporter implements FileImporter {
 
   private static Optional<Instant> date(Metadata metadata, Property property) {
     try {
-      return Optional.ofNullable(metadata.getDate(property)).map(java.util.Date::toInstant);
+      return Optional.ofNullable(metadata.getDate(property)).map(Date::toInstant);
     } catch (RuntimeException e) {
       return Optional.empty(); // a date in a form no parser reads
     }

@@ -3,6 +3,8 @@ package dev.crawler.parser.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.zip.Deflater;
@@ -89,8 +91,8 @@ class PdfInflationTest {
       for (long written = 0; written < bytes; written += chunk.length) {
         deflating.write(chunk, 0, (int) Math.min(chunk.length, bytes - written));
       }
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     return out.toByteArray();
   }

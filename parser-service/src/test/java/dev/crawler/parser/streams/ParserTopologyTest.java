@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
@@ -513,9 +514,7 @@ class ParserTopologyTest {
 
   @Test
   void rejectsAFileOfATypeNotImported() {
-    start(
-        new ParserSettings(
-            java.util.Set.of("text/html"), ParserSettings.DEFAULT_MAX_TEXT_CHARS, 0));
+    start(new ParserSettings(Set.of("text/html"), ParserSettings.DEFAULT_MAX_TEXT_CHARS, 0));
     TestOutputTopic<String, FetchResult> imports =
         TopologyTestSupport.output(driver, topics.imports());
 

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 
@@ -72,7 +73,7 @@ final class HostilePdfs {
     StringBuilder table = new StringBuilder();
     table.append("xref\n0 ").append(objects.size() + 1).append("\n0000000000 65535 f \n");
     for (int offset : offsets) {
-      table.append(String.format(java.util.Locale.ROOT, "%010d 00000 n \n", offset));
+      table.append(String.format(Locale.ROOT, "%010d 00000 n \n", offset));
     }
     table
         .append("trailer\n<< /Size ")
