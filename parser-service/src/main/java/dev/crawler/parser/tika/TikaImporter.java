@@ -56,8 +56,8 @@ import org.slf4j.LoggerFactory;
  *       A JVM starts on the first file it is given (about two seconds), parses up to 10,000 files,
  *       and stops after ten idle minutes; one that was killed (a timeout, an out-of-memory error, a
  *       crash) is started again for the next file.
- *   <li>A PDF whose compressed streams inflate beyond the limit is refused before any parser reads
- *       it ({@link PdfInflation}).
+ *   <li>A PDF whose compressed streams inflate beyond the limit, or that holds no PDF object at
+ *       all, is refused before any parser reads it ({@link PdfInflation}).
  * </ul>
  *
  * <p>Thread-safe.
@@ -227,6 +227,10 @@ public final class TikaImporter implements FileImporter {
    */
   @Override
   public FileImport importFile(String url, String mediaType, byte[] body) {
+    if (mediaType.equals("application/pdf") && !PdfInflation.hasObjects(body)) {
+      return new FileImport.Failed(
+          "TIKA_ERROR: not a PDF (no PDF object in its " + body.length + " bytes)");
+    }
     if (mediaType.equals("application/pdf")
         && PdfInflation.exceeds(body, settings.maxInflatedBytes())) {
       return new FileImport.Failed(

@@ -69,6 +69,19 @@ class PdfInflationTest {
     assertThat(PdfInflation.inflatedBytes(random, MIB)).isZero();
   }
 
+  @Test
+  void tellsAFileOfPdfObjectsFromRandomBytesThatStartLikeOne() {
+    byte[] random = new byte[40_000];
+    new Random(5).nextBytes(random);
+    System.arraycopy("%PDF-1.4\n".getBytes(StandardCharsets.US_ASCII), 0, random, 0, 9);
+
+    assertThat(PdfInflation.hasObjects(random)).isFalse();
+    assertThat(PdfInflation.hasObjects(pdf(stream("<< >>", "x")))).isTrue();
+    assertThat(
+            PdfInflation.hasObjects("%PDF-1.4\nendobj 1 0 obj".getBytes(StandardCharsets.US_ASCII)))
+        .isFalse();
+  }
+
   private static String stream(String dictionary, byte[] data) {
     return stream(dictionary, new String(data, StandardCharsets.ISO_8859_1));
   }
