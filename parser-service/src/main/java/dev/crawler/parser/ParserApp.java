@@ -55,7 +55,10 @@ public final class ParserApp implements RunningService {
   /** Starts the parser; returns at once (the instance joins its groups in the background). */
   public static ParserApp start(ParserConfig config) {
     Sha256.implementation(); // loads the native digest now rather than on the first page
-    LanguageDetection.shared(); // and the language profiles
+    // the language profiles (a second of CPU) load while the service joins its group
+    Thread profiles = new Thread(LanguageDetection::shared, "language-profiles");
+    profiles.setDaemon(true);
+    profiles.start();
     StreamsService streams =
         StreamsService.start(
             config,

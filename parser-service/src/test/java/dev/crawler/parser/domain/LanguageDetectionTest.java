@@ -2,7 +2,16 @@ package dev.crawler.parser.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.optimaize.langdetect.NgramFrequencyData;
+import com.optimaize.langdetect.i18n.LdLocale;
+import com.optimaize.langdetect.ngram.NgramExtractors;
+import com.optimaize.langdetect.profiles.LanguageProfile;
+import com.optimaize.langdetect.profiles.LanguageProfileReader;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -49,6 +58,73 @@ class LanguageDetectionTest {
     String text = "委員会は火曜日に会合を開き、来年度の予算について話し合いました。".repeat(300);
 
     assertThat(DETECTION.detectUtf8(text.getBytes(StandardCharsets.UTF_8))).contains("ja");
+  }
+
+  @Test
+  void holdsExactlyOptimaizesFrequencies() throws IOException {
+    List<LanguageProfile> profiles = new LanguageProfileReader().readAllBuiltIn();
+    NgramFrequencyData optimaize = NgramFrequencyData.create(profiles, List.of(1, 2, 3));
+    assertThat(DETECTION.languages())
+        .containsExactlyElementsOf(
+            optimaize.getLanguageList().stream().map(LdLocale::toString).toList());
+    int compared = 0;
+    int seen = 0;
+    List<String> differing = new ArrayList<>();
+    for (LanguageProfile profile : profiles) {
+      for (int length = 1; length <= 3; length++) {
+        for (Map.Entry<String, Integer> gram : profile.iterateGrams(length)) {
+          if (++seen % 5 != 0) {
+            continue; // one n-gram in five of each profile: the test stays quick
+          }
+          double[] expected = optimaize.getProbabilities(gram.getKey());
+          float[] actual = DETECTION.frequencyOf(LanguageDetection.key(gram.getKey()));
+          compared++;
+          if (actual == null || actual.length != expected.length) {
+            differing.add(gram.getKey());
+            continue;
+          }
+          for (int i = 0; i < expected.length; i++) {
+            if (Math.abs(actual[i] - expected[i]) > expected[i] * 1e-6 + 1e-12) {
+              differing.add(gram.getKey());
+              break;
+            }
+          }
+        }
+      }
+    }
+    assertThat(differing).isEmpty();
+    assertThat(compared).isGreaterThan(20_000);
+    assertThat(DETECTION.frequencyOf(LanguageDetection.key("\u0001zz"))).isNull();
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "The committee met on Tuesday.",
+        "' leading and trailing spaces '",
+        "x",
+        "委員会は火曜日に会合を開き",
+        "a  b   c",
+      })
+  void extractsExactlyOptimaizesNgrams(String text) {
+    List<Long> expected =
+        NgramExtractors.standard().extractGrams(text).stream()
+            .map(LanguageDetection::key)
+            .sorted()
+            .toList();
+    char[] padded = LanguageDetection.padded(text);
+    List<Long> actual = new ArrayList<>();
+    for (int at = 0; at < padded.length; at++) {
+      for (int length = 1; length <= 3 && at + length <= padded.length; length++) {
+        if (LanguageDetection.isCounted(padded, at, length)) {
+          actual.add(LanguageDetection.key(padded, at, length));
+        }
+      }
+    }
+    actual.sort(null);
+
+    assertThat(actual).isEqualTo(expected);
   }
 
   @Test
