@@ -95,7 +95,8 @@ public final class FetcherApp implements RunningService {
             config.getInt(FetcherConfig.MAX_CONNECTIONS_CONFIG),
             config.getBoolean(FetcherConfig.VERIFY_TLS_CONFIG),
             config.addressPolicy(),
-            config.bodyBudget());
+            config.bodyBudget(),
+            config.getBoolean(FetcherConfig.ARCHIVE_EXCHANGES_CONFIG));
     KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(
             consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());

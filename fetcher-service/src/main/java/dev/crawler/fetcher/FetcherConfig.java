@@ -52,6 +52,12 @@ public final class FetcherConfig extends ServiceConfig {
   private static final String OBEY_ROBOTS_DOC =
       "Whether robots.txt is fetched and obeyed. Turning it off is logged loudly.";
 
+  public static final String ARCHIVE_EXCHANGES_CONFIG = "fetcher.archive.exchanges";
+  private static final String ARCHIVE_EXCHANGES_DOC =
+      "Whether the fetcher records every HTTP exchange as sent and received (request and response fields, protocol, peer address, the body before"
+          + " content decoding) for the archive writer: on fetch results, and on crawl.exchanges for robots.txt, redirects recorded and error"
+          + " statuses. Off, the records are as they were.";
+
   public static final String VERIFY_TLS_CONFIG = "fetcher.verify.tls";
   private static final String VERIFY_TLS_DOC =
       "Whether TLS certificates are verified; off by default so sites with bad certificates are still crawled.";
@@ -172,6 +178,12 @@ public final class FetcherConfig extends ServiceConfig {
               Importance.MEDIUM,
               ROBOTS_TTL_MS_DOC)
           .define(OBEY_ROBOTS_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, OBEY_ROBOTS_DOC)
+          .define(
+              ARCHIVE_EXCHANGES_CONFIG,
+              Type.BOOLEAN,
+              false,
+              Importance.MEDIUM,
+              ARCHIVE_EXCHANGES_DOC)
           .define(VERIFY_TLS_CONFIG, Type.BOOLEAN, false, Importance.LOW, VERIFY_TLS_DOC)
           .define(
               IDLE_TIMEOUT_MS_CONFIG,

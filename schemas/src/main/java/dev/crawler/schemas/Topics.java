@@ -1,5 +1,6 @@
 package dev.crawler.schemas;
 
+import dev.crawler.events.ArchivedExchanges;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
@@ -43,6 +44,7 @@ public final class Topics {
   private final TopicSpec<String, FetchRequest> fetchRequests;
   private final TopicSpec<String, FetchResult> fetchResults;
   private final TopicSpec<String, FetchResult> imports;
+  private final TopicSpec<String, ArchivedExchanges> exchanges;
   private final TopicSpec<String, ParsedDocument> parsed;
   private final TopicSpec<String, CrawlOutcome> outcomes;
   private final TopicSpec<String, DocumentEvent> documents;
@@ -64,6 +66,7 @@ public final class Topics {
     this.fetchRequests = byOrigin("fetch-requests", registry, FetchRequest.class);
     this.fetchResults = byOrigin("fetch-results", registry, FetchResult.class);
     this.imports = byOrigin("imports", registry, FetchResult.class);
+    this.exchanges = byOrigin("exchanges", registry, ArchivedExchanges.class);
     this.parsed = byOrigin("parsed", registry, ParsedDocument.class);
     this.outcomes = byOrigin("outcomes", registry, CrawlOutcome.class);
     this.documents =
@@ -184,6 +187,15 @@ public final class Topics {
     return imports;
   }
 
+  /**
+   * {@code crawl.exchanges}: the HTTP exchanges of fetches that gave no fetch result (robots.txt,
+   * redirects recorded, error statuses, 304s), for the archive; written only when the fetcher
+   * records exchanges.
+   */
+  public TopicSpec<String, ArchivedExchanges> exchanges() {
+    return exchanges;
+  }
+
   public TopicSpec<String, ParsedDocument> parsed() {
     return parsed;
   }
@@ -254,6 +266,7 @@ public final class Topics {
         discovered,
         fetchRequests,
         fetchResults,
+        exchanges,
         imports,
         parsed,
         outcomes,

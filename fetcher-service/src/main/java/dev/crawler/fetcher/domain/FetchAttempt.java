@@ -20,6 +20,8 @@ public sealed interface FetchAttempt {
    * @param redirectChain the URLs redirected through before the URL that gave this response, in
    *     order, starting with the requested one; empty when no redirect was followed
    * @param url the URL that gave this response: the requested one, or the last redirect's target
+   * @param exchanges the exchanges as sent and received, the redirects followed first and this
+   *     response's last, when the fetcher records them; empty otherwise
    */
   record Response(
       int status,
@@ -29,11 +31,35 @@ public sealed interface FetchAttempt {
       Optional<String> charset,
       long durationMillis,
       List<String> redirectChain,
-      String url)
+      String url,
+      List<Exchange> exchanges)
       implements FetchAttempt {
 
     public Response {
       redirectChain = List.copyOf(redirectChain);
+      exchanges = List.copyOf(exchanges);
+    }
+
+    /** A response without its exchanges recorded. */
+    public Response(
+        int status,
+        Map<String, String> headers,
+        byte[] body,
+        Optional<String> contentType,
+        Optional<String> charset,
+        long durationMillis,
+        List<String> redirectChain,
+        String url) {
+      this(
+          status,
+          headers,
+          body,
+          contentType,
+          charset,
+          durationMillis,
+          redirectChain,
+          url,
+          List.of());
     }
 
     /** A response to a request that followed no redirect; {@code url} unknown (empty). */

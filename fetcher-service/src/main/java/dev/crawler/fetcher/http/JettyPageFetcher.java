@@ -4,17 +4,20 @@ import dev.crawler.common.url.UrlNormalizer;
 import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.BodyBudget;
 import dev.crawler.fetcher.domain.ContentDecoding;
+import dev.crawler.fetcher.domain.Exchange;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
 import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.PageFetcher;
 import java.io.EOFException;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -25,6 +28,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.Connection;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
@@ -66,6 +70,7 @@ public final class JettyPageFetcher implements PageFetcher {
   private final BodyBudget bodies;
   private final Duration requestTimeout;
   private final Duration idleTimeout;
+  private final boolean recordsExchanges;
 
   /**
    * @param userAgent the User-Agent header
@@ -79,6 +84,8 @@ public final class JettyPageFetcher implements PageFetcher {
    * @param addresses which addresses may be connected to: every connection is checked on the
    *     address it is made to ({@link GuardedAddressResolver})
    * @param bodies the bytes the bodies of all requests may hold at once
+   * @param recordsExchanges whether each response carries its exchanges as sent and received (for
+   *     the archive): request and response fields, protocol, peer address, the raw body
    */
   public JettyPageFetcher(
       String userAgent,
@@ -89,7 +96,9 @@ public final class JettyPageFetcher implements PageFetcher {
       int maxConnections,
       boolean verifyTls,
       AddressPolicy addresses,
-      BodyBudget bodies) {
+      BodyBudget bodies,
+      boolean recordsExchanges) {
+    this.recordsExchanges = recordsExchanges;
     this.maxBodyBytes = maxBodyBytes;
     this.bodies = bodies;
     this.requestTimeout = requestTimeout;
@@ -147,7 +156,7 @@ public final class JettyPageFetcher implements PageFetcher {
   @Override
   public CompletableFuture<FetchAttempt> fetch(Call call) {
     CompletableFuture<FetchAttempt> attempt = new CompletableFuture<>();
-    send(call, call.url(), new ArrayList<>(), attempt, System.nanoTime());
+    send(call, call.url(), new ArrayList<>(), new ArrayList<>(), attempt, System.nanoTime());
     return attempt;
   }
 
@@ -155,6 +164,7 @@ public final class JettyPageFetcher implements PageFetcher {
       Call call,
       String url,
       List<String> chain,
+      List<Exchange> exchanges,
       CompletableFuture<FetchAttempt> attempt,
       long started) {
     long remaining =
@@ -187,7 +197,7 @@ public final class JettyPageFetcher implements PageFetcher {
               FailureKind.CONNECT_FAILED, "bad URL: " + e.getMessage(), millisSince(started)));
       return;
     }
-    request.send(new BodyCollector(call, url, chain, attempt, started));
+    request.send(new BodyCollector(call, url, chain, exchanges, attempt, started));
   }
 
   @Override
@@ -223,8 +233,10 @@ public final class JettyPageFetcher implements PageFetcher {
     private final Call call;
     private final String url;
     private final List<String> chain;
+    private final List<Exchange> exchanges;
     private final CompletableFuture<FetchAttempt> attempt;
     private final long started;
+    private final long sentAt = System.currentTimeMillis();
 
     /**
      * The body so far: sized by Content-Length when there is one, so it is usually written once.
@@ -240,11 +252,13 @@ public final class JettyPageFetcher implements PageFetcher {
         Call call,
         String url,
         List<String> chain,
+        List<Exchange> exchanges,
         CompletableFuture<FetchAttempt> attempt,
         long started) {
       this.call = call;
       this.url = url;
       this.chain = chain;
+      this.exchanges = exchanges;
       this.attempt = attempt;
       this.started = started;
     }
@@ -353,7 +367,11 @@ public final class JettyPageFetcher implements PageFetcher {
           && !chain.contains(target.get())) {
         List<String> next = new ArrayList<>(chain);
         next.add(url);
-        send(call, target.get(), next, attempt, started);
+        List<Exchange> recorded = new ArrayList<>(exchanges);
+        if (recordsExchanges) {
+          recorded.add(exchange(response, Optional.of(Arrays.copyOf(body, bodyLength))));
+        }
+        send(call, target.get(), next, recorded, attempt, started);
         return;
       }
       Map<String, String> headers = new LinkedHashMap<>();
@@ -379,9 +397,53 @@ public final class JettyPageFetcher implements PageFetcher {
       Optional<String> charset =
           Optional.ofNullable(contentType).map(MimeTypes::getCharsetFromContentType);
       byte[] bytes = ((ContentDecoding.Body) decoded).bytes();
+      List<Exchange> recorded = exchanges;
+      if (recordsExchanges) {
+        recorded = new ArrayList<>(exchanges);
+        // the body as received, unless it is the decoded one (no content coding): sent once
+        recorded.add(
+            exchange(
+                response,
+                bytes.length == bodyLength
+                        && Arrays.equals(bytes, 0, bodyLength, body, 0, bodyLength)
+                    ? Optional.empty()
+                    : Optional.of(Arrays.copyOf(body, bodyLength))));
+      }
       attempt.complete(
           new FetchAttempt.Response(
-              status, headers, bytes, mediaType(contentType), charset, millis, chain, url));
+              status,
+              headers,
+              bytes,
+              mediaType(contentType),
+              charset,
+              millis,
+              chain,
+              url,
+              recorded));
+    }
+
+    /** The exchange of this request and its response, as sent and received. */
+    private Exchange exchange(Response response, Optional<byte[]> rawBody) {
+      Request request = response.getRequest();
+      List<Exchange.Header> sent = new ArrayList<>();
+      for (HttpField field : request.getHeaders()) {
+        sent.add(new Exchange.Header(field.getName(), field.getValue()));
+      }
+      List<Exchange.Header> received = new ArrayList<>();
+      for (HttpField field : response.getHeaders()) {
+        received.add(new Exchange.Header(field.getName(), field.getValue()));
+      }
+      return new Exchange(
+          url,
+          request.getMethod(),
+          response.getVersion().asString(),
+          peerAddress(request),
+          Instant.ofEpochMilli(sentAt),
+          sent,
+          response.getStatus(),
+          response.getReason() == null ? "" : response.getReason(),
+          received,
+          rawBody);
     }
 
     /** The normalized target of a 3xx, when it names a usable one. */
@@ -394,6 +456,17 @@ public final class JettyPageFetcher implements PageFetcher {
           .flatMap(location -> UrlNormalizer.resolve(url, location))
           .flatMap(UrlNormalizer::tryNormalize);
     }
+  }
+
+  /** The IP address a request's connection went to, when Jetty tells it. */
+  private static Optional<String> peerAddress(Request request) {
+    Connection connection = request.getConnection();
+    if (connection != null
+        && connection.getRemoteSocketAddress() instanceof InetSocketAddress address
+        && address.getAddress() != null) {
+      return Optional.of(address.getAddress().getHostAddress());
+    }
+    return Optional.empty();
   }
 
   private static Optional<String> mediaType(@org.jspecify.annotations.Nullable String contentType) {

@@ -2,14 +2,19 @@ package dev.crawler.fetcher.kafka;
 
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.events.ArchivedExchanges;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DiscoveredUrl;
+import dev.crawler.events.ExchangePurpose;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.FetchResult;
+import dev.crawler.events.HttpExchange;
+import dev.crawler.events.HttpHeader;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.PolitenessState;
 import dev.crawler.events.RobotsVerdict;
 import dev.crawler.events.UrlKind;
+import dev.crawler.fetcher.domain.Exchange;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.OriginPoliteness;
 import dev.crawler.schemas.Origin;
@@ -81,8 +86,58 @@ final class FetchRecords {
                 pending.options().obeysRobots() ? RobotsVerdict.ALLOWED : RobotsVerdict.IGNORED)
             .setKind(request.getKind())
             .setOptions(request.getOptions())
+            .setExchanges(exchanges(response.exchanges()))
             .build();
     return record(topics.fetchResults(), pending.origin(), result);
+  }
+
+  /**
+   * The exchanges of a fetch that gave no fetch result (robots.txt, a redirect recorded, an error
+   * status, a 304), for the archive alone; empty when none were recorded.
+   *
+   * @param requestId the fetch request's id; empty for robots.txt
+   */
+  Optional<ProducerRecord<byte[], byte[]>> archived(
+      String origin, String url, String requestId, ExchangePurpose purpose, FetchAttempt attempt) {
+    if (!(attempt instanceof FetchAttempt.Response response) || response.exchanges().isEmpty()) {
+      return Optional.empty();
+    }
+    ArchivedExchanges archived =
+        ArchivedExchanges.newBuilder()
+            .setUrl(url)
+            .setRequestId(requestId)
+            .setPurpose(purpose)
+            .setExchanges(exchanges(response.exchanges()))
+            .build();
+    return Optional.of(record(topics.exchanges(), origin, archived));
+  }
+
+  private static List<HttpExchange> exchanges(List<Exchange> exchanges) {
+    List<HttpExchange> records = new ArrayList<>(exchanges.size());
+    for (Exchange exchange : exchanges) {
+      records.add(
+          HttpExchange.newBuilder()
+              .setUrl(exchange.url())
+              .setMethod(exchange.method())
+              .setHttpVersion(exchange.httpVersion())
+              .setPeerAddress(exchange.peerAddress().orElse(null))
+              .setStartedAt(exchange.startedAt())
+              .setRequestHeaders(headers(exchange.requestHeaders()))
+              .setStatus(exchange.status())
+              .setReason(exchange.reason())
+              .setResponseHeaders(headers(exchange.responseHeaders()))
+              .setRawBody(exchange.rawBody().map(ByteBuffer::wrap).orElse(null))
+              .build());
+    }
+    return records;
+  }
+
+  private static List<HttpHeader> headers(List<Exchange.Header> headers) {
+    List<HttpHeader> records = new ArrayList<>(headers.size());
+    for (Exchange.Header header : headers) {
+      records.add(new HttpHeader(header.name(), header.value()));
+    }
+    return records;
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.crawler.fetcher.kafka;
 
 import crawlercommons.robots.BaseRobotRules;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.events.ExchangePurpose;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.Outcome;
 import dev.crawler.fetcher.domain.Feedback;
@@ -16,10 +17,13 @@ import dev.crawler.schemas.options.RequestOptions.Head;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -186,6 +190,9 @@ final class RequestRunner {
           politeness.options().maxCrawlDelayMillis());
     }
     records.sitemaps(url, robots.sitemaps(rules)).forEach(writer::sendUntracked);
+    records
+        .archived(host.origin(), url, "", ExchangePurpose.ROBOTS, attempt)
+        .ifPresent(writer::sendUntracked);
     host.politenessChanged(true);
     origins.reschedule(host);
   }
@@ -293,7 +300,16 @@ final class RequestRunner {
     if (attempt instanceof FetchAttempt.Response response) {
       decision = decision.withStatus(response.status());
     }
-    end(pending, decision, verdict.redirectTarget().orElse(null));
+    end(
+        pending,
+        decision,
+        verdict.redirectTarget().orElse(null),
+        records.archived(
+            pending.origin(),
+            pending.url(),
+            pending.request().getRequestId(),
+            ExchangePurpose.PAGE,
+            attempt));
   }
 
   /** Logs what a request's end changed about its origin. */
@@ -331,7 +347,13 @@ final class RequestRunner {
     for (Pending pending : host.drain()) {
       origins.released();
       if (offsets.isOwned(pending.partition())) {
-        end(pending, Decision.of(pending.url(), Outcome.DEFERRED, detail), null, host, until);
+        end(
+            pending,
+            Decision.of(pending.url(), Outcome.DEFERRED, detail),
+            null,
+            host,
+            until,
+            Optional.empty());
       }
     }
   }
@@ -341,9 +363,18 @@ final class RequestRunner {
    * is told when to come back.
    */
   void end(Pending pending, Decision decision, @Nullable String redirectTarget) {
+    end(pending, decision, redirectTarget, Optional.empty());
+  }
+
+  /** {@link #end(Pending, Decision, String)}, with the exchanges of the request for the archive. */
+  private void end(
+      Pending pending,
+      Decision decision,
+      @Nullable String redirectTarget,
+      Optional<ProducerRecord<byte[], byte[]>> archived) {
     HostQueue<Pending> host = origins.get(pending.origin());
     long retryAt = host == null ? 0 : host.comesBackAt(clock.millis(), maxHoldMillis);
-    end(pending, decision, redirectTarget, host, retryAt);
+    end(pending, decision, redirectTarget, host, retryAt, archived);
   }
 
   /**
@@ -355,18 +386,19 @@ final class RequestRunner {
       Decision decision,
       @Nullable String redirectTarget,
       @Nullable HostQueue<Pending> host,
-      long retryAt) {
+      long retryAt,
+      Optional<ProducerRecord<byte[], byte[]>> archived) {
     long originDelay = host == null ? -1 : host.politeness().delay().millis();
     Decision withRequest =
         decision.withRequest(
             pending.request().getRequestId(),
             pending.request().getDepth(),
             pending.request().getAttempt());
-    writer.send(
-        pending.partition(),
-        pending.offset(),
-        records.ending(pending, withRequest, redirectTarget, retryAt, originDelay),
-        false);
+    List<ProducerRecord<byte[], byte[]>> records =
+        new ArrayList<>(
+            this.records.ending(pending, withRequest, redirectTarget, retryAt, originDelay));
+    archived.ifPresent(records::add);
+    writer.send(pending.partition(), pending.offset(), records, false);
   }
 
   private static String describe(FetchAttempt attempt) {

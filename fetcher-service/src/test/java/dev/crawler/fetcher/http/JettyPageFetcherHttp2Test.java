@@ -120,7 +120,8 @@ class JettyPageFetcherHttp2Test {
             16,
             false,
             AddressPolicy.of(List.of("127.0.0.1"), List.of()),
-            new BodyBudget(64L * 1024 * 1024));
+            new BodyBudget(64L * 1024 * 1024),
+            false);
   }
 
   @AfterAll

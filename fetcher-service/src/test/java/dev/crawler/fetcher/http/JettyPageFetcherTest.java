@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.BodyBudget;
+import dev.crawler.fetcher.domain.Exchange;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
 import java.net.ServerSocket;
@@ -30,6 +31,10 @@ import org.junit.jupiter.api.Test;
 class JettyPageFetcherTest {
 
   private static final CountDownLatch NEVER = new CountDownLatch(1);
+  private static final byte[] GZIPPED_PAGE =
+      "<html><body>a page sent compressed, in chunks</body></html>"
+          .repeat(40)
+          .getBytes(StandardCharsets.UTF_8);
   private static Server server;
   private static String base;
   private static JettyPageFetcher fetcher;
@@ -124,6 +129,24 @@ class JettyPageFetcherTest {
                         "http://127.0.0.2:" + internal.getLocalPort() + "/latest/meta-data/");
                 callback.succeeded();
               }
+              case "/gzipped" -> {
+                // gzip, and no Content-Length: chunked, as many servers send compressed pages
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
+                response.getHeaders().put(HttpHeader.CONTENT_ENCODING, "gzip");
+                byte[] compressed = gzip(GZIPPED_PAGE);
+                int half = compressed.length / 2;
+                Callback.Completable first = new Callback.Completable();
+                response.write(false, ByteBuffer.wrap(compressed, 0, half), first);
+                first.get();
+                response.write(
+                    true, ByteBuffer.wrap(compressed, half, compressed.length - half), callback);
+              }
+              case "/to-gzipped" -> {
+                response.setStatus(302);
+                response.getHeaders().put(HttpHeader.LOCATION, "/gzipped");
+                response.write(
+                    true, ByteBuffer.wrap("moved".getBytes(StandardCharsets.UTF_8)), callback);
+              }
               case "/moved" -> {
                 response.setStatus(301);
                 response.getHeaders().put(HttpHeader.LOCATION, "/page");
@@ -149,7 +172,8 @@ class JettyPageFetcherTest {
             16,
             false,
             AddressPolicy.of(List.of("127.0.0.1"), List.of()),
-            new BodyBudget(64L * 1024 * 1024));
+            new BodyBudget(64L * 1024 * 1024),
+            false);
   }
 
   @AfterAll
@@ -170,6 +194,67 @@ class JettyPageFetcherTest {
     assertThat(response.charset()).contains("iso-8859-1");
     assertThat(response.header("x-many")).contains("a, b");
     assertThat(response.header("User-Agent-Seen")).contains("test-bot/1.0");
+  }
+
+  @Test
+  void recordsEachExchangeAsSentAndReceivedWhenAsked() throws Exception {
+    try (JettyPageFetcher recording =
+        new JettyPageFetcher(
+            "test-bot/1.0",
+            64 * 1024,
+            Duration.ofSeconds(2),
+            Duration.ofMillis(500),
+            Duration.ofMillis(500),
+            16,
+            false,
+            AddressPolicy.of(List.of("127.0.0.1"), List.of()),
+            new BodyBudget(64L * 1024 * 1024),
+            true)) {
+      FetchAttempt.Response response =
+          (FetchAttempt.Response)
+              recording
+                  .get(base + "/to-gzipped", Map.of("If-None-Match", "\"v1\""), 2)
+                  .get(5, TimeUnit.SECONDS);
+
+      assertThat(response.body()).isEqualTo(GZIPPED_PAGE);
+      assertThat(response.exchanges()).hasSize(2);
+      Exchange hop = response.exchanges().get(0);
+      assertThat(hop.url()).isEqualTo(base + "/to-gzipped");
+      assertThat(hop.status()).isEqualTo(302);
+      assertThat(hop.responseHeaders()).contains(new Exchange.Header("Location", "/gzipped"));
+      assertThat(hop.rawBody())
+          .hasValueSatisfying(
+              body -> assertThat(body).isEqualTo("moved".getBytes(StandardCharsets.UTF_8)));
+      Exchange page = response.exchanges().get(1);
+      assertThat(page.url()).isEqualTo(base + "/gzipped");
+      assertThat(page.method()).isEqualTo("GET");
+      assertThat(page.httpVersion()).isEqualTo("HTTP/1.1");
+      assertThat(page.peerAddress()).contains("127.0.0.1");
+      assertThat(page.status()).isEqualTo(200);
+      assertThat(page.reason()).isEqualTo("OK");
+      assertThat(page.requestHeaders())
+          .contains(
+              new Exchange.Header("User-Agent", "test-bot/1.0"),
+              new Exchange.Header("If-None-Match", "\"v1\""));
+      assertThat(page.requestHeaders())
+          .extracting(Exchange.Header::name)
+          .contains("Accept-Encoding");
+      assertThat(page.responseHeaders())
+          .contains(
+              new Exchange.Header("Content-Encoding", "gzip"),
+              new Exchange.Header("Transfer-Encoding", "chunked"));
+      // the body as the server sent it: compressed, without the chunked framing
+      byte[] compressed = gzip(GZIPPED_PAGE);
+      assertThat(page.rawBody()).hasValueSatisfying(raw -> assertThat(raw).isEqualTo(compressed));
+    }
+  }
+
+  @Test
+  void recordsNoExchangeUnlessAsked() throws Exception {
+    FetchAttempt.Response response =
+        (FetchAttempt.Response) fetcher.get(base + "/page", Map.of(), 0).get(5, TimeUnit.SECONDS);
+
+    assertThat(response.exchanges()).isEmpty();
   }
 
   @Test
@@ -220,7 +305,8 @@ class JettyPageFetcherTest {
             16,
             false,
             AddressPolicy.defaults(),
-            new BodyBudget(64L * 1024 * 1024))) {
+            new BodyBudget(64L * 1024 * 1024),
+            false)) {
       assertThat(guarded.get(byName, Map.of(), 0).get(5, TimeUnit.SECONDS))
           .isInstanceOfSatisfying(
               FetchAttempt.Failure.class,
@@ -257,7 +343,8 @@ class JettyPageFetcherTest {
             16,
             false,
             AddressPolicy.of(List.of("127.0.0.1"), List.of()),
-            small)) {
+            small,
+            false)) {
       for (String path : new String[] {"/streamed", "/sized"}) {
         FetchAttempt attempt = tight.get(base + path, Map.of(), 0).get(5, TimeUnit.SECONDS);
 
@@ -296,7 +383,8 @@ class JettyPageFetcherTest {
             16,
             false,
             AddressPolicy.of(List.of("127.0.0.1"), List.of()),
-            new BodyBudget(64L * 1024 * 1024))) {
+            new BodyBudget(64L * 1024 * 1024),
+            false)) {
       for (String path : new String[] {"/streamed", "/sized"}) {
         FetchAttempt.Response response =
             (FetchAttempt.Response) roomy.get(base + path, Map.of(), 0).get(5, TimeUnit.SECONDS);

@@ -3,12 +3,15 @@ package dev.crawler.fetcher.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawler.common.decision.CrawlLog;
+import dev.crawler.events.ArchivedExchanges;
 import dev.crawler.events.CrawlOutcome;
+import dev.crawler.events.ExchangePurpose;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.FetchResult;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.PolitenessState;
 import dev.crawler.events.UrlKind;
+import dev.crawler.fetcher.domain.Exchange;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.PageFetcher;
@@ -108,6 +111,36 @@ class FetchLoopTest {
     clock.advance(COMMIT_INTERVAL);
     turn();
     assertThat(committedOffset()).contains(1L);
+  }
+
+  @Test
+  void carriesTheRecordedExchangesToTheArchive() {
+    request("/page");
+    request("/gone");
+    turn();
+    fetcher.answer(ORIGIN + "/robots.txt", recorded(response(404, "no robots")));
+    turn();
+    fetcher.answer(ORIGIN + "/page", recorded(response(200, "<html>hello</html>")));
+    turn();
+    fetcher.answer(ORIGIN + "/gone", recorded(response(410, "gone")));
+    turn();
+
+    // a page's exchanges travel on its fetch result
+    assertThat(written(topics.fetchResults()))
+        .singleElement()
+        .satisfies(
+            result -> {
+              assertThat(result.getExchanges()).hasSize(1);
+              assertThat(result.getExchanges().get(0).getPeerAddress()).isEqualTo("127.0.0.1");
+              assertThat(result.getExchanges().get(0).getRawBody()).isNull();
+            });
+    // robots.txt's and the 410's, which give no fetch result, on crawl.exchanges
+    assertThat(written(topics.exchanges()))
+        .extracting(ArchivedExchanges::getUrl, ArchivedExchanges::getPurpose)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(ORIGIN + "/robots.txt", ExchangePurpose.ROBOTS),
+            org.assertj.core.groups.Tuple.tuple(ORIGIN + "/gone", ExchangePurpose.PAGE));
+    assertThat(written(topics.exchanges()).get(1).getRequestId()).isEqualTo("r-/gone");
   }
 
   @Test
@@ -347,6 +380,32 @@ class FetchLoopTest {
         3,
         List.of(),
         "");
+  }
+
+  /** The response as a fetcher recording exchanges gives it: its one exchange attached. */
+  private static FetchAttempt.Response recorded(FetchAttempt.Response response) {
+    Exchange exchange =
+        new Exchange(
+            "http://recorded.example/",
+            "GET",
+            "HTTP/1.1",
+            Optional.of("127.0.0.1"),
+            START,
+            List.of(new Exchange.Header("User-Agent", "testbot/1.0")),
+            response.status(),
+            "",
+            List.of(new Exchange.Header("Content-Type", "text/html")),
+            Optional.empty());
+    return new FetchAttempt.Response(
+        response.status(),
+        response.headers(),
+        response.body(),
+        response.contentType(),
+        response.charset(),
+        response.durationMillis(),
+        response.redirectChain(),
+        response.url(),
+        List.of(exchange));
   }
 
   /** An HTTP fetcher whose answers the test gives, one per URL asked. */
