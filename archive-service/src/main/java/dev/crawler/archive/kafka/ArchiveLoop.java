@@ -1,0 +1,370 @@
+package dev.crawler.archive.kafka;
+
+import dev.crawler.archive.domain.ArchiveDirectory;
+import dev.crawler.archive.domain.ArchiveFile;
+import dev.crawler.archive.domain.WarcRecords;
+import dev.crawler.events.ArchivedExchanges;
+import dev.crawler.events.FetchResult;
+import dev.crawler.schemas.TopicSpec;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.DeadLetters;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.jspecify.annotations.Nullable;
+import org.netpreserve.jwarc.WarcRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes what the fetchers recorded to WARC files, exactly once: the exchanges of every fetch
+ * result ({@code crawl.fetch-results}) and of every fetch that gave none ({@code crawl.exchanges}:
+ * robots.txt, redirects recorded, error statuses, 304s).
+ *
+ * <p>Records go to the open file in the order they are read. A file is closed when it reaches its
+ * size, when it has been open for its longest time, when partitions are taken from this writer, and
+ * when the writer stops: it is synced to the disk with the offsets after its records beside it,
+ * then the offsets are committed (with the file's name), then the file gets its final name. Offsets
+ * are never committed for records not in a synced file, and records of a file whose offsets were
+ * not committed are read again; {@link ArchiveDirectory#recover} settles what a crash left. A
+ * partition lost without a chance to commit (the writer's session expired) leaves the open file
+ * discarded: the partition's new owner writes its records.
+ *
+ * <p>Runs on its own thread ({@link #run()}); {@link #close()} from another. Not otherwise
+ * thread-safe.
+ */
+public final class ArchiveLoop implements Runnable, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ArchiveLoop.class);
+
+  static final String SERVICE = "archive";
+
+  private static final Duration POLL = Duration.ofMillis(500);
+
+  /** Where, with what names and how large the files are. */
+  public record Settings(
+      Path directory, String prefix, String instance, long maxFileBytes, Duration maxFileAge) {}
+
+  private final Consumer<byte[], byte[]> consumer;
+  private final Producer<byte[], byte[]> deadLetters;
+  private final Topics topics;
+  private final Settings settings;
+  private final WarcRecords warc;
+  private final InstantSource clock;
+  private final Counter exchanges;
+  private final Counter bytesWritten;
+  private final Counter filesClosed;
+
+  private @Nullable ArchiveFile file;
+  private long serial;
+
+  /** The offset after the last record in the open file, per partition. */
+  private final Map<TopicPartition, Long> pending = new HashMap<>();
+
+  private boolean warnedOfEmptyResults;
+  private volatile boolean closing;
+  private volatile @Nullable Throwable failure;
+
+  public ArchiveLoop(
+      Consumer<byte[], byte[]> consumer,
+      Producer<byte[], byte[]> deadLetters,
+      Topics topics,
+      Settings settings,
+      boolean outlinks,
+      MeterRegistry registry,
+      InstantSource clock) {
+    this.consumer = consumer;
+    this.deadLetters = deadLetters;
+    this.topics = topics;
+    this.settings = settings;
+    this.warc = new WarcRecords(outlinks);
+    this.clock = clock;
+    this.exchanges =
+        Counter.builder("crawler.archive.records")
+            .description("Kafka records archived (fetch results and exchanges)")
+            .register(registry);
+    this.bytesWritten =
+        Counter.builder("crawler.archive.bytes")
+            .description("Bytes of WARC files closed")
+            .baseUnit("bytes")
+            .register(registry);
+    this.filesClosed =
+        Counter.builder("crawler.archive.files")
+            .description("WARC files closed and committed")
+            .register(registry);
+  }
+
+  @Override
+  public void run() {
+    try {
+      start();
+      while (!closing) {
+        turn();
+      }
+      closeFile();
+    } catch (WakeupException e) {
+      if (!closing) {
+        failure = e;
+      } else {
+        closeQuietly();
+      }
+    } catch (RuntimeException | Error e) {
+      failure = e;
+      LOG.error("the archive writer failed and stopped", e);
+    } finally {
+      consumer.close(Duration.ofSeconds(5));
+      deadLetters.close(Duration.ofSeconds(5));
+    }
+  }
+
+  /** Settles what a crash left in the directory, then joins the group. */
+  void start() {
+    try {
+      ArchiveDirectory.Recovery recovery =
+          ArchiveDirectory.recover(settings.directory(), this::committed);
+      if (!recovery.removed().isEmpty() || !recovery.kept().isEmpty()) {
+        LOG.info(
+            "archive {}: files left by a stop kept {} (committed), removed {} (their records are read again)",
+            settings.directory(),
+            recovery.kept(),
+            recovery.removed());
+      }
+      if (!recovery.ambiguous().isEmpty()) {
+        LOG.warn(
+            "archive {}: kept {}, whose offsets were committed past them under another file's name: if their commit had failed, their"
+                + " records are also in that file, with the same WARC-Record-IDs",
+            settings.directory(),
+            recovery.ambiguous());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot recover " + settings.directory(), e);
+    }
+    consumer.subscribe(
+        List.of(topics.fetchResults().name(), topics.exchanges().name()), new Rebalance());
+  }
+
+  /** One turn of the loop: a poll, the records archived, the file closed when it is time. */
+  void turn() {
+    ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+    for (ConsumerRecord<byte[], byte[]> record : records) {
+      archive(record);
+    }
+    if (file != null
+        && (file.size() >= settings.maxFileBytes()
+            || !clock.instant().isBefore(file.openedAt().plus(settings.maxFileAge())))) {
+      closeFile();
+    }
+  }
+
+  private void archive(ConsumerRecord<byte[], byte[]> raw) {
+    WarcRecords.Coordinates from =
+        new WarcRecords.Coordinates(raw.topic(), raw.partition(), raw.offset());
+    List<WarcRecord> records;
+    try {
+      records = recordsOf(raw, from);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "undecodable record at {}-{}@{}: dead letter",
+          raw.topic(),
+          raw.partition(),
+          raw.offset());
+      String key = raw.key() == null ? null : new String(raw.key(), StandardCharsets.UTF_8);
+      deadLetters.send(
+          record(topics.deadLetters(), key, DeadLetters.of(raw, e, SERVICE, clock.instant())));
+      records = List.of();
+    }
+    try {
+      if (!records.isEmpty()) {
+        openFile().write(records);
+        exchanges.increment();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write to " + settings.directory(), e);
+    }
+    pending.put(new TopicPartition(raw.topic(), raw.partition()), raw.offset() + 1);
+  }
+
+  private List<WarcRecord> recordsOf(
+      ConsumerRecord<byte[], byte[]> raw, WarcRecords.Coordinates from) {
+    if (raw.topic().equals(topics.fetchResults().name())) {
+      FetchResult result =
+          topics.fetchResults().valueSerde().deserializer().deserialize(raw.topic(), raw.value());
+      if (result == null) {
+        throw new IllegalArgumentException("a fetch result without a value");
+      }
+      if (result.getExchanges().isEmpty()) {
+        if (!warnedOfEmptyResults) {
+          warnedOfEmptyResults = true;
+          LOG.warn(
+              "fetch results carry no exchanges to archive: the fetchers record them only with fetcher.archive.exchanges=true");
+        }
+        return List.of();
+      }
+      return warc.of(from, result.getExchanges(), Optional.ofNullable(result.getBody()));
+    }
+    ArchivedExchanges archived =
+        topics.exchanges().valueSerde().deserializer().deserialize(raw.topic(), raw.value());
+    if (archived == null) {
+      throw new IllegalArgumentException("exchanges without a value");
+    }
+    return warc.of(from, archived.getExchanges(), Optional.empty());
+  }
+
+  private ArchiveFile openFile() throws IOException {
+    if (file == null) {
+      file =
+          ArchiveFile.open(
+              settings.directory(),
+              settings.prefix(),
+              serial++,
+              settings.instance(),
+              clock.instant());
+    }
+    return file;
+  }
+
+  /**
+   * Closes the open file: synced, its offsets committed under its name, then its final name. The
+   * offsets of records that made no WARC record (dead letters, results without exchanges) are
+   * committed with the next file, or alone when no file is open.
+   */
+  private void closeFile() {
+    if (pending.isEmpty()) {
+      return;
+    }
+    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    String name = file == null ? "" : file.name();
+    pending.forEach(
+        (partition, offset) -> offsets.put(partition, new OffsetAndMetadata(offset, name)));
+    try {
+      deadLetters.flush(); // a dead letter is written before the offset past its record
+      if (file != null) {
+        Map<String, Long> byPartition = new HashMap<>();
+        pending.forEach((partition, offset) -> byPartition.put(partition.toString(), offset));
+        file.sync(byPartition);
+      }
+      consumer.commitSync(offsets);
+      if (file != null) {
+        long size = file.size();
+        file.finish();
+        bytesWritten.increment(size);
+        filesClosed.increment();
+        LOG.info("archive file {} closed: {} records, {} bytes", name, file.records(), size);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot close " + name + " in " + settings.directory(), e);
+    }
+    file = null;
+    pending.clear();
+  }
+
+  /** Leaves the open file to be written again (its records' offsets are not committed). */
+  private void discardFile() {
+    if (file != null) {
+      try {
+        file.discard();
+      } catch (IOException e) {
+        LOG.warn("cannot remove {}: {}", file.name(), e.toString());
+      }
+      file = null;
+    }
+    pending.clear();
+  }
+
+  private void closeQuietly() {
+    try {
+      closeFile();
+    } catch (RuntimeException e) {
+      LOG.warn("closing the archive file on the way out failed: {}", e.toString());
+      discardFile();
+    }
+  }
+
+  private Map<String, ArchiveDirectory.Committed> committed(List<String> partitions) {
+    Set<TopicPartition> asked = new java.util.HashSet<>();
+    for (String partition : partitions) {
+      int dash = partition.lastIndexOf('-');
+      asked.add(
+          new TopicPartition(
+              partition.substring(0, dash), Integer.parseInt(partition.substring(dash + 1))));
+    }
+    Map<String, ArchiveDirectory.Committed> found = new HashMap<>();
+    consumer
+        .committed(asked, Duration.ofSeconds(30))
+        .forEach(
+            (partition, offset) -> {
+              if (offset != null) {
+                found.put(
+                    partition.toString(),
+                    new ArchiveDirectory.Committed(offset.offset(), offset.metadata()));
+              }
+            });
+    return found;
+  }
+
+  private final class Rebalance implements ConsumerRebalanceListener {
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+      if (!partitions.isEmpty()) {
+        // the open file may hold records of these partitions: closed and committed while they
+        // are still this writer's
+        closeFile();
+      }
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {}
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+      LOG.warn(
+          "archive: partitions {} lost without a commit; the open file is discarded", partitions);
+      discardFile();
+    }
+  }
+
+  private static <V> ProducerRecord<byte[], byte[]> record(
+      TopicSpec<String, V> topic, @Nullable String key, V value) {
+    return new ProducerRecord<>(
+        topic.name(),
+        key == null ? null : topic.keySerde().serializer().serialize(topic.name(), key),
+        topic.valueSerde().serializer().serialize(topic.name(), value));
+  }
+
+  /** Why the loop stopped when it stopped on a failure. */
+  public Optional<Throwable> failure() {
+    return Optional.ofNullable(failure);
+  }
+
+  /** Stops the loop: the open file is closed and committed on its way out. Returns at once. */
+  @Override
+  public void close() {
+    closing = true;
+    consumer.wakeup();
+  }
+
+  Instant now() {
+    return clock.instant();
+  }
+}
