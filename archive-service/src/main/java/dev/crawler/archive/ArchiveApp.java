@@ -10,6 +10,7 @@ import dev.crawler.common.ops.KafkaConnection;
 import dev.crawler.schemas.TopicSpec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +22,7 @@ import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -97,6 +99,15 @@ public final class ArchiveApp implements RunningService {
   @Override
   public String name() {
     return "archive";
+  }
+
+  /**
+   * Waits until the writer has read every record before these end offsets of its topics (they are
+   * then in its open file or in closed ones), at most {@code timeout}; returns whether it has.
+   */
+  public boolean awaitRead(Map<TopicPartition, Long> ends, Duration timeout)
+      throws InterruptedException {
+    return loop.awaitRead(ends, timeout);
   }
 
   @Override

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -81,6 +82,9 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
 
   /** The offset after the last record in the open file, per partition. */
   private final Map<TopicPartition, Long> pending = new HashMap<>();
+
+  /** The offset after the last record read, per partition: what {@link #hasRead} answers from. */
+  private final Map<TopicPartition, Long> read = new java.util.concurrent.ConcurrentHashMap<>();
 
   private boolean warnedOfEmptyResults;
   private volatile boolean closing;
@@ -170,6 +174,9 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
     for (ConsumerRecord<byte[], byte[]> record : records) {
       archive(record);
     }
+    synchronized (read) {
+      read.notifyAll();
+    }
     if (file != null
         && (file.size() >= settings.maxFileBytes()
             || !clock.instant().isBefore(file.openedAt().plus(settings.maxFileAge())))) {
@@ -202,7 +209,41 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write to " + settings.directory(), e);
     }
-    pending.put(new TopicPartition(raw.topic(), raw.partition()), raw.offset() + 1);
+    TopicPartition partition = new TopicPartition(raw.topic(), raw.partition());
+    pending.put(partition, raw.offset() + 1);
+    read.put(partition, raw.offset() + 1);
+  }
+
+  /**
+   * Waits until the loop has read every record before these end offsets, at most {@code timeout};
+   * returns whether it has. Thread-safe.
+   */
+  public boolean awaitRead(Map<TopicPartition, Long> ends, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (read) {
+      while (!hasRead(ends)) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        if (left <= 0 || closing || failure != null) {
+          return false;
+        }
+        read.wait(Math.min(left, POLL.toMillis()));
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether the loop has read every record before these end offsets (a partition at 0 has none).
+   * Thread-safe.
+   */
+  public boolean hasRead(Map<TopicPartition, Long> ends) {
+    for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+      if (end.getValue() > 0 && read.getOrDefault(end.getKey(), 0L) < end.getValue()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private List<WarcRecord> recordsOf(

@@ -1,5 +1,6 @@
 package dev.crawler.cli.crawl;
 
+import dev.crawler.archive.ArchiveApp;
 import dev.crawler.cli.ControlTopic;
 import dev.crawler.committer.CommitterApp;
 import dev.crawler.common.RunningService;
@@ -78,6 +79,7 @@ final class Crawl {
       Optional<String> schemaRegistry,
       Optional<Path> out,
       Optional<Path> crawlLog,
+      Optional<Path> warc,
       boolean forceRecrawl,
       Optional<Duration> runFor) {}
 
@@ -89,6 +91,7 @@ final class Crawl {
   private @Nullable CrawlEvents events;
   private @Nullable Thread eventsThread;
   private @Nullable FrontierApp frontier;
+  private @Nullable ArchiveApp archive;
   private boolean stopped;
   private volatile String stoppedService = "";
 
@@ -161,6 +164,10 @@ final class Crawl {
       services.add(FetcherApp.start(fetcherSettings.fetcher(bootstrapServers, registryUrl)));
       services.add(ParserApp.start(settings.parser(bootstrapServers, registryUrl)));
       services.add(CommitterApp.start(settings.committer(bootstrapServers, registryUrl)));
+      if (plan.warc().isPresent()) {
+        archive = ArchiveApp.start(settings.archive(bootstrapServers, registryUrl));
+        services.add(archive);
+      }
 
       Instant crawling = Instant.now();
       seed(kafka, topics, crawling);
@@ -187,6 +194,7 @@ final class Crawl {
       }
       Instant ended = Instant.now();
       awaitEvents(admin);
+      awaitArchive(admin, topics);
       stop();
       if (!finished) {
         System.err.println(
@@ -302,6 +310,28 @@ final class Crawl {
       Thread.currentThread().interrupt();
     } catch (Exception e) {
       LOG.warn("could not wait for the last events: {}", e.toString());
+    }
+  }
+
+  /**
+   * Waits until the archive writer has read every exchange the crawl recorded (it closes its file
+   * and commits when it stops).
+   */
+  private void awaitArchive(Admin admin, Topics topics) {
+    if (archive == null) {
+      return;
+    }
+    try {
+      Map<TopicPartition, Long> ends =
+          FrontierLag.endOffsets(
+              admin, List.of(topics.fetchResults().name(), topics.exchanges().name()));
+      if (!archive.awaitRead(ends, Duration.ofSeconds(60))) {
+        LOG.warn("the archive writer had not read every exchange within 60 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      LOG.warn("could not wait for the archive writer: {}", e.toString());
     }
   }
 

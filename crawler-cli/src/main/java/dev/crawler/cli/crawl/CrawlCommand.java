@@ -1,5 +1,6 @@
 package dev.crawler.cli.crawl;
 
+import dev.crawler.archive.ArchiveConfig;
 import dev.crawler.cli.CrawlerCli;
 import dev.crawler.common.config.Durations;
 import dev.crawler.common.url.UrlNormalizer;
@@ -89,6 +90,13 @@ public final class CrawlCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description = "Write every document event as one JSON object per line.")
   Path out;
+
+  @Option(
+      names = "--warc",
+      paramLabel = "DIR",
+      description =
+          "Archive every HTTP exchange (pages, robots.txt, redirects, errors) as WARC 1.1 files in this directory.")
+  Path warc;
 
   @Option(
       names = "--crawl-log",
@@ -193,6 +201,13 @@ public final class CrawlCommand implements Callable<Integer> {
     if (config != null) {
       overrides.put(FrontierConfig.CRAWL_CONFIG_CONFIG, config.toAbsolutePath().toString());
     }
+    if (warc != null) {
+      if (Files.exists(warc) && !Files.isDirectory(warc)) {
+        throw new IllegalArgumentException("--warc " + warc + " is a file, not a directory");
+      }
+      overrides.put(FetcherConfig.ARCHIVE_EXCHANGES_CONFIG, "true");
+      overrides.put(ArchiveConfig.DIRECTORY_CONFIG, warc.toAbsolutePath().toString());
+    }
     overrides.put(FrontierConfig.SEEDS_CONFIG, String.join(",", normalized));
     CrawlSettings settings =
         CrawlSettings.load(Optional.ofNullable(settingsFile), System.getenv(), overrides, dataDir);
@@ -205,6 +220,7 @@ public final class CrawlCommand implements Callable<Integer> {
         Optional.ofNullable(schemaRegistry),
         Optional.ofNullable(out),
         Optional.ofNullable(crawlLog),
+        Optional.ofNullable(warc),
         forceRecrawl,
         runDuration);
   }

@@ -1,5 +1,6 @@
 package dev.crawler.cli.crawl;
 
+import dev.crawler.archive.ArchiveConfig;
 import dev.crawler.committer.CommitterConfig;
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.common.config.SettingsSource;
@@ -64,6 +65,7 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
     crawl.fetcher(bootstrapServers, registryUrl);
     crawl.parser(bootstrapServers, registryUrl);
     crawl.committer(bootstrapServers, registryUrl);
+    crawl.archive(bootstrapServers, registryUrl);
     return crawl;
   }
 
@@ -128,6 +130,10 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
         streams("frontier", FrontierConfig.DEFINITION, bootstrapServers, registryUrl);
     settings.putIfAbsent(FrontierConfig.LEASE_TIMEOUT_MS_CONFIG, LEASE_TIMEOUT_MS);
     return new FrontierConfig(settings);
+  }
+
+  ArchiveConfig archive(String bootstrapServers, String registryUrl) {
+    return new ArchiveConfig(service(ArchiveConfig.DEFINITION, bootstrapServers, registryUrl));
   }
 
   FetcherConfig fetcher(String bootstrapServers, String registryUrl) {
@@ -195,6 +201,7 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
     keys.addAll(FetcherConfig.DEFINITION.names());
     keys.addAll(ParserConfig.DEFINITION.names());
     keys.addAll(CommitterConfig.DEFINITION.names());
+    keys.addAll(ArchiveConfig.DEFINITION.names());
     // set by the command for each service
     keys.remove(StreamsServiceConfig.APPLICATION_ID_CONFIG);
     keys.remove(StreamsServiceConfig.STATE_DIR_CONFIG);

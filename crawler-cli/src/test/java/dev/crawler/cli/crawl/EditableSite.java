@@ -34,8 +34,17 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
   /** Files served as they are, by path: their media type and bytes. */
   private final Map<String, File> files = new ConcurrentHashMap<>();
 
-  /** A file a test serves: its {@code Content-Type} and its bytes. */
-  public record File(String contentType, byte[] body) {}
+  /**
+   * A file a test serves: its {@code Content-Type}, its bytes as sent, more response fields, and
+   * whether it goes chunked (in two pieces, without a {@code Content-Length}).
+   */
+  public record File(
+      String contentType, byte[] body, Map<String, String> headers, boolean chunked) {
+
+    public File(String contentType, byte[] body) {
+      this(contentType, body, Map.of(), false);
+    }
+  }
 
   /** Requests per page, by origin + path. */
   private final Map<String, AtomicInteger> visits = new ConcurrentHashMap<>();
@@ -77,7 +86,22 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
                       System.nanoTime(),
                       ""));
               response.getHeaders().put(HttpHeader.CONTENT_TYPE, file.contentType());
-              response.write(true, ByteBuffer.wrap(file.body()), callback);
+              file.headers().forEach(response.getHeaders()::put);
+              if (file.chunked()) {
+                int half = file.body().length / 2;
+                Callback.Completable first = new Callback.Completable();
+                response.write(false, ByteBuffer.wrap(file.body(), 0, half), first);
+                try {
+                  first.get();
+                } catch (Exception e) {
+                  callback.failed(e);
+                  return true;
+                }
+                response.write(
+                    true, ByteBuffer.wrap(file.body(), half, file.body().length - half), callback);
+              } else {
+                response.write(true, ByteBuffer.wrap(file.body()), callback);
+              }
               return true;
             }
             String html = pages.get(path);
