@@ -26,6 +26,7 @@ import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.netpreserve.jwarc.MediaType;
+import org.netpreserve.jwarc.MessageVersion;
 import org.netpreserve.jwarc.WarcDigest;
 import org.netpreserve.jwarc.WarcMetadata;
 import org.netpreserve.jwarc.WarcRecord;
@@ -104,6 +105,7 @@ public final class WarcRecords {
         List.of("https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"));
     fields.put("hostname", List.of(instance));
     return new Warcinfo.Builder()
+        .version(MessageVersion.WARC_1_1)
         .recordId(UUID.nameUUIDFromBytes(fileName.getBytes(StandardCharsets.UTF_8)))
         .date(date)
         .filename(fileName)
@@ -170,6 +172,7 @@ public final class WarcRecords {
     byte[] block = head.toString().getBytes(StandardCharsets.ISO_8859_1);
     WarcRequest.Builder builder =
         new WarcRequest.Builder(uri)
+            .version(MessageVersion.WARC_1_1)
             .recordId(id)
             .date(exchange.getStartedAt())
             .concurrentTo(urn(responseId))
@@ -187,6 +190,7 @@ public final class WarcRecords {
     if (exchange.getStatus() == 304) {
       WarcRevisit.Builder revisit =
           new WarcRevisit.Builder(uri, WarcRevisit.SERVER_NOT_MODIFIED_1_1)
+              .version(MessageVersion.WARC_1_1)
               .recordId(id)
               .date(exchange.getStartedAt())
               .concurrentTo(urn(requestId))
@@ -200,6 +204,7 @@ public final class WarcRecords {
       // the same payload as the record archived last for this URL: its headers, and a reference
       WarcRevisit.Builder revisit =
           new WarcRevisit.Builder(uri, WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1)
+              .version(MessageVersion.WARC_1_1)
               .recordId(id)
               .date(exchange.getStartedAt())
               .concurrentTo(urn(requestId))
@@ -216,6 +221,7 @@ public final class WarcRecords {
     }
     WarcResponse.Builder response =
         new WarcResponse.Builder(uri)
+            .version(MessageVersion.WARC_1_1)
             .recordId(id)
             .date(exchange.getStartedAt())
             .concurrentTo(urn(requestId))
@@ -280,6 +286,7 @@ public final class WarcRecords {
     fields.put("outlink", new ArrayList<>(links));
     return Optional.of(
         new WarcMetadata.Builder()
+            .version(MessageVersion.WARC_1_1)
             .recordId(id)
             .targetURI(exchange.getUrl())
             .date(exchange.getStartedAt())

@@ -148,8 +148,10 @@ class ArchiveIT {
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     int exit = process.waitFor();
-    if (exit != 0) {
+    if (exit != 0 || output.contains("ERROR")) {
+      // jwarc's validate prints some errors (of the WARC header rules) and still exits 0
       System.err.println("jwarc validate said:\n" + output);
+      return exit != 0 ? exit : 1;
     }
     return exit;
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.crawler.archive.ArchiveConfig;
 import dev.crawler.committer.CommitterConfig;
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.common.config.SettingsSource;
@@ -117,7 +118,9 @@ class DeployManifestsTest {
           "parser",
           ParserConfig.DEFINITION,
           "committer",
-          CommitterConfig.DEFINITION);
+          CommitterConfig.DEFINITION,
+          "archive",
+          ArchiveConfig.DEFINITION);
 
   /** One YAML document of a manifest file, parsed. */
   record Manifest(Path file, JsonNode node, Object object) {
@@ -190,7 +193,8 @@ class DeployManifestsTest {
             "overlays/dev",
             "overlays/production",
             "components/keda",
-            "components/strimzi-topics");
+            "components/strimzi-topics",
+            "components/archive");
     kustomizations.forEach(
         (dir, kustomization) -> {
           for (String resource : kustomization.resourcesOrEmpty()) {
@@ -412,7 +416,7 @@ class DeployManifestsTest {
       assertThat(container.getResources().getLimits()).as(where).containsKey("memory");
       checked++;
     }
-    assertThat(checked).isEqualTo(4);
+    assertThat(checked).isEqualTo(5);
   }
 
   @Test
@@ -421,7 +425,8 @@ class DeployManifestsTest {
         objects(Service.class)
             .filter(s -> s.getMetadata().getName().startsWith("crawler-"))
             .toList();
-    assertThat(services).hasSize(4);
+    // the four services, and the archive writers of the archive component
+    assertThat(services).hasSize(5);
     for (Service service : services) {
       assertThat(service.getSpec().getPorts())
           .extracting(ServicePort::getName)
@@ -513,6 +518,7 @@ class DeployManifestsTest {
         objects(StatefulSet.class)
             .filter(
                 s -> s.getSpec().getTemplate().getSpec().getContainers().get(0).getImage() != null)
+            .filter(s -> !s.getMetadata().getName().equals("crawler-archive"))
             .toList();
     assertThat(sets)
         .extracting(s -> s.getMetadata().getName())
@@ -528,7 +534,7 @@ class DeployManifestsTest {
           .hasValueSatisfying(standby -> assertThat(standby).isPositive());
       assertThat(set.getSpec().getReplicas()).isGreaterThan(1);
     }
-    assertThat(objects(PodDisruptionBudget.class)).hasSize(4);
+    assertThat(objects(PodDisruptionBudget.class)).hasSize(5);
   }
 
   @Test
@@ -578,7 +584,7 @@ class DeployManifestsTest {
    * denies) or, limited to its ports, for a Kafka or a registry outside the cluster.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"frontier", "fetcher", "parser", "committer"})
+  @ValueSource(strings = {"frontier", "fetcher", "parser", "committer", "archive"})
   void eachRoleMayReachWhatItNeedsAndNothingMore(String role) throws Exception {
     List<NetworkPolicyEgressRule> rules =
         objects(NetworkPolicy.class)
@@ -636,7 +642,8 @@ class DeployManifestsTest {
   void servicePodsCarryNoApiTokenNoServiceVariablesAndBoundedScratchSpace() {
     int checked = 0;
     for (Manifest manifest : manifests) {
-      if (!manifest.file().startsWith(DEPLOY.resolve("base"))) {
+      if (!manifest.file().startsWith(DEPLOY.resolve("base"))
+          && !manifest.file().startsWith(DEPLOY.resolve("components"))) {
         continue; // overlays patch parts of the base's pods
       }
       PodTemplateSpec template = null;
@@ -647,8 +654,8 @@ class DeployManifestsTest {
       }
       if (template == null
           || template.getSpec().getContainers().stream()
-              .noneMatch(c -> SERVICES.containsKey(c.getName()))) {
-        continue;
+              .noneMatch(c -> SERVICES.containsKey(c.getName()) && c.getImage() != null)) {
+        continue; // not a service's pod, or a patch of one (the base declares the pod)
       }
       checked++;
       var spec = template.getSpec();
@@ -662,7 +669,7 @@ class DeployManifestsTest {
                       .as(manifest.where() + " volume " + volume.getName())
                       .isNotNull());
     }
-    assertThat(checked).isEqualTo(4);
+    assertThat(checked).isEqualTo(5);
   }
 
   private static boolean selects(NetworkPolicy policy, String role) {
