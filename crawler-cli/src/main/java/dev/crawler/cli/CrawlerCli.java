@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       ExplainCommand.class,
       ErrorsCommand.class,
       DocumentsCommand.class,
+      ArchiveCommand.class,
       SeedCommand.class,
       dev.crawler.cli.status.StatusCommand.class,
       CommandLine.HelpCommand.class

@@ -134,6 +134,31 @@ class ArchiveIT {
     assertThat(bodies.get(base + "/gz")).isEqualTo(compressed);
     assertThat(new String(bodies.get(base + "/plain"), StandardCharsets.UTF_8))
         .isEqualTo(EditableSite.page("Plain", "a plain page"));
+
+    // crawler archive ls / show
+    String listed = output("archive", "ls", base + "/gz", "--warc", warc.toString());
+    assertThat(listed.lines()).hasSize(3); // its request, its response, its outlinks
+    assertThat(listed).contains("request", "response", " 200 ", "metadata");
+    String shown = output("archive", "show", base + "/gz", "--warc", warc.toString());
+    assertThat(shown)
+        .startsWith("HTTP/1.1 200 OK\r\n")
+        .contains("Content-Encoding: gzip\r\n", "X-Crawler-Transfer-Encoding: chunked\r\n")
+        .endsWith(new String(GZIPPED, StandardCharsets.UTF_8));
+    assertThat(CrawlerCli.run("archive", "ls", base + "/nowhere", "--warc", warc.toString()))
+        .isEqualTo(1);
+  }
+
+  /** What a {@code crawler} command prints on its standard output. */
+  private static String output(String... args) {
+    java.io.PrintStream console = System.out;
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(CrawlerCli.run(args)).as(String.join(" ", args)).isZero();
+    } finally {
+      System.setOut(console);
+    }
+    return printed.toString(StandardCharsets.UTF_8);
   }
 
   /** jwarc's own validator, as a command of its own; its exit code. */
