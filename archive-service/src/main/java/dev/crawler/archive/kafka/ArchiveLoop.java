@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -84,9 +86,12 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
   private final Map<TopicPartition, Long> pending = new HashMap<>();
 
   /** The offset after the last record read, per partition: what {@link #hasRead} answers from. */
-  private final Map<TopicPartition, Long> read = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<TopicPartition, Long> read = new ConcurrentHashMap<>();
 
   private boolean warnedOfEmptyResults;
+  private long archivedRecords;
+  private long closedFiles;
+  private long closedBytes;
   private volatile boolean closing;
   private volatile @Nullable Throwable failure;
 
@@ -139,6 +144,12 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
     } finally {
       consumer.close(Duration.ofSeconds(5));
       deadLetters.close(Duration.ofSeconds(5));
+      LOG.info(
+          "archive writer stopped: {} Kafka records archived, {} files, {} bytes closed; {} ms of CPU on its thread",
+          archivedRecords,
+          closedFiles,
+          closedBytes,
+          ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1_000_000);
     }
   }
 
@@ -205,6 +216,7 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
       if (!records.isEmpty()) {
         openFile().write(records);
         exchanges.increment();
+        archivedRecords++;
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write to " + settings.directory(), e);
@@ -311,6 +323,8 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
         file.finish();
         bytesWritten.increment(size);
         filesClosed.increment();
+        closedFiles++;
+        closedBytes += size;
         LOG.info("archive file {} closed: {} records, {} bytes", name, file.records(), size);
       }
     } catch (IOException e) {

@@ -80,6 +80,46 @@ class WarcRecordsTest {
   }
 
   @Test
+  void resolvesOutlinksAgainstThePageOrItsBase() {
+    URI page = URI.create("http://a.example/dir/page.html");
+    String origin = "http://a.example";
+
+    assertThat(WarcRecords.resolve(page, origin, " https://b.example/x "))
+        .isEqualTo("https://b.example/x");
+    assertThat(WarcRecords.resolve(page, origin, "/root?q=1"))
+        .isEqualTo("http://a.example/root?q=1");
+    assertThat(WarcRecords.resolve(page, origin, "sibling.html"))
+        .isEqualTo("http://a.example/dir/sibling.html");
+    assertThat(WarcRecords.resolve(page, origin, "../up")).isEqualTo("http://a.example/up");
+    assertThat(WarcRecords.resolve(page, origin, "//c.example/y")).isEqualTo("http://c.example/y");
+    assertThat(WarcRecords.resolve(page, origin, "HTTP://D.example/"))
+        .isEqualTo("HTTP://D.example/");
+    // not outlinks: the page itself, other schemes, what is not a URL
+    assertThat(WarcRecords.resolve(page, origin, "#top")).isEmpty();
+    assertThat(WarcRecords.resolve(page, origin, "")).isEmpty();
+    assertThat(WarcRecords.resolve(page, origin, "mailto:a@a.example")).isEmpty();
+    assertThat(WarcRecords.resolve(page, origin, "javascript:void(0)")).isEmpty();
+    assertThat(WarcRecords.resolve(page, origin, "a b|c")).isEmpty();
+  }
+
+  @Test
+  void honoursTheBaseElementOfAPage() throws IOException {
+    byte[] html =
+        "<html><head><base href=\"http://cdn.example/assets/\"></head><body><a href=\"x\">x</a><a href=\"/y\">y</a></body></html>"
+            .getBytes(StandardCharsets.UTF_8);
+    HttpExchange exchange =
+        exchange("http://a.example/p", 200, List.of(header("Content-Type", "text/html")), html);
+
+    List<Read> read =
+        roundTrip(
+            new WarcRecords(true)
+                .of(coordinates(9), List.of(exchange), Optional.of(ByteBuffer.wrap(html))));
+
+    assertThat(read.get(3).outlinks())
+        .containsExactly("http://cdn.example/assets/x", "http://cdn.example/y");
+  }
+
+  @Test
   void derivesEveryRecordIdFromTheKafkaCoordinates() {
     HttpExchange exchange =
         exchange("http://a.example/", 200, List.of(header("Content-Type", "text/plain")), PAGE);

@@ -53,6 +53,11 @@ public final class Sha256 {
     }
   }
 
+  /** The native provider, when it loaded: {@link Sha1} takes its digests from it too. */
+  static @Nullable Provider nativeProvider() {
+    return NATIVE;
+  }
+
   /** Which implementation {@link #newDigest()} gives: the provider's name. */
   public static String implementation() {
     return newDigest().getProvider().getName();
