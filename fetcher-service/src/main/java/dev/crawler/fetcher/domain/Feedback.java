@@ -56,6 +56,7 @@ public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
                 Kind.ANSWERED; // the server answered; we did not want the body
             case ADDRESS_DENIED -> Kind.ANSWERED; // nothing was sent: the origin did no wrong
             case BUDGET_SPENT -> Kind.ANSWERED; // the fetcher's own load, not the origin's
+            case ACCESS_FAILED -> Kind.ANSWERED; // the crawl's configuration, not the origin
           };
       return new Feedback(kind, OptionalLong.empty());
     }

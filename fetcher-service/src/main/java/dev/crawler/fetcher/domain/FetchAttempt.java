@@ -113,6 +113,11 @@ public sealed interface FetchAttempt {
      * The fetcher holds as many body bytes as its budget allows ({@link BodyBudget}): the request
      * was given up, to be made again later.
      */
-    BUDGET_SPENT
+    BUDGET_SPENT,
+    /**
+     * The site's access could not be set up (a secret reference unresolved, credentials refused
+     * over plain http, the login refused): nothing of the page was requested.
+     */
+    ACCESS_FAILED
   }
 }

@@ -49,6 +49,7 @@ public record FetchVerdict(
             case TOO_LARGE -> Outcome.TOO_LARGE;
             case REJECTED_METADATA -> Outcome.FILTERED;
             case ADDRESS_DENIED -> Outcome.ADDRESS_DENIED;
+            case ACCESS_FAILED -> Outcome.ACCESS_FAILED;
             default -> Outcome.NETWORK_ERROR;
           };
       return decided(outcome, describe(failure));
@@ -103,6 +104,7 @@ public record FetchVerdict(
           case REJECTED_METADATA -> "METADATA";
           case ADDRESS_DENIED -> "address denied";
           case BUDGET_SPENT -> "fetcher busy";
+          case ACCESS_FAILED -> "access failed";
         };
     return failure.detail().isEmpty() ? kind : kind + ": " + failure.detail();
   }

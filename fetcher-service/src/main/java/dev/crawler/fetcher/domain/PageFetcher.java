@@ -21,13 +21,15 @@ public interface PageFetcher extends AutoCloseable {
    * @param metadataFilters when set, a 2xx response whose Content-Type or Content-Length they
    *     reject ends as {@link FetchAttempt.FailureKind#REJECTED_METADATA} without its body being
    *     read
+   * @param access how the site is reached: headers, cookies, credentials, proxy
    */
   record Call(
       String url,
       boolean isHead,
       Map<String, String> headers,
       int maxRedirects,
-      @Nullable FetchOptions metadataFilters) {
+      @Nullable FetchOptions metadataFilters,
+      SiteAccess access) {
 
     public Call {
       headers = Map.copyOf(headers);
@@ -35,7 +37,7 @@ public interface PageFetcher extends AutoCloseable {
 
     /** A plain GET. */
     public static Call get(String url, Map<String, String> headers, int maxRedirects) {
-      return new Call(url, false, headers, maxRedirects, null);
+      return new Call(url, false, headers, maxRedirects, null, SiteAccess.NONE);
     }
   }
 
@@ -50,6 +52,17 @@ public interface PageFetcher extends AutoCloseable {
 
   @Override
   void close();
+
+  /**
+   * Forgets what the fetcher holds for an origin it no longer serves: its login session, cookie jar
+   * and proxy route.
+   */
+  default void forget(String origin) {}
+
+  /** Drops every origin's cookies and login sessions; returns how many jars there were. */
+  default int forgetCookies() {
+    return 0;
+  }
 
   /**
    * Whether another request may start now: false while the bodies held leave no room for one more

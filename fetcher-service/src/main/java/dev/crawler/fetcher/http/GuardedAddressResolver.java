@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.SocketAddressResolver;
 
@@ -22,10 +23,21 @@ final class GuardedAddressResolver implements SocketAddressResolver {
 
   private final SocketAddressResolver resolver;
   private final AddressPolicy policy;
+  private final BiPredicate<String, Integer> isProxy;
 
-  GuardedAddressResolver(SocketAddressResolver resolver, AddressPolicy policy) {
+  /**
+   * @param isProxy whether {@code host:port} is a proxy the crawl configuration names: its
+   *     addresses are the operator's choice and pass
+   */
+  GuardedAddressResolver(
+      SocketAddressResolver resolver, AddressPolicy policy, BiPredicate<String, Integer> isProxy) {
     this.resolver = resolver;
     this.policy = policy;
+    this.isProxy = isProxy;
+  }
+
+  GuardedAddressResolver(SocketAddressResolver resolver, AddressPolicy policy) {
+    this(resolver, policy, (host, port) -> false);
   }
 
   @Override
@@ -34,6 +46,10 @@ final class GuardedAddressResolver implements SocketAddressResolver {
       int port,
       Map<String, Object> context,
       Promise<List<InetSocketAddress>> promise) {
+    if (isProxy.test(host, port)) {
+      resolver.resolve(host, port, context, promise);
+      return;
+    }
     resolver.resolve(
         host,
         port,

@@ -9,6 +9,8 @@ import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
 import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.PageFetcher;
+import dev.crawler.fetcher.domain.Secrets;
+import dev.crawler.schemas.Origin;
 import java.io.EOFException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -66,6 +68,8 @@ public final class JettyPageFetcher implements PageFetcher {
   public static final int MAX_RESPONSE_HEADERS_BYTES = 64 * 1024;
 
   private final HttpClient client;
+  private final HttpClient verifiedClient;
+  private final SiteGate gate;
   private final long maxBodyBytes;
   private final BodyBudget bodies;
   private final Duration requestTimeout;
@@ -98,39 +102,136 @@ public final class JettyPageFetcher implements PageFetcher {
       AddressPolicy addresses,
       BodyBudget bodies,
       boolean recordsExchanges) {
+    this(
+        userAgent,
+        maxBodyBytes,
+        connectTimeout,
+        idleTimeout,
+        requestTimeout,
+        maxConnections,
+        verifyTls,
+        addresses,
+        bodies,
+        recordsExchanges,
+        Secrets.ofEnvironment(),
+        Optional.empty());
+  }
+
+  /**
+   * As above, with where the secrets of the sites' access options come from, and the trust store
+   * that the TLS of requests with credentials is verified against (the JDK's when empty).
+   */
+  public JettyPageFetcher(
+      String userAgent,
+      long maxBodyBytes,
+      Duration connectTimeout,
+      Duration idleTimeout,
+      Duration requestTimeout,
+      int maxConnections,
+      boolean verifyTls,
+      AddressPolicy addresses,
+      BodyBudget bodies,
+      boolean recordsExchanges,
+      Secrets secrets,
+      Optional<TrustStore> trustStore) {
     this.recordsExchanges = recordsExchanges;
     this.maxBodyBytes = maxBodyBytes;
     this.bodies = bodies;
     this.requestTimeout = requestTimeout;
     this.idleTimeout = idleTimeout;
-    SslContextFactory.Client tls = new SslContextFactory.Client(!verifyTls);
-    if (!verifyTls) {
-      tls.setEndpointIdentificationAlgorithm(null);
-    }
-    ClientConnector connector = new ClientConnector();
-    connector.setSslContextFactory(tls);
-    connector.setConnectTimeout(connectTimeout);
     QueuedThreadPool threads =
         new QueuedThreadPool(Math.max(8, Runtime.getRuntime().availableProcessors() * 4), 2);
     threads.setName("fetcher-http");
     threads.setDaemon(true);
+    ScheduledExecutorScheduler scheduler =
+        new ScheduledExecutorScheduler("fetcher-http-timer", true);
+    OriginCookieJars jars = new OriginCookieJars();
+    ProxyRoutes[] routes = new ProxyRoutes[1];
+    SocketAddressResolver resolver =
+        new GuardedAddressResolver(
+            new SocketAddressResolver.Async(threads, scheduler, connectTimeout.toMillis()),
+            addresses,
+            (host, port) -> routes[0] != null && routes[0].isProxy(host, port));
+    SslContextFactory.Client tls = new SslContextFactory.Client(!verifyTls);
+    if (!verifyTls) {
+      tls.setEndpointIdentificationAlgorithm(null);
+    }
+    this.client =
+        newClient(
+            tls,
+            threads,
+            scheduler,
+            resolver,
+            userAgent,
+            connectTimeout,
+            idleTimeout,
+            maxConnections);
+    client.setHttpCookieStore(jars.store(verifyTls));
+    if (verifyTls && trustStore.isEmpty()) {
+      this.verifiedClient = client;
+    } else {
+      SslContextFactory.Client verifying = new SslContextFactory.Client(false);
+      trustStore.ifPresent(
+          store -> {
+            verifying.setTrustStorePath(store.path().toString());
+            verifying.setTrustStorePassword(store.password());
+          });
+      this.verifiedClient =
+          newClient(
+              verifying,
+              threads,
+              scheduler,
+              resolver,
+              userAgent,
+              connectTimeout,
+              idleTimeout,
+              maxConnections);
+      verifiedClient.setHttpCookieStore(jars.store(true));
+    }
+    routes[0] =
+        verifiedClient == client
+            ? new ProxyRoutes(client)
+            : new ProxyRoutes(client, verifiedClient);
+    this.gate = new SiteGate(client, verifiedClient, jars, routes[0], secrets, requestTimeout);
+    start(client);
+    if (verifiedClient != client) {
+      start(verifiedClient);
+    }
+  }
+
+  /** A trust store: where it is, and its password (a secret the fetcher's settings hold). */
+  public record TrustStore(java.nio.file.Path path, String password) {
+    @Override
+    public String toString() {
+      return path.toString();
+    }
+  }
+
+  private static HttpClient newClient(
+      SslContextFactory.Client tls,
+      QueuedThreadPool threads,
+      ScheduledExecutorScheduler scheduler,
+      SocketAddressResolver resolver,
+      String userAgent,
+      Duration connectTimeout,
+      Duration idleTimeout,
+      int maxConnections) {
+    ClientConnector connector = new ClientConnector();
+    connector.setSslContextFactory(tls);
+    connector.setConnectTimeout(connectTimeout);
     connector.setExecutor(threads);
+    connector.setScheduler(scheduler);
     HTTP2Client http2 = new HTTP2Client(connector);
     http2.setMaxResponseHeadersSize(MAX_RESPONSE_HEADERS_BYTES);
-    this.client =
+    HttpClient client =
         new HttpClient(
             new HttpClientTransportDynamic(
                 connector,
                 HttpClientConnectionFactory.HTTP11,
                 new ClientConnectionFactoryOverHTTP2.HTTP2(http2)));
     client.setExecutor(threads);
-    ScheduledExecutorScheduler scheduler =
-        new ScheduledExecutorScheduler("fetcher-http-timer", true);
     client.setScheduler(scheduler);
-    client.setSocketAddressResolver(
-        new GuardedAddressResolver(
-            new SocketAddressResolver.Async(threads, scheduler, connectTimeout.toMillis()),
-            addresses));
+    client.setSocketAddressResolver(resolver);
     client.setFollowRedirects(false);
     client.setMaxResponseHeadersSize(MAX_RESPONSE_HEADERS_BYTES);
     client.setMaxConnectionsPerDestination(
@@ -139,29 +240,67 @@ public final class JettyPageFetcher implements PageFetcher {
     client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, userAgent));
     client.setIdleTimeout(idleTimeout.toMillis());
     client.setConnectTimeout(connectTimeout.toMillis());
+    return client;
+  }
+
+  private static void start(HttpClient client) {
     try {
       client.start();
     } catch (Exception e) {
       throw new IllegalStateException("cannot start the HTTP client: " + e.getMessage(), e);
     }
     // bodies are decoded here, after the size check, never by Jetty. Cleared after start: Jetty
-    // 12.1's
-    // start fills an empty list with every compression on the class path (jetty-compression-gzip
-    // comes
-    // with jetty-client), so a list cleared before start decoded gzip after all, racing the size
-    // cap
+    // 12.1's start fills an empty list with every compression on the class path
+    // (jetty-compression-gzip comes with jetty-client), so a list cleared before start decoded
+    // gzip after all, racing the size cap
     client.getContentDecoderFactories().clear();
   }
 
   @Override
   public CompletableFuture<FetchAttempt> fetch(Call call) {
     CompletableFuture<FetchAttempt> attempt = new CompletableFuture<>();
-    send(call, call.url(), new ArrayList<>(), new ArrayList<>(), attempt, System.nanoTime());
+    long started = System.nanoTime();
+    gate.prepare(call)
+        .whenComplete(
+            (prepared, failure) -> {
+              if (failure != null) {
+                attempt.complete(
+                    new FetchAttempt.Failure(
+                        FailureKind.ACCESS_FAILED, describe(failure), millisSince(started)));
+              } else if (prepared instanceof SiteGate.Refused refused) {
+                attempt.complete(
+                    new FetchAttempt.Failure(
+                        refused.kind(), refused.detail(), millisSince(started)));
+              } else {
+                SiteGate.Ready ready = (SiteGate.Ready) prepared;
+                send(
+                    call,
+                    ready,
+                    false,
+                    call.url(),
+                    new ArrayList<>(),
+                    new ArrayList<>(),
+                    attempt,
+                    started);
+              }
+            });
     return attempt;
+  }
+
+  @Override
+  public void forget(String origin) {
+    gate.forget(origin);
+  }
+
+  @Override
+  public int forgetCookies() {
+    return gate.forgetAllCookies();
   }
 
   private void send(
       Call call,
+      SiteGate.Ready ready,
+      boolean isRetry,
       String url,
       List<String> chain,
       List<Exchange> exchanges,
@@ -179,8 +318,10 @@ public final class JettyPageFetcher implements PageFetcher {
     }
     Request request;
     try {
+      boolean isOwnOrigin = chain.isEmpty() || sameOrigin(url, call.url());
       request =
-          client
+          ready
+              .client()
               .newRequest(url)
               .method(call.isHead() ? HttpMethod.HEAD : HttpMethod.GET)
               .followRedirects(false)
@@ -190,6 +331,10 @@ public final class JettyPageFetcher implements PageFetcher {
                   fields -> {
                     fields.put(HttpHeader.ACCEPT_ENCODING, ContentDecoding.ACCEPTED);
                     call.headers().forEach(fields::put);
+                    if (isOwnOrigin) {
+                      // the site's headers, credentials among them, go to its origin only
+                      ready.headers().forEach(fields::put);
+                    }
                   });
     } catch (IllegalArgumentException e) {
       attempt.complete(
@@ -197,7 +342,7 @@ public final class JettyPageFetcher implements PageFetcher {
               FailureKind.CONNECT_FAILED, "bad URL: " + e.getMessage(), millisSince(started)));
       return;
     }
-    request.send(new BodyCollector(call, url, chain, exchanges, attempt, started));
+    request.send(new BodyCollector(call, ready, isRetry, url, chain, exchanges, attempt, started));
   }
 
   @Override
@@ -207,10 +352,20 @@ public final class JettyPageFetcher implements PageFetcher {
 
   @Override
   public void close() {
+    for (HttpClient each : List.of(client, verifiedClient)) {
+      try {
+        each.stop();
+      } catch (Exception e) {
+        // stopping: nothing left to do with the client
+      }
+    }
+  }
+
+  private static boolean sameOrigin(String url, String other) {
     try {
-      client.stop();
-    } catch (Exception e) {
-      // stopping: nothing left to do with the client
+      return Origin.keyOf(url).equals(Origin.keyOf(other));
+    } catch (RuntimeException e) {
+      return false;
     }
   }
 
@@ -231,6 +386,8 @@ public final class JettyPageFetcher implements PageFetcher {
   private final class BodyCollector implements Response.Listener {
 
     private final Call call;
+    private final SiteGate.Ready ready;
+    private final boolean isRetry;
     private final String url;
     private final List<String> chain;
     private final List<Exchange> exchanges;
@@ -250,12 +407,16 @@ public final class JettyPageFetcher implements PageFetcher {
 
     BodyCollector(
         Call call,
+        SiteGate.Ready ready,
+        boolean isRetry,
         String url,
         List<String> chain,
         List<Exchange> exchanges,
         CompletableFuture<FetchAttempt> attempt,
         long started) {
       this.call = call;
+      this.ready = ready;
+      this.isRetry = isRetry;
       this.url = url;
       this.chain = chain;
       this.exchanges = exchanges;
@@ -360,6 +521,30 @@ public final class JettyPageFetcher implements PageFetcher {
       }
       Response response = result.getResponse();
       int status = response.getStatus();
+      if (!isRetry
+          && gate.isLoggedOut(
+              call, status, Optional.ofNullable(response.getHeaders().get(HttpHeader.LOCATION)))) {
+        gate.loginAgain(call, ready)
+            .thenAccept(
+                failure -> {
+                  if (failure.isPresent()) {
+                    attempt.complete(
+                        new FetchAttempt.Failure(
+                            FailureKind.ACCESS_FAILED, failure.get(), millisSince(started)));
+                  } else {
+                    send(
+                        call,
+                        ready,
+                        true,
+                        call.url(),
+                        new ArrayList<>(),
+                        new ArrayList<>(),
+                        attempt,
+                        started);
+                  }
+                });
+        return;
+      }
       Optional<String> target = redirectTarget(response);
       if (target.isPresent()
           && chain.size() < call.maxRedirects()
@@ -371,12 +556,15 @@ public final class JettyPageFetcher implements PageFetcher {
         if (recordsExchanges) {
           recorded.add(exchange(response, Optional.of(Arrays.copyOf(body, bodyLength))));
         }
-        send(call, target.get(), next, recorded, attempt, started);
+        send(call, ready, isRetry, target.get(), next, recorded, attempt, started);
         return;
       }
       Map<String, String> headers = new LinkedHashMap<>();
       for (HttpField field : response.getHeaders()) {
-        headers.merge(field.getName(), field.getValue(), (first, second) -> first + ", " + second);
+        headers.merge(
+            field.getName(),
+            Redaction.received(field.getName(), field.getValue()),
+            (first, second) -> first + ", " + second);
       }
       ContentDecoding.Decoded decoded =
           ContentDecoding.decode(
@@ -427,11 +615,15 @@ public final class JettyPageFetcher implements PageFetcher {
       Request request = response.getRequest();
       List<Exchange.Header> sent = new ArrayList<>();
       for (HttpField field : request.getHeaders()) {
-        sent.add(new Exchange.Header(field.getName(), field.getValue()));
+        sent.add(
+            new Exchange.Header(
+                field.getName(), Redaction.sent(field.getName(), field.getValue(), call.access())));
       }
       List<Exchange.Header> received = new ArrayList<>();
       for (HttpField field : response.getHeaders()) {
-        received.add(new Exchange.Header(field.getName(), field.getValue()));
+        received.add(
+            new Exchange.Header(
+                field.getName(), Redaction.received(field.getName(), field.getValue())));
       }
       return new Exchange(
           url,

@@ -13,6 +13,7 @@ import dev.crawler.fetcher.domain.HostQueue;
 import dev.crawler.fetcher.domain.OriginPoliteness;
 import dev.crawler.fetcher.domain.PageFetcher;
 import dev.crawler.fetcher.domain.RobotsPolicy;
+import dev.crawler.fetcher.domain.SiteAccess;
 import dev.crawler.schemas.options.RequestOptions.Head;
 import java.time.Duration;
 import java.time.Instant;
@@ -120,7 +121,7 @@ final class RequestRunner {
     host.politeness().options(pending.options());
     boolean obeysRobots = pending.options().obeysRobots();
     if (obeysRobots && host.needsRobots(now)) {
-      fetchRobots(host); // the request waits in the queue for the rules
+      fetchRobots(host, pending); // the request waits in the queue for the rules
       return;
     }
     BaseRobotRules rules = host.robots().orElse(null);
@@ -153,13 +154,20 @@ final class RequestRunner {
     fetch(host, pending);
   }
 
-  private void fetchRobots(HostQueue<Pending> host) {
+  private void fetchRobots(HostQueue<Pending> host, Pending pending) {
     String url = RobotsPolicy.robotsUrl(host.origin());
     host.fetchingRobots(true);
     host.politeness().started();
     inFlight++;
     fetcher
-        .get(url, Map.of(), RobotsPolicy.MAX_REDIRECTS)
+        .fetch(
+            new PageFetcher.Call(
+                url,
+                false,
+                Map.of(),
+                RobotsPolicy.MAX_REDIRECTS,
+                null,
+                SiteAccess.of(pending.request().getOptions()).forRobots()))
         .thenAccept(attempt -> tasks.submit(() -> robotsFetched(host, url, attempt)));
   }
 
@@ -244,7 +252,8 @@ final class RequestRunner {
         isHead,
         headers,
         options.maxRedirects(),
-        options.hasMetadataFilters() ? options : null);
+        options.hasMetadataFilters() ? options : null,
+        SiteAccess.of(pending.request().getOptions()));
   }
 
   /**

@@ -82,6 +82,7 @@ public record FrontierSettings(
       case RATE_LIMITED:
       case TOO_LARGE:
       case ADDRESS_DENIED: // a name may resolve elsewhere later, or its range be allowed
+      case ACCESS_FAILED: // a secret or a login to fix, then errors cleared
       case ERROR:
         return true;
       default:

@@ -138,8 +138,12 @@ public final class CrawlConfigLoader {
             where + "." + key,
             "a site option: assign it under global or a site's options");
       }
+      Object value = value(tuple.getValueNode(), where + "." + key);
+      if (value instanceof Map && !option.takesMapping()) {
+        throw error(tuple.getValueNode(), where + "." + key, "expected a single value or a list");
+      }
       try {
-        options.put(option, option.parse(value(tuple.getValueNode(), where + "." + key)));
+        options.put(option, option.parse(value));
       } catch (IllegalArgumentException e) {
         throw error(tuple.getValueNode(), where + "." + key, e.getMessage());
       }
@@ -366,8 +370,21 @@ public final class CrawlConfigLoader {
     return Boolean.parseBoolean(text);
   }
 
-  /** A scalar as its YAML type (whole numbers and booleans typed), or a list of scalars. */
+  /**
+   * A scalar as its YAML type (whole numbers and booleans typed), a list of scalars, or a mapping
+   * of names to such values (the access options: headers, auth, login, proxy).
+   */
   private Object value(Node node, String where) {
+    if (node instanceof MappingNode) {
+      Map<String, Object> entries = new LinkedHashMap<>();
+      for (NodeTuple tuple : tuples(node, where)) {
+        String key = scalar(tuple.getKeyNode(), where);
+        if (entries.put(key, value(tuple.getValueNode(), where + "." + key)) != null) {
+          throw error(tuple.getKeyNode(), where + "." + key, "given twice");
+        }
+      }
+      return entries;
+    }
     if (node instanceof SequenceNode) {
       return sequence(node, where).stream().map(item -> scalar(item, where)).toList();
     }

@@ -1,6 +1,7 @@
 package dev.crawler.frontier.rules;
 
 import dev.crawler.common.config.Durations;
+import dev.crawler.schemas.options.Access;
 import dev.crawler.schemas.options.RequestOption;
 import dev.crawler.schemas.options.RequestOptions;
 import dev.crawler.schemas.options.RequestOptions.CanonicalScope;
@@ -344,6 +345,37 @@ public final class CrawlOption<T> {
           value -> String.valueOf(value).strip(),
           "The parts of a page left out of its text and content checksum: auto drops nav, aside and the page's header and footer when the page has a main or article element; none drops nothing; anything else is a CSS selector of what is dropped.");
 
+  public static final CrawlOption<List<Access.Header>> HEADERS =
+      carried(
+          RequestOptions.HEADERS,
+          SiteAccessOptions::headers,
+          "Request headers a site's requests carry, as a mapping (Accept-Language: de, X-Api-Key: ${env:API_KEY}); Authorization, Cookie and Proxy-Authorization must be secret references; a header holding a reference is a credential.");
+  public static final CrawlOption<Boolean> COOKIES =
+      carried(
+          RequestOptions.COOKIES,
+          CrawlOption::bool,
+          "Whether each origin keeps a cookie jar of what it sets (its own: never shared across origins, ports included; in memory only); a login implies one.");
+  public static final CrawlOption<Optional<Access.Auth>> AUTH =
+      carried(
+          RequestOptions.AUTH,
+          SiteAccessOptions::auth,
+          "HTTP authentication: {scheme: basic | digest, user: NAME, password: ${env:NAME} | ${file:/path}}; sent only to the URL's origin, over verified TLS.");
+  public static final CrawlOption<Optional<Access.Login>> LOGIN =
+      carried(
+          RequestOptions.LOGIN,
+          SiteAccessOptions::login,
+          "A form login made before the origin's first page and again when its session is over: {url, method: post | get, fields: {NAME: VALUE}, success-cookie: NAME, success-text: TEXT}; secret fields are references.");
+  public static final CrawlOption<Optional<Access.Proxy>> PROXY =
+      carried(
+          RequestOptions.PROXY,
+          SiteAccessOptions::proxy,
+          "The proxy requests go through: http://host:port (CONNECT for https) or socks5://host:port, or {url, user, password: ${env:NAME}}; direct for none.");
+  public static final CrawlOption<Boolean> CREDENTIALS_OVER_HTTP =
+      carried(
+          RequestOptions.CREDENTIALS_OVER_HTTP,
+          CrawlOption::bool,
+          "Whether credentials (auth, login, credential headers) may be sent over plain http; without it they go over https whose certificate verified only.");
+
   public static final CrawlOption<Boolean> SITEMAP_XML =
       define(
           "sitemap-xml",
@@ -414,6 +446,11 @@ public final class CrawlOption<T> {
     return option;
   }
 
+  /** Whether the option's value may be a mapping (the access options). */
+  public boolean takesMapping() {
+    return this == HEADERS || this == AUTH || this == LOGIN || this == PROXY;
+  }
+
   /** Every option, in definition order. */
   public static Map<String, CrawlOption<?>> all() {
     return Collections.unmodifiableMap(ALL);
@@ -475,11 +512,34 @@ public final class CrawlOption<T> {
 
   /** The value as the crawl configuration and the fetch request options write it. */
   public static String format(Object value) {
+    if (value instanceof Optional<?> optional) {
+      return optional.map(CrawlOption::format).orElse("none");
+    }
+    if (value instanceof Access.Header header) {
+      return header.name() + ": " + header.value();
+    }
+    if (value instanceof Access.Auth auth) {
+      return format(auth.scheme()) + " user " + auth.user() + " password " + auth.password();
+    }
+    if (value instanceof Access.Login login) {
+      return login.method()
+          + " "
+          + login.url()
+          + " fields "
+          + login.fields()
+          + login.successCookie().map(cookie -> " success-cookie " + cookie).orElse("")
+          + login.successText().map(text -> " success-text '" + text + "'").orElse("");
+    }
+    if (value instanceof Access.Proxy proxy) {
+      return proxy
+          + proxy.user().map(user -> " user " + user).orElse("")
+          + proxy.password().map(password -> " password " + password).orElse("");
+    }
     if (value instanceof Enum<?> e) {
       return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
     if (value instanceof List<?> list) {
-      return String.join(",", list.stream().map(String::valueOf).toList());
+      return String.join(",", list.stream().map(CrawlOption::format).toList());
     }
     if (value instanceof java.time.Duration duration) {
       return duration.toSecondsPart() == 0
@@ -540,7 +600,7 @@ public final class CrawlOption<T> {
     return value;
   }
 
-  private static boolean bool(Object value) {
+  static boolean bool(Object value) {
     if (value instanceof Boolean b) {
       return b;
     }
@@ -551,7 +611,7 @@ public final class CrawlOption<T> {
     throw new IllegalArgumentException("'" + value + "' is not true or false");
   }
 
-  private static List<String> list(Object value) {
+  static List<String> list(Object value) {
     if (value instanceof List<?> items) {
       List<String> strings = new ArrayList<>();
       for (Object item : items) {

@@ -121,6 +121,19 @@ public final class RequestOptions {
   public static final RequestOption<String> CONTENT_DROP =
       define("content-drop", "auto", String::strip);
 
+  public static final RequestOption<List<Access.Header>> HEADERS =
+      define("headers", List.of(), Access::readHeaders, Access::writeHeaders);
+  public static final RequestOption<Boolean> COOKIES =
+      define("cookies", false, value -> !"false".equalsIgnoreCase(value.strip()));
+  public static final RequestOption<Optional<Access.Auth>> AUTH =
+      define("auth", Optional.empty(), Access::readAuth, Access::writeAuth);
+  public static final RequestOption<Optional<Access.Login>> LOGIN =
+      define("login", Optional.empty(), Access::readLogin, Access::writeLogin);
+  public static final RequestOption<Optional<Access.Proxy>> PROXY =
+      define("proxy", Optional.empty(), Access::readProxy, Access::writeProxy);
+  public static final RequestOption<Boolean> CREDENTIALS_OVER_HTTP =
+      define("credentials-over-http", false, value -> "true".equalsIgnoreCase(value.strip()));
+
   private RequestOptions() {}
 
   /** Every option of the catalogue, by name, in the order defined. */

@@ -1,0 +1,181 @@
+package dev.crawler.fetcher.http;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpCookie;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.pathmap.PathSpec;
+import org.eclipse.jetty.security.Constraint;
+import org.eclipse.jetty.security.HashLoginService;
+import org.eclipse.jetty.security.SecurityHandler;
+import org.eclipse.jetty.security.UserStore;
+import org.eclipse.jetty.security.authentication.BasicAuthenticator;
+import org.eclipse.jetty.security.authentication.DigestAuthenticator;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.PathMappingsHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.security.Credential;
+
+/**
+ * A site behind the doors crawlers meet, on 127.0.0.1: {@code /basic/} and {@code /digest/} need
+ * HTTP Basic and Digest authentication (Jetty's own authenticators), {@code /members/} a session
+ * cookie that {@code POST /login} sets for {@link #SESSION_SECONDS} seconds, {@code /api/} the
+ * header {@code X-Api-Key}, and {@code /cookie/set} and {@code /cookie/show} set and echo a cookie.
+ * It records every request's path and headers, so a test can see what reached it.
+ */
+final class AccessTestSite implements AutoCloseable {
+
+  static final String USER = "crawler";
+  static final int SESSION_SECONDS = 2;
+
+  /** What the site saw of one request. */
+  record Seen(String method, String path, Map<String, String> headers) {}
+
+  private final String password;
+  private final String apiKey;
+  private final Server server = new Server();
+  private final ServerConnector connector = new ServerConnector(server);
+  private final List<Seen> seen = new CopyOnWriteArrayList<>();
+  private final Set<String> sessions = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger logins = new AtomicInteger();
+
+  AccessTestSite(String password, String apiKey) throws Exception {
+    this.password = password;
+    this.apiKey = apiKey;
+    connector.setHost("127.0.0.1");
+    server.addConnector(connector);
+    PathMappingsHandler paths = new PathMappingsHandler();
+    paths.addMapping(PathSpec.from("/basic/*"), secured(new BasicAuthenticator()));
+    paths.addMapping(PathSpec.from("/digest/*"), secured(new DigestAuthenticator()));
+    paths.addMapping(PathSpec.from("/"), new Site());
+    Handler recording =
+        new Handler.Wrapper(paths) {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback)
+              throws Exception {
+            Map<String, String> headers = new java.util.LinkedHashMap<>();
+            request
+                .getHeaders()
+                .forEach(field -> headers.put(field.getLowerCaseName(), field.getValue()));
+            seen.add(new Seen(request.getMethod(), Request.getPathInContext(request), headers));
+            return super.handle(request, response, callback);
+          }
+        };
+    server.setHandler(new org.eclipse.jetty.server.handler.ContextHandler(recording, "/"));
+    server.start();
+  }
+
+  String base() {
+    return "http://127.0.0.1:" + connector.getLocalPort();
+  }
+
+  List<Seen> seen() {
+    return List.copyOf(seen);
+  }
+
+  int logins() {
+    return logins.get();
+  }
+
+  /** The site forgets every session, as one does on a restart. */
+  void endSessions() {
+    sessions.clear();
+  }
+
+  @Override
+  public void close() throws Exception {
+    server.stop();
+  }
+
+  private Handler secured(org.eclipse.jetty.security.Authenticator authenticator) {
+    HashLoginService users = new HashLoginService("test");
+    UserStore store = new UserStore();
+    store.addUser(USER, Credential.getCredential(password), new String[] {"user"});
+    users.setUserStore(store);
+    SecurityHandler.PathMapped security = new SecurityHandler.PathMapped(new Site());
+    security.setLoginService(users);
+    security.setAuthenticator(authenticator);
+    security.setRealmName("test");
+    security.put("/*", Constraint.ANY_USER);
+    return security;
+  }
+
+  private final class Site extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+      String path = request.getHttpURI().getPath();
+      if (path.startsWith("/basic/") || path.startsWith("/digest/")) {
+        return page(response, callback, "secret page " + path);
+      }
+      if (path.equals("/login") && request.getMethod().equals("POST")) {
+        Fields form = Request.getParameters(request);
+        if (USER.equals(form.getValue("user")) && password.equals(form.getValue("password"))) {
+          logins.incrementAndGet();
+          String session = UUID.randomUUID().toString();
+          sessions.add(session);
+          Response.addCookie(
+              response,
+              HttpCookie.build("SESSION", session).path("/").maxAge(SESSION_SECONDS).build());
+          response.setStatus(302);
+          response.getHeaders().put(HttpHeader.LOCATION, "/members/");
+          callback.succeeded();
+          return true;
+        }
+        response.setStatus(403);
+        callback.succeeded();
+        return true;
+      }
+      if (path.startsWith("/members/")) {
+        String session =
+            Request.getCookies(request).stream()
+                .filter(cookie -> cookie.getName().equals("SESSION"))
+                .map(HttpCookie::getValue)
+                .findFirst()
+                .orElse("");
+        if (!sessions.contains(session)) {
+          response.setStatus(302);
+          response.getHeaders().put(HttpHeader.LOCATION, "/login");
+          callback.succeeded();
+          return true;
+        }
+        return page(response, callback, "members page " + path);
+      }
+      if (path.startsWith("/api/")) {
+        if (!apiKey.equals(request.getHeaders().get("X-Api-Key"))) {
+          response.setStatus(403);
+          callback.succeeded();
+          return true;
+        }
+        return page(response, callback, "api " + path);
+      }
+      if (path.equals("/cookie/set")) {
+        Response.addCookie(response, HttpCookie.from("TRACK", "t-" + connector.getLocalPort()));
+        return page(response, callback, "set");
+      }
+      if (path.equals("/cookie/show")) {
+        String cookie = request.getHeaders().get(HttpHeader.COOKIE);
+        return page(response, callback, cookie == null ? "none" : cookie);
+      }
+      response.setStatus(404);
+      return page(response, callback, "no page at " + path);
+    }
+
+    private boolean page(Response response, Callback callback, String text) {
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=UTF-8");
+      response.write(true, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)), callback);
+      return true;
+    }
+  }
+}
