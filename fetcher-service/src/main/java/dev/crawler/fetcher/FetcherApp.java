@@ -9,6 +9,7 @@ import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.ops.KafkaConnection;
 import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.RobotsPolicy;
+import dev.crawler.fetcher.domain.Secrets;
 import dev.crawler.fetcher.http.JettyPageFetcher;
 import dev.crawler.fetcher.kafka.FetchLoop;
 import dev.crawler.schemas.TopicSpec;
@@ -96,7 +97,9 @@ public final class FetcherApp implements RunningService {
             config.getBoolean(FetcherConfig.VERIFY_TLS_CONFIG),
             config.addressPolicy(),
             config.bodyBudget(),
-            config.getBoolean(FetcherConfig.ARCHIVE_EXCHANGES_CONFIG));
+            config.getBoolean(FetcherConfig.ARCHIVE_EXCHANGES_CONFIG),
+            Secrets.ofEnvironment(),
+            config.trustStore());
     KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(
             consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());

@@ -5,14 +5,18 @@ import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.AddressRange;
 import dev.crawler.fetcher.domain.BodyBudget;
 import dev.crawler.fetcher.domain.RobotsPolicy;
+import dev.crawler.fetcher.http.JettyPageFetcher.TrustStore;
 import dev.crawler.schemas.serde.RecordSize;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
 
 /** The fetcher's settings. */
 public final class FetcherConfig extends ServiceConfig {
@@ -61,6 +65,16 @@ public final class FetcherConfig extends ServiceConfig {
   public static final String VERIFY_TLS_CONFIG = "fetcher.verify.tls";
   private static final String VERIFY_TLS_DOC =
       "Whether TLS certificates are verified; off by default so sites with bad certificates are still crawled.";
+
+  public static final String TRUSTSTORE_CONFIG = "fetcher.tls.truststore";
+  private static final String TRUSTSTORE_DOC =
+      "A trust store (PKCS12 or JKS) that the TLS of requests carrying credentials (auth, login,"
+          + " credential headers) is verified against; empty for the JDK's. Those requests verify"
+          + " certificates and host names whatever fetcher.verify.tls says.";
+
+  public static final String TRUSTSTORE_PASSWORD_CONFIG = "fetcher.tls.truststore.password";
+  private static final String TRUSTSTORE_PASSWORD_DOC =
+      "The password of fetcher.tls.truststore, if it has one.";
 
   public static final String IDLE_TIMEOUT_MS_CONFIG = "fetcher.idle.timeout.ms";
   private static final String IDLE_TIMEOUT_MS_DOC =
@@ -185,6 +199,13 @@ public final class FetcherConfig extends ServiceConfig {
               Importance.MEDIUM,
               ARCHIVE_EXCHANGES_DOC)
           .define(VERIFY_TLS_CONFIG, Type.BOOLEAN, false, Importance.LOW, VERIFY_TLS_DOC)
+          .define(TRUSTSTORE_CONFIG, Type.STRING, "", Importance.LOW, TRUSTSTORE_DOC)
+          .define(
+              TRUSTSTORE_PASSWORD_CONFIG,
+              Type.PASSWORD,
+              null,
+              Importance.LOW,
+              TRUSTSTORE_PASSWORD_DOC)
           .define(
               IDLE_TIMEOUT_MS_CONFIG,
               Type.LONG,
@@ -322,5 +343,15 @@ public final class FetcherConfig extends ServiceConfig {
 
   public Duration duration(String key) {
     return Duration.ofMillis(getLong(key));
+  }
+
+  /** The trust store that requests with credentials verify TLS against, when one is set. */
+  public Optional<TrustStore> trustStore() {
+    String path = getString(TRUSTSTORE_CONFIG);
+    if (path == null || path.isBlank()) {
+      return Optional.empty();
+    }
+    Password password = getPassword(TRUSTSTORE_PASSWORD_CONFIG);
+    return Optional.of(new TrustStore(Path.of(path), password == null ? "" : password.value()));
   }
 }

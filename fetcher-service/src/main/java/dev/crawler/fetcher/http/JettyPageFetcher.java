@@ -192,7 +192,8 @@ public final class JettyPageFetcher implements PageFetcher {
         verifiedClient == client
             ? new ProxyRoutes(client)
             : new ProxyRoutes(client, verifiedClient);
-    this.gate = new SiteGate(client, verifiedClient, jars, routes[0], secrets, requestTimeout);
+    this.gate =
+        new SiteGate(client, verifiedClient, jars, routes[0], secrets, requestTimeout, resolver);
     start(client);
     if (verifiedClient != client) {
       start(verifiedClient);

@@ -7,10 +7,12 @@ import dev.crawler.fetcher.domain.Secrets;
 import dev.crawler.fetcher.domain.SiteAccess;
 import dev.crawler.schemas.Origin;
 import dev.crawler.schemas.options.Access;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +30,8 @@ import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.SocketAddressResolver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,6 +74,7 @@ final class SiteGate {
   private final ProxyRoutes routes;
   private final Secrets secrets;
   private final Duration requestTimeout;
+  private final SocketAddressResolver guard;
   private final Ready straight;
   private final Map<String, Authentication> authentications = new ConcurrentHashMap<>();
   private final Map<String, String> authenticationKeys = new ConcurrentHashMap<>();
@@ -89,13 +94,15 @@ final class SiteGate {
       OriginCookieJars jars,
       ProxyRoutes routes,
       Secrets secrets,
-      Duration requestTimeout) {
+      Duration requestTimeout,
+      SocketAddressResolver guard) {
     this.open = open;
     this.verified = verified;
     this.jars = jars;
     this.routes = routes;
     this.secrets = secrets;
     this.requestTimeout = requestTimeout;
+    this.guard = guard;
     this.straight = new Ready(open, Map.of());
   }
 
@@ -105,6 +112,57 @@ final class SiteGate {
     if (access.equals(SiteAccess.NONE)) {
       return CompletableFuture.completedFuture(straight);
     }
+    if (access.proxy().isEmpty()) {
+      return setUp(call);
+    }
+    // the proxy connects to the target, not the client: its address is judged here first
+    return judgeTarget(call.url())
+        .thenCompose(
+            denied ->
+                denied.isPresent() ? CompletableFuture.completedFuture(denied.get()) : setUp(call));
+  }
+
+  /**
+   * Judges the addresses the URL's host resolves to here by the address guard, when a proxy will
+   * connect to it: a denied address refuses the request; a name that does not resolve here is left
+   * to the proxy (split DNS).
+   */
+  private CompletableFuture<Optional<Prepared>> judgeTarget(String url) {
+    CompletableFuture<Optional<Prepared>> judged = new CompletableFuture<>();
+    Origin origin;
+    try {
+      origin = Origin.of(url);
+    } catch (RuntimeException e) {
+      judged.complete(Optional.empty());
+      return judged;
+    }
+    String host = origin.host();
+    if (host.startsWith("[")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    guard.resolve(
+        host,
+        origin.effectivePort(),
+        Map.of(),
+        new Promise<>() {
+          @Override
+          public void succeeded(List<InetSocketAddress> addresses) {
+            judged.complete(Optional.empty());
+          }
+
+          @Override
+          public void failed(Throwable failure) {
+            judged.complete(
+                failure instanceof GuardedAddressResolver.AddressDeniedException
+                    ? Optional.of(new Refused(FailureKind.ADDRESS_DENIED, failure.getMessage()))
+                    : Optional.empty());
+          }
+        });
+    return judged;
+  }
+
+  private CompletableFuture<Prepared> setUp(Call call) {
+    SiteAccess access = call.access();
     String origin;
     try {
       origin = Origin.keyOf(call.url());

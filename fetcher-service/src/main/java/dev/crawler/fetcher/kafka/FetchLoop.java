@@ -140,7 +140,8 @@ public final class FetchLoop implements Runnable {
     this.decoder = new RecordDecoder<>(topics.fetchRequests());
     this.metrics = new FetcherMetrics(registry);
     this.tasks = new LoopTasks(consumer);
-    this.origins = new Origins(settings.defaults(), settings.backoffQuiet().toMillis());
+    this.origins =
+        new Origins(settings.defaults(), settings.backoffQuiet().toMillis(), fetcher::forget);
     this.offsets = new PartitionOffsets(consumer, topics.fetchRequests().name(), COMMIT_TIMEOUT);
     this.records = new FetchRecords(topics, log, clock, settings.instanceId());
     this.writer =

@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -27,6 +28,7 @@ final class Origins {
 
   private final FetchOptions defaults;
   private final long backoffQuietMillis;
+  private final Consumer<String> onForgotten;
   private final Map<String, HostQueue<Pending>> hosts = new HashMap<>();
 
   /** Origins that may have a request to start; put back when a request ends or arrives. */
@@ -43,8 +45,18 @@ final class Origins {
    * @param backoffQuietMillis how long without rate limits or failures before a back-off is halved
    */
   Origins(FetchOptions defaults, long backoffQuietMillis) {
+    this(defaults, backoffQuietMillis, origin -> {});
+  }
+
+  /**
+   * @param onForgotten told each origin forgotten (with its partition, or idle), so that what the
+   *     HTTP client keeps for it (a login session, cookies) goes too: the partition's new owner
+   *     logs in again
+   */
+  Origins(FetchOptions defaults, long backoffQuietMillis, Consumer<String> onForgotten) {
     this.defaults = defaults;
     this.backoffQuietMillis = backoffQuietMillis;
+    this.onForgotten = onForgotten;
   }
 
   /**
@@ -162,6 +174,7 @@ final class Origins {
 
   private void forget(HostQueue<Pending> host) {
     ready.remove(host);
+    onForgotten.accept(host.origin());
     if (host.isPauseNoticed()) {
       paused--;
     }

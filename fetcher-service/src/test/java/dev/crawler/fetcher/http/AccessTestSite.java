@@ -46,14 +46,29 @@ final class AccessTestSite implements AutoCloseable {
   private final String password;
   private final String apiKey;
   private final Server server = new Server();
-  private final ServerConnector connector = new ServerConnector(server);
+  private final ServerConnector connector;
   private final List<Seen> seen = new CopyOnWriteArrayList<>();
   private final Set<String> sessions = ConcurrentHashMap.newKeySet();
   private final AtomicInteger logins = new AtomicInteger();
 
   AccessTestSite(String password, String apiKey) throws Exception {
+    this(password, apiKey, null);
+  }
+
+  /** Over https, with the key store's certificate (password {@code secret}), when one is given. */
+  AccessTestSite(String password, String apiKey, java.nio.file.Path keyStore) throws Exception {
     this.password = password;
     this.apiKey = apiKey;
+    if (keyStore == null) {
+      connector = new ServerConnector(server);
+    } else {
+      org.eclipse.jetty.util.ssl.SslContextFactory.Server tls =
+          new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
+      tls.setKeyStorePath(keyStore.toString());
+      tls.setKeyStorePassword("secret");
+      connector = new ServerConnector(server, tls);
+    }
+    scheme = keyStore == null ? "http" : "https";
     connector.setHost("127.0.0.1");
     server.addConnector(connector);
     PathMappingsHandler paths = new PathMappingsHandler();
@@ -77,8 +92,10 @@ final class AccessTestSite implements AutoCloseable {
     server.start();
   }
 
+  private final String scheme;
+
   String base() {
-    return "http://127.0.0.1:" + connector.getLocalPort();
+    return scheme + "://127.0.0.1:" + connector.getLocalPort();
   }
 
   List<Seen> seen() {

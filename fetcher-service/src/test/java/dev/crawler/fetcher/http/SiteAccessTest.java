@@ -264,6 +264,265 @@ class SiteAccessTest {
   }
 
   @Test
+  void sendsCredentialsOverHttpsOnlyWhenTheCertificateVerifies() throws Exception {
+    Path keyStore = dir.resolve("site.p12");
+    Path trustStore = dir.resolve("trust.p12");
+    keytool(
+        "-genkeypair",
+        "-alias",
+        "site",
+        "-keyalg",
+        "RSA",
+        "-keysize",
+        "2048",
+        "-validity",
+        "2",
+        "-storetype",
+        "PKCS12",
+        "-keystore",
+        keyStore.toString(),
+        "-storepass",
+        "secret",
+        "-keypass",
+        "secret",
+        "-dname",
+        "CN=127.0.0.1",
+        "-ext",
+        "SAN=ip:127.0.0.1");
+    Path certificate = dir.resolve("site.crt");
+    keytool(
+        "-exportcert",
+        "-alias",
+        "site",
+        "-keystore",
+        keyStore.toString(),
+        "-storepass",
+        "secret",
+        "-file",
+        certificate.toString());
+    keytool(
+        "-importcert",
+        "-noprompt",
+        "-alias",
+        "site",
+        "-file",
+        certificate.toString(),
+        "-storetype",
+        "PKCS12",
+        "-keystore",
+        trustStore.toString(),
+        "-storepass",
+        "trusted");
+    SiteAccess basic =
+        access(List.of(), false, auth(Access.AuthScheme.BASIC), Optional.empty(), false);
+    Secrets secrets = new Secrets(Map.of("SITE_PASSWORD", PASSWORD)::get, InstantSource.system());
+
+    try (AccessTestSite tls = new AccessTestSite(PASSWORD, API_KEY, keyStore)) {
+      // a certificate no trust store vouches for: the handshake fails, no request is made
+      FetchAttempt untrusted = fetch(tls.base() + "/basic/page", basic);
+      assertThat(untrusted).isInstanceOf(FetchAttempt.Failure.class);
+      assertThat(tls.seen()).isEmpty();
+      // the same site without credentials is fetched, its certificate unverified as configured
+      assertThat(page(tls.base() + "/cookie/show", SiteAccess.NONE).status()).isEqualTo(200);
+
+      try (JettyPageFetcher trusting =
+          new JettyPageFetcher(
+              "test-bot/1.0",
+              1024 * 1024,
+              Duration.ofSeconds(2),
+              Duration.ofSeconds(2),
+              Duration.ofSeconds(5),
+              16,
+              false,
+              AddressPolicy.of(List.of("127.0.0.1"), List.of()),
+              new BodyBudget(64L * 1024 * 1024),
+              false,
+              secrets,
+              Optional.of(new JettyPageFetcher.TrustStore(trustStore, "trusted")))) {
+        FetchAttempt.Response response =
+            (FetchAttempt.Response)
+                trusting
+                    .fetch(new Call(tls.base() + "/basic/page", false, Map.of(), 0, null, basic))
+                    .get(10, TimeUnit.SECONDS);
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(text(response)).isEqualTo("secret page /basic/page");
+      }
+    }
+  }
+
+  private static void keytool(String... arguments) throws Exception {
+    List<String> command = new java.util.ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+    command.addAll(List.of(arguments));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as(output).isZero();
+  }
+
+  @Test
+  void goesThroughAnHttpProxyWithItsCredentialsForHttpAndHttps() throws Exception {
+    Secrets secrets =
+        new Secrets(
+            Map.of("SITE_PASSWORD", PASSWORD, "PROXY_PASSWORD", "pr0xy-pw")::get,
+            InstantSource.system());
+    Optional<Access.Proxy> proxy;
+    try (RecordingHttpProxy corporate = new RecordingHttpProxy("proxy-user", "pr0xy-pw");
+        JettyPageFetcher proxied = fetcher(secrets)) {
+      proxy =
+          Optional.of(
+              Access.proxy(
+                  "http://127.0.0.1:" + corporate.port(),
+                  Optional.of("proxy-user"),
+                  Optional.of("${env:PROXY_PASSWORD}")));
+      SiteAccess viaProxy =
+          new SiteAccess(List.of(), false, Optional.empty(), Optional.empty(), proxy, false);
+
+      FetchAttempt.Response response =
+          (FetchAttempt.Response)
+              proxied
+                  .fetch(new Call(site.base() + "/cookie/show", false, Map.of(), 0, null, viaProxy))
+                  .get(10, TimeUnit.SECONDS);
+
+      assertThat(response.status()).isEqualTo(200);
+      assertThat(corporate.requests())
+          .anySatisfy(
+              seen -> {
+                assertThat(seen.method()).isEqualTo("GET");
+                assertThat(seen.target()).isEqualTo(site.base() + "/cookie/show");
+                assertThat(seen.authorized()).isTrue();
+              });
+      for (Exchange exchange : response.exchanges()) {
+        assertThat(exchange.requestHeaders())
+            .noneMatch(header -> header.value().contains("pr0xy-pw"));
+      }
+
+      // https goes through a CONNECT tunnel: the proxy sees the target, never the request
+      try (AccessTestSite tls = new AccessTestSite(PASSWORD, API_KEY, keyStore())) {
+        FetchAttempt.Response secure =
+            (FetchAttempt.Response)
+                proxied
+                    .fetch(
+                        new Call(tls.base() + "/cookie/show", false, Map.of(), 0, null, viaProxy))
+                    .get(10, TimeUnit.SECONDS);
+        assertThat(secure.status()).isEqualTo(200);
+        assertThat(corporate.requests())
+            .anySatisfy(
+                seen -> {
+                  assertThat(seen.method()).isEqualTo("CONNECT");
+                  assertThat(seen.target()).isEqualTo(tls.base().substring("https://".length()));
+                  assertThat(seen.authorized()).isTrue();
+                });
+      }
+    }
+  }
+
+  @Test
+  void goesThroughASocks5ProxyWithUserAndPassword() throws Exception {
+    Secrets secrets =
+        new Secrets(Map.of("SOCKS_PASSWORD", "s0cks-pw")::get, InstantSource.system());
+    try (RecordingSocks5Proxy socks = new RecordingSocks5Proxy("socks-user", "s0cks-pw");
+        JettyPageFetcher proxied = fetcher(secrets)) {
+      SiteAccess viaSocks =
+          new SiteAccess(
+              List.of(),
+              false,
+              Optional.empty(),
+              Optional.empty(),
+              Optional.of(
+                  Access.proxy(
+                      "socks5://127.0.0.1:" + socks.port(),
+                      Optional.of("socks-user"),
+                      Optional.of("${env:SOCKS_PASSWORD}"))),
+              false);
+
+      FetchAttempt.Response response =
+          (FetchAttempt.Response)
+              proxied
+                  .fetch(new Call(site.base() + "/cookie/show", false, Map.of(), 0, null, viaSocks))
+                  .get(10, TimeUnit.SECONDS);
+
+      assertThat(response.status()).isEqualTo(200);
+      int port = Integer.parseInt(site.base().substring(site.base().lastIndexOf(':') + 1));
+      assertThat(socks.requests())
+          .containsExactly(
+              new RecordingSocks5Proxy.Recorded("127.0.0.1", port, "socks-user", true));
+    }
+  }
+
+  @Test
+  void theAddressGuardJudgesTheTargetOfAProxiedRequest() throws Exception {
+    try (RecordingHttpProxy corporate = new RecordingHttpProxy();
+        JettyPageFetcher guarded =
+            new JettyPageFetcher(
+                "test-bot/1.0",
+                1024 * 1024,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(5),
+                16,
+                false,
+                AddressPolicy.of(List.of(), List.of()),
+                new BodyBudget(64L * 1024 * 1024),
+                false,
+                Secrets.ofEnvironment(),
+                Optional.empty())) {
+      SiteAccess viaProxy =
+          new SiteAccess(
+              List.of(),
+              false,
+              Optional.empty(),
+              Optional.empty(),
+              Optional.of(
+                  Access.proxy(
+                      "http://127.0.0.1:" + corporate.port(), Optional.empty(), Optional.empty())),
+              false);
+
+      FetchAttempt attempt =
+          guarded
+              .fetch(new Call(site.base() + "/cookie/show", false, Map.of(), 0, null, viaProxy))
+              .get(10, TimeUnit.SECONDS);
+
+      // the proxy on loopback is the operator's choice; the loopback target is not
+      assertThat(((FetchAttempt.Failure) attempt).kind()).isEqualTo(FailureKind.ADDRESS_DENIED);
+      assertThat(corporate.requests()).isEmpty();
+    }
+  }
+
+  private static Path keyStore;
+
+  /** A key store whose certificate names 127.0.0.1, made once. */
+  private static synchronized Path keyStore() throws Exception {
+    if (keyStore == null) {
+      Path store = dir.resolve("proxied-site.p12");
+      keytool(
+          "-genkeypair",
+          "-alias",
+          "site",
+          "-keyalg",
+          "RSA",
+          "-keysize",
+          "2048",
+          "-validity",
+          "2",
+          "-storetype",
+          "PKCS12",
+          "-keystore",
+          store.toString(),
+          "-storepass",
+          "secret",
+          "-keypass",
+          "secret",
+          "-dname",
+          "CN=127.0.0.1",
+          "-ext",
+          "SAN=ip:127.0.0.1");
+      keyStore = store;
+    }
+    return keyStore;
+  }
+
+  @Test
   void aRefusedLoginFailsTheRequestWithoutFetchingThePage() throws Exception {
     try (AccessTestSite members = new AccessTestSite(PASSWORD, API_KEY)) {
       SiteAccess login =
