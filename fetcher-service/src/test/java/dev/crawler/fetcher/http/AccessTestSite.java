@@ -32,16 +32,17 @@ import org.eclipse.jetty.util.security.Credential;
  * A site behind the doors crawlers meet, on 127.0.0.1: {@code /basic/} and {@code /digest/} need
  * HTTP Basic and Digest authentication (Jetty's own authenticators), {@code /members/} a session
  * cookie that {@code POST /login} sets for {@link #SESSION_SECONDS} seconds, {@code /api/} the
- * header {@code X-Api-Key}, and {@code /cookie/set} and {@code /cookie/show} set and echo a cookie.
- * It records every request's path and headers, so a test can see what reached it.
+ * header {@code X-Api-Key}, and {@code /cookie/set} and {@code /cookie/show} set and echo a cookie;
+ * {@code /} links one page of each area. It records every request's path and headers, so a test can
+ * see what reached it.
  */
-final class AccessTestSite implements AutoCloseable {
+public final class AccessTestSite implements AutoCloseable {
 
-  static final String USER = "crawler";
-  static final int SESSION_SECONDS = 2;
+  public static final String USER = "crawler";
+  public static final int SESSION_SECONDS = 2;
 
   /** What the site saw of one request. */
-  record Seen(String method, String path, Map<String, String> headers) {}
+  public record Seen(String method, String path, Map<String, String> headers) {}
 
   private final String password;
   private final String apiKey;
@@ -51,12 +52,13 @@ final class AccessTestSite implements AutoCloseable {
   private final Set<String> sessions = ConcurrentHashMap.newKeySet();
   private final AtomicInteger logins = new AtomicInteger();
 
-  AccessTestSite(String password, String apiKey) throws Exception {
+  public AccessTestSite(String password, String apiKey) throws Exception {
     this(password, apiKey, null);
   }
 
   /** Over https, with the key store's certificate (password {@code secret}), when one is given. */
-  AccessTestSite(String password, String apiKey, java.nio.file.Path keyStore) throws Exception {
+  public AccessTestSite(String password, String apiKey, java.nio.file.Path keyStore)
+      throws Exception {
     this.password = password;
     this.apiKey = apiKey;
     if (keyStore == null) {
@@ -94,20 +96,20 @@ final class AccessTestSite implements AutoCloseable {
 
   private final String scheme;
 
-  String base() {
+  public String base() {
     return scheme + "://127.0.0.1:" + connector.getLocalPort();
   }
 
-  List<Seen> seen() {
+  public List<Seen> seen() {
     return List.copyOf(seen);
   }
 
-  int logins() {
+  public int logins() {
     return logins.get();
   }
 
   /** The site forgets every session, as one does on a restart. */
-  void endSessions() {
+  public void endSessions() {
     sessions.clear();
   }
 
@@ -133,6 +135,13 @@ final class AccessTestSite implements AutoCloseable {
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
       String path = request.getHttpURI().getPath();
+      if (path.equals("/")) {
+        return page(
+            response,
+            callback,
+            "<title>home</title><a href=\"/basic/1\">basic</a> <a href=\"/digest/1\">digest</a>"
+                + " <a href=\"/members/1\">members</a> <a href=\"/api/1\">api</a>");
+      }
       if (path.startsWith("/basic/") || path.startsWith("/digest/")) {
         return page(response, callback, "secret page " + path);
       }

@@ -446,6 +446,21 @@ public final class CrawlOption<T> {
     return option;
   }
 
+  /**
+   * Whether fetch requests carry the option only when its value is not the default: the access
+   * options, which most URLs leave unset, cost a request no bytes then.
+   */
+  public boolean isCarriedOnlyWhenSet(Object value) {
+    boolean isAccess =
+        this == HEADERS
+            || this == COOKIES
+            || this == AUTH
+            || this == LOGIN
+            || this == PROXY
+            || this == CREDENTIALS_OVER_HTTP;
+    return isAccess && defaultValue.equals(value);
+  }
+
   /** Whether the option's value may be a mapping (the access options). */
   public boolean takesMapping() {
     return this == HEADERS || this == AUTH || this == LOGIN || this == PROXY;

@@ -128,7 +128,7 @@ final class Releases {
         .forEach(
             (option, setting) -> {
               // the others concern the frontier alone, or no single request (site and global ones)
-              if (option.isCarriedByRequests()) {
+              if (option.isCarriedByRequests() && !option.isCarriedOnlyWhenSet(setting.value())) {
                 options.put(option.name(), option.toRequestValue(setting.value()));
               }
             });
