@@ -20,6 +20,12 @@ import picocli.CommandLine.Command;
       ArchiveCommand.class,
       SeedCommand.class,
       dev.crawler.cli.status.StatusCommand.class,
+      HoldCommands.Pause.class,
+      HoldCommands.Resume.class,
+      HoldCommands.Block.class,
+      HoldCommands.Unblock.class,
+      HoldCommands.Delay.class,
+      HoldCommands.Cookies.class,
       CommandLine.HelpCommand.class
     })
 public final class CrawlerCli {

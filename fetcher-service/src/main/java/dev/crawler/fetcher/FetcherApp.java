@@ -86,6 +86,9 @@ public final class FetcherApp implements RunningService {
     stateReaderProperties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     stateReaderProperties.put(
         ConsumerConfig.CLIENT_ID_CONFIG, "fetcher-politeness-reader-" + config.instanceId());
+    Map<String, Object> controlReaderProperties = new HashMap<>(stateReaderProperties);
+    controlReaderProperties.put(
+        ConsumerConfig.CLIENT_ID_CONFIG, "fetcher-control-reader-" + config.instanceId());
     JettyPageFetcher fetcher =
         new JettyPageFetcher(
             config.userAgent(),
@@ -114,7 +117,11 @@ public final class FetcherApp implements RunningService {
                     stateReaderProperties,
                     new ByteArrayDeserializer(),
                     new ByteArrayDeserializer()),
-                producer),
+                producer,
+                new KafkaConsumer<>(
+                    controlReaderProperties,
+                    new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer())),
             config.topics(),
             fetcher,
             new RobotsPolicy(

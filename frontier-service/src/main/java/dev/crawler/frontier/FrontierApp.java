@@ -104,6 +104,23 @@ public final class FrontierApp implements RunningService {
               .store(
                   StoreQueryParameters.fromNameAndType(
                       FrontierTopology.ORIGINS_STORE, QueryableStoreTypes.keyValueStore()));
+      ReadOnlyKeyValueStore<String, String> operator =
+          service
+              .streams()
+              .store(
+                  StoreQueryParameters.fromNameAndType(
+                      FrontierTopology.OPERATOR_STORE, QueryableStoreTypes.keyValueStore()));
+      // origins an operator paused or blocked count as paused: the crawl is idle without them
+      dev.crawler.common.control.OperatorHolds holds =
+          new dev.crawler.common.control.OperatorHolds();
+      try (KeyValueIterator<String, String> all = operator.all()) {
+        while (all.hasNext()) {
+          KeyValue<String, String> entry = all.next();
+          if (!entry.key.startsWith("~")) {
+            holds.apply(dev.crawler.common.control.OperatorHolds.Hold.decode(entry.value));
+          }
+        }
+      }
       long count = 0;
       long queued = 0;
       long paused = 0;
@@ -114,7 +131,7 @@ public final class FrontierApp implements RunningService {
           KeyValue<String, OriginState> entry = all.next();
           count++;
           queued += entry.value.getTail() - entry.value.getHead();
-          if (entry.value.getPausedUntil().isAfter(now)) {
+          if (entry.value.getPausedUntil().isAfter(now) || holds.isHeld(entry.key)) {
             paused += entry.value.getTail() - entry.value.getHead();
           }
           inFlight += entry.value.getInFlight();

@@ -80,6 +80,22 @@ public record FetchOptions(
         DEFAULTS.maxContentLength);
   }
 
+  /** These options with another delay between requests (an operator's). */
+  public FetchOptions withDelay(long millis) {
+    return new FetchOptions(
+        millis,
+        maxConnections,
+        maxCrawlDelayMillis,
+        maxBackoffMillis,
+        patience,
+        pauseMillis,
+        obeysRobots,
+        maxRedirects,
+        head,
+        contentTypes,
+        maxContentLength);
+  }
+
   /** The options a request's map sets, the rest from these defaults. */
   public FetchOptions with(Map<String, String> options) {
     if (options.isEmpty()) {

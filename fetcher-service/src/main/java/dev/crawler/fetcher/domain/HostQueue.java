@@ -92,6 +92,11 @@ public final class HostQueue<T> {
     return all;
   }
 
+  /** How many requests wait. */
+  public int waiting() {
+    return waiting.size();
+  }
+
   public boolean hasWaiting() {
     return !waiting.isEmpty();
   }

@@ -70,6 +70,8 @@ public final class JettyPageFetcher implements PageFetcher {
   private final HttpClient client;
   private final HttpClient verifiedClient;
   private final SiteGate gate;
+  private final QueuedThreadPool threads;
+  private final ScheduledExecutorScheduler scheduler;
   private final long maxBodyBytes;
   private final BodyBudget bodies;
   private final Duration requestTimeout;
@@ -145,6 +147,16 @@ public final class JettyPageFetcher implements PageFetcher {
     threads.setDaemon(true);
     ScheduledExecutorScheduler scheduler =
         new ScheduledExecutorScheduler("fetcher-http-timer", true);
+    // started here and stopped in close(), after both clients: the clients share them, so neither
+    // may stop them under the other (a started bean is not managed by its container)
+    try {
+      threads.start();
+      scheduler.start();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot start the HTTP client's threads", e);
+    }
+    this.threads = threads;
+    this.scheduler = scheduler;
     OriginCookieJars jars = new OriginCookieJars();
     ProxyRoutes[] routes = new ProxyRoutes[1];
     SocketAddressResolver resolver =
@@ -353,7 +365,8 @@ public final class JettyPageFetcher implements PageFetcher {
 
   @Override
   public void close() {
-    for (HttpClient each : List.of(client, verifiedClient)) {
+    for (org.eclipse.jetty.util.component.LifeCycle each :
+        List.of(client, verifiedClient, threads, scheduler)) {
       try {
         each.stop();
       } catch (Exception e) {

@@ -1,7 +1,9 @@
 package dev.crawler.fetcher.kafka;
 
+import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.events.ControlCommand;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.Outcome;
 import dev.crawler.fetcher.domain.FetchOptions;
@@ -23,6 +25,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,11 +94,22 @@ public final class FetchLoop implements Runnable {
    * @param stateReader reads the politeness topic's partitions on assignment (no group, assigned by
    *     hand)
    * @param producer writes results, outcomes, discovered URLs, politeness state and dead letters
+   * @param control reads operators' commands (no group, every partition); null for none
    */
   public record Clients(
       Consumer<byte[], byte[]> requests,
       Consumer<byte[], byte[]> stateReader,
-      Producer<byte[], byte[]> producer) {}
+      Producer<byte[], byte[]> producer,
+      @Nullable Consumer<byte[], byte[]> control) {
+
+    /** Clients that take no operators' commands. */
+    public Clients(
+        Consumer<byte[], byte[]> requests,
+        Consumer<byte[], byte[]> stateReader,
+        Producer<byte[], byte[]> producer) {
+      this(requests, stateReader, producer, null);
+    }
+  }
 
   private final Clients clients;
   private final Consumer<byte[], byte[]> consumer;
@@ -112,6 +126,12 @@ public final class FetchLoop implements Runnable {
   private final ResultWriter writer;
   private final RequestRunner runner;
   private final PolitenessHandover handover;
+  private final OperatorView operators;
+
+  /** The ids of the commands acted on, oldest first: each comes once per control partition. */
+  private final java.util.Set<String> acknowledged = new java.util.LinkedHashSet<>();
+
+  private static final int MAX_REMEMBERED_COMMANDS = 1_000;
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final AtomicBoolean stopped = new AtomicBoolean();
   private boolean isPaused;
@@ -142,6 +162,7 @@ public final class FetchLoop implements Runnable {
     this.tasks = new LoopTasks(consumer);
     this.origins =
         new Origins(settings.defaults(), settings.backoffQuiet().toMillis(), fetcher::forget);
+    this.operators = new OperatorView(clients.control(), topics.control());
     this.offsets = new PartitionOffsets(consumer, topics.fetchRequests().name(), COMMIT_TIMEOUT);
     this.records = new FetchRecords(topics, log, clock, settings.instanceId());
     this.writer =
@@ -159,7 +180,8 @@ public final class FetchLoop implements Runnable {
             metrics,
             clock,
             settings.maxInFlight(),
-            settings.maxHold());
+            settings.maxHold(),
+            operators.holds());
     this.handover =
         new PolitenessHandover(
             clients.stateReader(),
@@ -176,6 +198,7 @@ public final class FetchLoop implements Runnable {
   @Override
   public void run() {
     try {
+      operators.start();
       subscribe();
       while (running.get()) {
         iterate();
@@ -221,6 +244,9 @@ public final class FetchLoop implements Runnable {
   /** One turn of the loop: what was handed over, what may start, housekeeping, one poll. */
   void iterate() {
     tasks.runAll();
+    for (ControlCommand command : operators.poll()) {
+      onCommand(command);
+    }
     writer.writeUnwritten();
     long now = clock.millis();
     long untilNext =
@@ -241,6 +267,48 @@ public final class FetchLoop implements Runnable {
     } catch (WakeupException e) {
       // a completion or stop() woke the loop
     }
+  }
+
+  /**
+   * An operator's command: a pause or a block answers the target's waiting requests at once ({@code
+   * DEFERRED}: the frontier keeps them queued, and holds the origins too); cookies are dropped.
+   * Acknowledged in the crawl log, naming this fetcher.
+   */
+  private void onCommand(ControlCommand command) {
+    if (!acknowledged.add(command.getCommandId())) {
+      return; // another partition's copy of a command done here
+    }
+    if (acknowledged.size() > MAX_REMEMBERED_COMMANDS) {
+      acknowledged.remove(acknowledged.iterator().next());
+    }
+    String target = command.getTarget();
+    String what = "applied";
+    switch (command.getCommand()) {
+      case PAUSE, BLOCK -> {
+        int withdrawn = runner.withdrawHeld(origin -> OperatorHolds.covers(target, origin));
+        what = withdrawn + " waiting requests given back";
+      }
+      case CLEAR_COOKIES -> {
+        int dropped;
+        if (target.isEmpty() || target.equals(OperatorHolds.ALL)) {
+          dropped = fetcher.forgetCookies();
+        } else {
+          List<String> known = origins.known(origin -> OperatorHolds.covers(target, origin));
+          known.forEach(fetcher::forget);
+          if (!known.contains(target) && target.contains("://")) {
+            fetcher.forget(target);
+          }
+          dropped = known.size();
+        }
+        what = "cookies and sessions dropped (" + dropped + " origins)";
+      }
+      case RESUME, UNBLOCK, SET_DELAY -> {}
+      default -> {
+        return; // the frontier's alone
+      }
+    }
+    LOG.info("{} {} by {}: {}", command.getCommand(), target, command.getIssuedBy(), what);
+    writer.sendUntracked(records.acknowledged(command, what));
   }
 
   private void accept(ConsumerRecord<byte[], byte[]> raw) {
@@ -320,6 +388,7 @@ public final class FetchLoop implements Runnable {
               .withTimeout(COMMIT_TIMEOUT));
     } finally {
       clients.stateReader().close(CloseOptions.timeout(COMMIT_TIMEOUT));
+      operators.close();
       clients.producer().close(COMMIT_TIMEOUT);
       fetcher.close();
       stopped.set(true);

@@ -3,6 +3,7 @@ package dev.crawler.fetcher.kafka;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.events.ArchivedExchanges;
+import dev.crawler.events.ControlCommand;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.ExchangePurpose;
@@ -204,6 +205,29 @@ final class FetchRecords {
         List.of(
             record(topics.outcomes(), origin, decision.toOutcome(FetchLoop.SERVICE, at).build()),
             record(topics.log(), origin, log.entry(decision, at))));
+  }
+
+  /** The crawl-log line that acknowledges an operator's command, keyed by its target. */
+  ProducerRecord<byte[], byte[]> acknowledged(ControlCommand command, String what) {
+    String target = command.getTarget().isEmpty() ? "*" : command.getTarget();
+    Decision decision =
+        Decision.of(
+                target,
+                Outcome.OPERATOR,
+                command.getCommand().name().toLowerCase(java.util.Locale.ROOT)
+                    + " by "
+                    + command.getIssuedBy()
+                    + " at "
+                    + command.getIssuedAt()
+                    + ": "
+                    + what
+                    + " (fetcher "
+                    + instanceId
+                    + ", command "
+                    + command.getCommandId()
+                    + ")")
+            .withRule("operator " + command.getCommand().name().toLowerCase(java.util.Locale.ROOT));
+    return record(topics.log(), target, log.entry(decision, clock.instant()));
   }
 
   /** A request record that cannot be decoded, for the dead-letter topic. */

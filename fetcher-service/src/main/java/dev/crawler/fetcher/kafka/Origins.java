@@ -172,6 +172,22 @@ final class Origins {
     }
   }
 
+  /** The origins known here that match. */
+  List<HostQueue<Pending>> matching(java.util.function.Predicate<String> origin) {
+    List<HostQueue<Pending>> found = new ArrayList<>();
+    for (HostQueue<Pending> host : hosts.values()) {
+      if (origin.test(host.origin())) {
+        found.add(host);
+      }
+    }
+    return found;
+  }
+
+  /** The names of the origins known here that match. */
+  List<String> known(java.util.function.Predicate<String> origin) {
+    return matching(origin).stream().map(HostQueue::origin).toList();
+  }
+
   private void forget(HostQueue<Pending> host) {
     ready.remove(host);
     onForgotten.accept(host.origin());

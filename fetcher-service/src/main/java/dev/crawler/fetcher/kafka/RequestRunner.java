@@ -1,6 +1,7 @@
 package dev.crawler.fetcher.kafka;
 
 import crawlercommons.robots.BaseRobotRules;
+import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.events.ExchangePurpose;
 import dev.crawler.events.FetchRequest;
@@ -52,7 +53,15 @@ final class RequestRunner {
   private final InstantSource clock;
   private final int maxInFlight;
   private final long maxHoldMillis;
+  private final OperatorHolds holds;
   private int inFlight;
+
+  /**
+   * How long a request an operator's pause or block gives back asks the frontier to wait: the
+   * frontier holds the origin by the same command, so this only spaces a retry if it has not seen
+   * the command yet.
+   */
+  static final long OPERATOR_HOLD_MILLIS = 1_000;
 
   /**
    * @param maxInFlight requests in flight at most, over all origins
@@ -69,7 +78,8 @@ final class RequestRunner {
       FetcherMetrics metrics,
       InstantSource clock,
       int maxInFlight,
-      Duration maxHold) {
+      Duration maxHold,
+      OperatorHolds holds) {
     this.origins = origins;
     this.fetcher = fetcher;
     this.robots = robots;
@@ -81,6 +91,35 @@ final class RequestRunner {
     this.clock = clock;
     this.maxInFlight = maxInFlight;
     this.maxHoldMillis = maxHold.toMillis();
+    this.holds = holds;
+  }
+
+  /**
+   * Gives back the waiting requests of the origins an operator paused or blocked ({@code DEFERRED},
+   * kept queued by the frontier); returns how many. Requests already running end as they would.
+   */
+  int withdrawHeld(java.util.function.Predicate<String> covered) {
+    int withdrawn = 0;
+    long until = clock.millis() + OPERATOR_HOLD_MILLIS;
+    for (HostQueue<Pending> host : origins.matching(covered)) {
+      if (holds.isHeld(host.origin())) {
+        withdrawn += host.waiting();
+        deferWaiting(host, until, heldBy(host.origin()));
+      }
+    }
+    return withdrawn;
+  }
+
+  private String heldBy(String origin) {
+    OperatorHolds.Hold hold =
+        holds
+            .newest(OperatorHolds.Kind.BLOCK, origin)
+            .filter(OperatorHolds.Hold::isOn)
+            .or(() -> holds.newest(OperatorHolds.Kind.PAUSE, origin))
+            .orElseThrow();
+    return (hold.kind() == OperatorHolds.Kind.BLOCK ? "blocked" : "paused")
+        + " by "
+        + hold.issuedBy();
   }
 
   /** Requests running over HTTP, robots.txt included. */
@@ -116,9 +155,13 @@ final class RequestRunner {
 
   private void startNext(HostQueue<Pending> host, long now) {
     Pending pending = host.peek().orElseThrow();
+    if (holds.isHeld(host.origin())) {
+      deferWaiting(host, now + OPERATOR_HOLD_MILLIS, heldBy(host.origin()));
+      return;
+    }
     // the options of the request about to go apply to the origin from now on, robots.txt's request
-    // included
-    host.politeness().options(pending.options());
+    // included; a delay an operator set after the request's release replaces the one it carries
+    host.politeness().options(withOperatorDelay(host.origin(), pending));
     boolean obeysRobots = pending.options().obeysRobots();
     if (obeysRobots && host.needsRobots(now)) {
       fetchRobots(host, pending); // the request waits in the queue for the rules
@@ -152,6 +195,18 @@ final class RequestRunner {
     }
     metrics.waited(now - pending.heldSince());
     fetch(host, pending);
+  }
+
+  private FetchOptions withOperatorDelay(String origin, Pending pending) {
+    if (holds.isEmpty()) {
+      return pending.options();
+    }
+    Optional<OperatorHolds.Hold> delay = holds.delayOf(origin);
+    if (delay.isEmpty()
+        || pending.request().getReleasedAt().toEpochMilli() >= delay.get().issuedAt()) {
+      return pending.options(); // released after the command: the frontier's options say it
+    }
+    return pending.options().withDelay(delay.get().value());
   }
 
   private void fetchRobots(HostQueue<Pending> host, Pending pending) {

@@ -87,4 +87,57 @@ public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, 
     sites.forEach(site -> seeds.addAll(site.seeds()));
     return seeds;
   }
+
+  /**
+   * The configuration's version: a fingerprint of what it says (the same options, sites and rules
+   * give the same version, whatever the file's layout or the order of its maps), twelve hex digits.
+   * The crawl log names it with operators' commands, and a delay set by an operator lasts until it
+   * changes.
+   */
+  public String version() {
+    StringBuilder text = new StringBuilder();
+    canonical(this, text);
+    byte[] digest =
+        dev.crawler.common.hash.Sha256.newDigest()
+            .digest(text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return java.util.HexFormat.of().formatHex(digest).substring(0, 12);
+  }
+
+  private static void canonical(Object value, StringBuilder text) {
+    if (value instanceof Map<?, ?> map) {
+      java.util.TreeMap<String, Object> sorted = new java.util.TreeMap<>();
+      map.forEach((key, entry) -> sorted.put(String.valueOf(key), entry));
+      text.append('{');
+      sorted.forEach(
+          (key, entry) -> {
+            text.append(key).append('=');
+            canonical(entry, text);
+            text.append(';');
+          });
+      text.append('}');
+    } else if (value instanceof java.util.Collection<?> items) {
+      text.append('[');
+      for (Object item : items) {
+        canonical(item, text);
+        text.append(',');
+      }
+      text.append(']');
+    } else if (value instanceof Optional<?> optional) {
+      canonical(optional.orElse(null), text);
+    } else if (value != null && value.getClass().isRecord()) {
+      text.append(value.getClass().getSimpleName()).append('(');
+      for (java.lang.reflect.RecordComponent component : value.getClass().getRecordComponents()) {
+        try {
+          text.append(component.getName()).append('=');
+          canonical(component.getAccessor().invoke(value), text);
+          text.append(';');
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+      text.append(')');
+    } else {
+      text.append(value == null ? "null" : CrawlOption.format(value));
+    }
+  }
 }

@@ -40,6 +40,11 @@ final class FrontierOutput {
     forward(FrontierTopology.LOG_SINK, origin, log.entry(withSource, now), now);
   }
 
+  /** Writes a line to crawl.log only, keyed as given (an operator's command: its target). */
+  void logOnly(String key, Decision decision, Instant now) {
+    forward(FrontierTopology.LOG_SINK, key, log.entry(decision, now), now);
+  }
+
   /** Writes a frontier decision to crawl.outcomes (for the committer) and crawl.log. */
   void emit(String origin, Decision decision, Instant now) {
     forward(

@@ -1,5 +1,6 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.url.UrlNormalizer;
@@ -82,6 +83,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private @Nullable SiteBudgets budgets;
   private @Nullable OperatorCommands commands;
   private @Nullable OriginFigures figures;
+  private OperatorHolds holds = new OperatorHolds();
 
   FrontierProcessor(
       FrontierSettings settings, ReleaseBudget budget, FrontierMetrics metrics, CrawlLog log) {
@@ -100,10 +102,21 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     this.context = context;
     this.stores = new FrontierStores(context);
     this.output = new FrontierOutput(context, log);
-    this.releases = new Releases(settings, budget, rules, stores, output);
+    this.holds = stores.loadHolds();
+    this.releases = new Releases(settings, budget, rules, stores, output, holds);
     this.budgets = new SiteBudgets(rules, stores, output, releases);
     this.commands =
-        new OperatorCommands(rules, stores, output, releases, budgets, this::resolveKnown);
+        new OperatorCommands(
+            rules,
+            stores,
+            output,
+            releases,
+            budgets,
+            this::resolveKnown,
+            holds,
+            settings.crawl().version(),
+            context.taskId().toString());
+    commands.expireDelaysOfAnotherConfiguration();
     this.figures = new OriginFigures(stores, output, metrics);
     Duration interval = settings.leaseTimeout().dividedBy(4);
     if (interval.compareTo(MAX_LEASE_CHECK_INTERVAL) > 0) {
@@ -407,6 +420,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     }
     applyOutcome(origin, originState, state, outcome, now);
     stores().urls.put(outcome.getUrl(), state);
+    if (holds.deletesDocumentsOf(origin) && state.getStatus() != UrlStatus.QUEUED) {
+      // fetched before the block reached the fetcher: its document goes too
+      commands().blockedWithDocuments(origin, outcome.getUrl(), state, now);
+    }
     releases().release(origin, originState, now);
     stores().saveOrigin(origin, originState);
   }

@@ -1,5 +1,6 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.frontier.state.Lease;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.state.UrlState;
@@ -31,6 +32,7 @@ final class FrontierStores {
   final KeyValueStore<String, Lease> leases;
   final KeyValueStore<String, Long> control;
   final KeyValueStore<String, String> due;
+  final KeyValueStore<String, String> operator;
 
   /** Origins whose state changed since their figures were last published. */
   private Set<String> changedOrigins = new HashSet<>();
@@ -42,6 +44,7 @@ final class FrontierStores {
     this.leases = context.getStateStore(FrontierTopology.LEASES_STORE);
     this.control = context.getStateStore(FrontierTopology.CONTROL_STORE);
     this.due = context.getStateStore(FrontierTopology.DUE_STORE);
+    this.operator = context.getStateStore(FrontierTopology.OPERATOR_STORE);
   }
 
   /** The origin's stored state, or a fresh one. */
@@ -82,6 +85,25 @@ final class FrontierStores {
     state.setAttempt(0);
     urls.put(url, state);
     enqueue(origin, originState, url);
+  }
+
+  /** What operators hold, as this task stored it. */
+  OperatorHolds loadHolds() {
+    OperatorHolds holds = new OperatorHolds();
+    try (KeyValueIterator<String, String> all = operator.all()) {
+      while (all.hasNext()) {
+        KeyValue<String, String> entry = all.next();
+        if (!entry.key.startsWith("~")) {
+          holds.apply(OperatorHolds.Hold.decode(entry.value));
+        }
+      }
+    }
+    return holds;
+  }
+
+  /** Stores a hold an operator's command set. */
+  void saveHold(OperatorHolds.Hold hold) {
+    operator.put(OperatorHolds.key(hold.kind(), hold.target()), hold.encode());
   }
 
   /** When an operator last cleared the errors, in epoch milliseconds; 0 when never. */

@@ -30,7 +30,9 @@ import org.apache.kafka.streams.Topology;
  *   <li>{@value #LEASES_STORE}: origin + request id to {@link Lease}, the requests in flight;
  *   <li>{@value #CONTROL_STORE}: the task's state of operators' commands (when errors were last
  *       cleared);
- *   <li>{@value #DUE_STORE}: continuous refresh's due times, scanned by time.
+ *   <li>{@value #DUE_STORE}: continuous refresh's due times, scanned by time;
+ *   <li>{@value #OPERATOR_STORE}: what operators hold (origins paused, blocked or given a delay),
+ *       one line per kind and target.
  * </ul>
  *
  * <p>When the crawl configuration names sites, two more sub-topologies run seed 000's event-driven
@@ -46,6 +48,7 @@ public final class FrontierTopology {
   public static final String QUEUE_STORE = "frontier-queue";
   public static final String LEASES_STORE = "frontier-leases";
   public static final String CONTROL_STORE = "frontier-control";
+  public static final String OPERATOR_STORE = "frontier-operator";
 
   /**
    * Due times of continuous refresh: key zero-padded epoch millis, a space, the URL; scanned by
@@ -117,6 +120,7 @@ public final class FrontierTopology {
         CONTROL_SOURCE);
     StateStores.add(topology, CONTROL_STORE, Serdes.String(), Serdes.Long(), PROCESSOR);
     StateStores.add(topology, DUE_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
+    StateStores.add(topology, OPERATOR_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
     // a URL's state, its queue entry and its lease are written a few times each, at discovery,
     // release and outcome, seconds and commits apart: a record cache coalesced almost nothing and
     // held back each commit to flush; uncached, a bench crawl took ~2 s less CPU of ~45 and crawled

@@ -1,5 +1,6 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
@@ -24,8 +25,10 @@ import org.slf4j.LoggerFactory;
 /**
  * What an operator asks of every frontier task through {@code crawl.control}: clear the errors
  * (blacklisted URLs may be queued again, seed 001), recrawl every known URL ({@code
- * --force-recrawl}), and end a recrawl by handling its orphans (seed 002). Each is one pass over
- * the task's URLs.
+ * --force-recrawl}), end a recrawl by handling its orphans (seed 002), and pause, resume, block,
+ * unblock or set the delay of origins ({@link OperatorHolds}, kept in the task's state so a task
+ * that moves keeps them). Each command is acknowledged in {@code crawl.log} by the task, naming the
+ * command, who issued it and the configuration version.
  */
 final class OperatorCommands {
 
@@ -37,6 +40,12 @@ final class OperatorCommands {
   private final Releases releases;
   private final SiteBudgets budgets;
   private final KnownUrlRules rulesForKnown;
+  private final OperatorHolds holds;
+  private final String configVersion;
+  private final String task;
+
+  /** The operator store's key of the configuration version the delays were set under. */
+  static final String CONFIG_VERSION_KEY = "~config-version";
 
   /** How the rules decide a known URL again, in the scope the task knows for its origin. */
   @FunctionalInterface
@@ -50,13 +59,19 @@ final class OperatorCommands {
       FrontierOutput output,
       Releases releases,
       SiteBudgets budgets,
-      KnownUrlRules rulesForKnown) {
+      KnownUrlRules rulesForKnown,
+      OperatorHolds holds,
+      String configVersion,
+      String task) {
     this.rules = rules;
     this.stores = stores;
     this.output = output;
     this.releases = releases;
     this.budgets = budgets;
     this.rulesForKnown = rulesForKnown;
+    this.holds = holds;
+    this.configVersion = configVersion;
+    this.task = task;
   }
 
   void on(ControlCommand command, long wallClockMillis) {
@@ -72,6 +87,172 @@ final class OperatorCommands {
           "errors cleared by {}: blacklisted URLs are queued again when next discovered",
           command.getIssuedBy());
     }
+    switch (command.getCommand()) {
+      case PAUSE, RESUME, BLOCK, UNBLOCK, SET_DELAY -> hold(command);
+      case CLEAR_COOKIES -> acknowledge(command, "nothing to do here: the fetchers drop them");
+      default -> {}
+    }
+  }
+
+  private void hold(ControlCommand command) {
+    java.util.Optional<OperatorHolds.Hold> wanted = OperatorHolds.Hold.of(command);
+    if (wanted.isEmpty()) {
+      acknowledge(command, "ignored: no target");
+      return;
+    }
+    OperatorHolds.Hold hold = wanted.get();
+    if (holds.apply(hold).isEmpty()) {
+      acknowledge(command, "a newer command about " + hold.target() + " is in force");
+      return;
+    }
+    stores.saveHold(hold);
+    if (hold.kind() == OperatorHolds.Kind.DELAY) {
+      stores.operator.put(CONFIG_VERSION_KEY, configVersion);
+    }
+    Instant now = output.now();
+    int affected = 0;
+    if (hold.kind() == OperatorHolds.Kind.BLOCK && hold.isOn() && hold.value() == 1) {
+      affected = dropDocuments(hold, now);
+    }
+    if (!hold.isOn() || hold.kind() == OperatorHolds.Kind.DELAY) {
+      // resumed, unblocked, or another delay: the origins' queues go on at once
+      Map<String, OriginState> changed = new HashMap<>();
+      try (org.apache.kafka.streams.state.KeyValueIterator<String, OriginState> all =
+          stores.origins.all()) {
+        while (all.hasNext()) {
+          KeyValue<String, OriginState> entry = all.next();
+          if (OperatorHolds.covers(hold.target(), entry.key)) {
+            if (!hold.isOn()) {
+              // the fetcher gave the origin's requests back while it was held: the operator's
+              // word ends that wait (the fetcher's own politeness still applies)
+              entry.value.setPausedUntil(Instant.EPOCH);
+            }
+            changed.put(entry.key, entry.value);
+          }
+        }
+      }
+      releases.releaseAll(changed, now);
+    }
+    acknowledge(
+        command,
+        affected > 0 ? affected + " URLs decided FILTERED, their documents deleted" : "applied");
+  }
+
+  /**
+   * A block with its documents deleted: every URL of the target's origins that is not in flight is
+   * decided FILTERED (a queued one leaves the queue, a published document is deleted by the
+   * committer); one in flight follows when its outcome comes.
+   */
+  private int dropDocuments(OperatorHolds.Hold hold, Instant now) {
+    List<KeyValue<String, UrlState>> known = new java.util.ArrayList<>();
+    try (org.apache.kafka.streams.state.KeyValueIterator<String, UrlState> all =
+        stores.urls.all()) {
+      while (all.hasNext()) {
+        KeyValue<String, UrlState> entry = all.next();
+        UrlStatus status = entry.value.getStatus();
+        if (status != UrlStatus.IN_FLIGHT
+            && !Outcome.FILTERED.name().equals(entry.value.getOutcome())
+            && OperatorHolds.covers(hold.target(), Origin.keyOf(entry.key))) {
+          known.add(entry);
+        }
+      }
+    }
+    for (KeyValue<String, UrlState> entry : known) {
+      blockedWithDocuments(Origin.keyOf(entry.key), entry.key, entry.value, now);
+    }
+    return known.size();
+  }
+
+  /** Decides a URL of an origin blocked with its documents FILTERED. */
+  void blockedWithDocuments(String origin, String url, UrlState state, Instant now) {
+    java.util.Optional<OperatorHolds.Hold> block = holds.newest(OperatorHolds.Kind.BLOCK, origin);
+    String by = block.map(OperatorHolds.Hold::issuedBy).orElse("an operator");
+    if (state.getDueAt().toEpochMilli() > 0) {
+      stores.due.delete(FrontierStores.dueKey(state.getDueAt(), url));
+      state.setDueAt(Instant.EPOCH);
+    }
+    decide(
+        origin,
+        url,
+        state,
+        Decision.of(url, Outcome.FILTERED, "blocked by " + by)
+            .withDepth(state.getDepth())
+            .withRule("operator block --delete-documents"),
+        now);
+  }
+
+  /**
+   * A delay an operator set lasts until the configuration changes: set under another version than
+   * the one this task runs, it is dropped (and logged).
+   */
+  void expireDelaysOfAnotherConfiguration() {
+    String setUnder = stores.operator.get(CONFIG_VERSION_KEY);
+    if (setUnder == null || setUnder.equals(configVersion)) {
+      return;
+    }
+    for (OperatorHolds.Hold hold : holds.inForce()) {
+      if (hold.kind() == OperatorHolds.Kind.DELAY) {
+        OperatorHolds.Hold reset =
+            new OperatorHolds.Hold(
+                hold.kind(),
+                hold.target(),
+                false,
+                0,
+                hold.issuedAt() + 1,
+                hold.commandId(),
+                "configuration " + configVersion);
+        holds.apply(reset);
+        stores.saveHold(reset);
+        LOG.info(
+            "{}: the delay of {} ms set by {} ends: the configuration changed ({} to {})",
+            hold.target(),
+            hold.value(),
+            hold.issuedBy(),
+            setUnder,
+            configVersion);
+      }
+    }
+    stores.operator.put(CONFIG_VERSION_KEY, configVersion);
+  }
+
+  /** Logs in crawl.log that this task applied the command: who issued it, when, what it did. */
+  private void acknowledge(ControlCommand command, String what) {
+    String target = command.getTarget().isEmpty() ? "*" : command.getTarget();
+    String detail =
+        describe(command)
+            + " by "
+            + command.getIssuedBy()
+            + " at "
+            + command.getIssuedAt()
+            + ": "
+            + what
+            + " (frontier task "
+            + task
+            + ", configuration "
+            + configVersion
+            + ", command "
+            + command.getCommandId()
+            + ")";
+    output.logOnly(
+        target,
+        Decision.of(target, Outcome.OPERATOR, detail)
+            .withRule("operator " + command.getCommand().name().toLowerCase(java.util.Locale.ROOT)),
+        output.now());
+    LOG.info("{}: {}", target, detail);
+  }
+
+  /** A command in words: pause, block (documents deleted), delay 2000 ms. */
+  static String describe(ControlCommand command) {
+    String name = command.getCommand().name().toLowerCase(java.util.Locale.ROOT);
+    return switch (command.getCommand()) {
+      case BLOCK -> command.getDeleteDocuments() ? "block (documents deleted)" : "block";
+      case SET_DELAY ->
+          command.getDelayMillis() < 0
+              ? "delay reset"
+              : "delay " + command.getDelayMillis() + " ms";
+      case CLEAR_COOKIES -> "clear cookies";
+      default -> name;
+    };
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.UrlKind;
@@ -43,6 +44,7 @@ final class Releases {
   private final RuleEngine rules;
   private final FrontierStores stores;
   private final FrontierOutput output;
+  private final OperatorHolds holds;
 
   /** Whether the crawl configuration turns continuous refresh on anywhere (decided once). */
   private final boolean isRefreshConfigured;
@@ -52,17 +54,22 @@ final class Releases {
       ReleaseBudget budget,
       RuleEngine rules,
       FrontierStores stores,
-      FrontierOutput output) {
+      FrontierOutput output,
+      OperatorHolds holds) {
     this.settings = settings;
     this.budget = budget;
     this.rules = rules;
     this.stores = stores;
     this.output = output;
+    this.holds = holds;
     this.isRefreshConfigured = settings.crawl().assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL);
   }
 
   /** Releases the origin's queue head while its window and the budget allow. */
   void release(String origin, OriginState originState, Instant now) {
+    if (holds.isHeld(origin)) {
+      return; // paused or blocked by an operator: released again when resumed
+    }
     if (OriginWindow.isHeld(originState, now)) {
       return; // the fetcher asked to leave the origin alone until then; the lease check releases
       // it after
@@ -105,7 +112,7 @@ final class Releases {
             .setKind(kindOf(state))
             .setIfNoneMatch(state.getEtag())
             .setIfModifiedSince(state.getLastModified())
-            .setOptions(requestOptions(url, state.getDepth()))
+            .setOptions(requestOptions(origin, url, state.getDepth()))
             .build();
     output.forward(FrontierTopology.FETCH_REQUESTS_SINK, origin, request, now);
   }
@@ -120,7 +127,7 @@ final class Releases {
   }
 
   /** The options resolved for a URL, as the fetch request carries them. */
-  private Map<String, String> requestOptions(String url, int depth) {
+  private Map<String, String> requestOptions(String origin, String url, int depth) {
     Map<String, String> options = new HashMap<>();
     rules
         .optionsFor(url, depth)
@@ -132,6 +139,11 @@ final class Releases {
                 options.put(option.name(), option.toRequestValue(setting.value()));
               }
             });
+    OptionalLong delay = holds.delayMillisOf(origin);
+    if (delay.isPresent()) {
+      // an operator's delay for the origin, until the configuration changes
+      options.put(CrawlOption.DELAY_MS.name(), Long.toString(delay.getAsLong()));
+    }
     return options;
   }
 
@@ -253,7 +265,8 @@ final class Releases {
       while (all.hasNext()) {
         KeyValue<String, OriginState> entry = all.next();
         OriginState candidate = entry.value;
-        if (OriginWindow.canRelease(candidate, settings.window(candidate.getDelayMillis()), now)) {
+        if (OriginWindow.canRelease(candidate, settings.window(candidate.getDelayMillis()), now)
+            && !holds.isHeld(entry.key)) {
           changed.putIfAbsent(entry.key, entry.value);
         }
       }

@@ -83,7 +83,8 @@ public final class Access {
     /** {@code socks5://host:port}, never with its credentials. */
     @Override
     public String toString() {
-      return scheme.name().toLowerCase(Locale.ROOT) + "://" + host + ":" + port;
+      String name = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+      return scheme.name().toLowerCase(Locale.ROOT) + "://" + name + ":" + port;
     }
   }
 

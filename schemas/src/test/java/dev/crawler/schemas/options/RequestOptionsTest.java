@@ -8,6 +8,7 @@ import dev.crawler.schemas.options.RequestOptions.Redirects;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -21,7 +22,7 @@ class RequestOptionsTest {
           .as(option.name())
           .isEqualTo(option.defaultValue());
     }
-    assertThat(RequestOptions.all()).hasSize(19);
+    assertThat(RequestOptions.all()).hasSize(25);
   }
 
   @Test
@@ -54,6 +55,42 @@ class RequestOptionsTest {
     assertThat(RequestOptions.METADATA_CHECKSUM.readFrom(options))
         .containsExactly("etag", "last-modified");
     assertThat(RequestOptions.PAGINATION.readFrom(options)).isEqualTo("a.next");
+  }
+
+  @Test
+  void readsBackTheAccessOptionsWithTheirReferences() {
+    Map<String, String> options = new HashMap<>();
+    List<Access.Header> headers =
+        List.of(
+            new Access.Header("Accept-Language", "de, en;q=0.5"),
+            new Access.Header("X-Api-Key", "${env:API_KEY}"));
+    Optional<Access.Auth> auth =
+        Optional.of(new Access.Auth(Access.AuthScheme.DIGEST, "crawler", "${file:/run/pw}"));
+    Optional<Access.Login> login =
+        Optional.of(
+            new Access.Login(
+                "https://example.org/login?next=/",
+                "post",
+                Map.of("user", "crawler", "password", "${env:PW}"),
+                Optional.of("SESSION"),
+                Optional.of("Welcome = back")));
+    Optional<Access.Proxy> proxy =
+        Optional.of(
+            Access.proxy(
+                "socks5://[fd00::1]:1080", Optional.of("u"), Optional.of("${env:PROXY_PW}")));
+    put(options, RequestOptions.HEADERS, headers);
+    put(options, RequestOptions.AUTH, auth);
+    put(options, RequestOptions.LOGIN, login);
+    put(options, RequestOptions.PROXY, proxy);
+
+    assertThat(RequestOptions.HEADERS.readFrom(options)).isEqualTo(headers);
+    assertThat(RequestOptions.AUTH.readFrom(options)).isEqualTo(auth);
+    assertThat(RequestOptions.LOGIN.readFrom(options)).isEqualTo(login);
+    assertThat(RequestOptions.PROXY.readFrom(options)).isEqualTo(proxy);
+    assertThat(proxy.get().host()).isEqualTo("fd00::1");
+    assertThat(headers.get(1).isCredential()).isTrue();
+    assertThat(headers.get(0).isCredential()).isFalse();
+    assertThat(String.join("\n", options.values())).doesNotContain("hunter");
   }
 
   @ParameterizedTest(name = "{0}={1} -> {2}")

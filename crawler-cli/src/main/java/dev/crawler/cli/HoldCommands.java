@@ -1,0 +1,427 @@
+package dev.crawler.cli;
+
+import dev.crawler.common.control.OperatorHolds;
+import dev.crawler.common.decision.CrawlLog;
+import dev.crawler.common.decision.Decision;
+import dev.crawler.common.url.RegisteredDomain;
+import dev.crawler.events.ControlCommand;
+import dev.crawler.events.ControlCommandType;
+import dev.crawler.events.CrawlLogEntry;
+import dev.crawler.events.Outcome;
+import dev.crawler.schemas.InvalidUrlException;
+import dev.crawler.schemas.Origin;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.RecordDecoder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * An operator's hand on a running crawl: {@code crawler pause|resume|block|unblock|delay|cookies}.
+ * A command goes to every partition of {@code crawl.control} (every frontier task and every fetcher
+ * reads it) and is logged in {@code crawl.log} with who issued it and when; the command then waits
+ * until every frontier task and every fetcher of the group acknowledged it in the crawl log, and
+ * says how long that took. Once acknowledged, no request to a paused or blocked origin starts.
+ */
+public final class HoldCommands {
+
+  private HoldCommands() {}
+
+  /** SITE (a registered domain, or a host of it), ORIGIN (scheme://host[:port]), or --all. */
+  static final class Target {
+    @Parameters(
+        index = "0",
+        paramLabel = "SITE|ORIGIN",
+        description =
+            "An origin (https://www.example.org), or a site: a host or registered domain"
+                + " (example.org), meaning all its origins.")
+    String name;
+
+    @Option(names = "--all", required = true, description = "Every origin.")
+    boolean all;
+
+    /** The command's target: an origin, site:DOMAIN, or *. */
+    String resolve() {
+      if (all) {
+        return OperatorHolds.ALL;
+      }
+      return targetOf(name);
+    }
+  }
+
+  /** The target an operator named: an origin, site:DOMAIN, or *. */
+  static String targetOf(String name) {
+    String text = name.strip();
+    if (text.equals("*")) {
+      return OperatorHolds.ALL;
+    }
+    if (text.contains("://")) {
+      try {
+        return Origin.keyOf(text);
+      } catch (InvalidUrlException e) {
+        throw new IllegalArgumentException("'" + name + "' is not an origin: " + e.getMessage());
+      }
+    }
+    String host =
+        text.startsWith(OperatorHolds.SITE_PREFIX)
+            ? text.substring(OperatorHolds.SITE_PREFIX.length())
+            : text;
+    if (!host.matches("[A-Za-z0-9.\\-]+")) {
+      throw new IllegalArgumentException(
+          "'" + name + "' is neither an origin (https://host) nor a site (example.org)");
+    }
+    return OperatorHolds.SITE_PREFIX + RegisteredDomain.of(host.toLowerCase(Locale.ROOT));
+  }
+
+  /** What the commands share: the cluster, the wait for acknowledgements. */
+  abstract static class Base implements Callable<Integer> {
+
+    @Mixin ClusterOptions cluster;
+
+    @Option(
+        names = "--fetcher-group",
+        defaultValue = "crawler-fetcher",
+        description =
+            "The fetchers' consumer group, whose members acknowledge (default: ${DEFAULT-VALUE}).")
+    String fetcherGroup;
+
+    @Option(
+        names = "--timeout",
+        defaultValue = "30s",
+        description = "How long to wait for the acknowledgements (default: ${DEFAULT-VALUE}).")
+    String timeout;
+
+    abstract ControlCommand.Builder command();
+
+    @Override
+    public Integer call() throws Exception {
+      ControlCommand command =
+          command()
+              .setCommandId(UUID.randomUUID().toString())
+              .setIssuedAt(Instant.now())
+              .setIssuedBy(
+                  System.getProperty("user.name", "operator")
+                      + "@"
+                      + InetAddress.getLocalHost().getHostName())
+              .build();
+      return issue(
+          cluster,
+          command,
+          fetcherGroup,
+          dev.crawler.common.config.Durations.parse(
+              timeout, java.util.Optional.of(java.time.temporal.ChronoUnit.SECONDS)));
+    }
+  }
+
+  /**
+   * Sends the command, logs it, and waits for its acknowledgements; prints what happened.
+   *
+   * @return 0 once every frontier task and fetcher acknowledged, 1 when some did not in time
+   */
+  static int issue(
+      ClusterOptions cluster, ControlCommand command, String fetcherGroup, Duration timeout)
+      throws Exception {
+    Topics topics = cluster.topics();
+    long started = System.nanoTime();
+    Map<String, Object> kafka = cluster.kafkaProperties();
+    Map<String, Object> properties = new HashMap<>(kafka);
+    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    try (KafkaConsumer<byte[], byte[]> log =
+        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions =
+          log.partitionsFor(topics.log().name()).stream()
+              .map(info -> new TopicPartition(info.topic(), info.partition()))
+              .toList();
+      log.assign(partitions);
+      log.seekToEnd(partitions);
+      partitions.forEach(log::position); // fixes the start before the command goes
+      int frontierTasks = ControlTopic.broadcast(kafka, topics, command);
+      logIssued(kafka, topics, command);
+      int fetchers = fetcherMembers(kafka, fetcherGroup);
+      String what = describe(command);
+      System.out.printf(
+          Locale.ROOT,
+          "%s: sent (command %s); waiting for %d frontier task(s) and %d fetcher(s)%n",
+          what,
+          command.getCommandId(),
+          frontierTasks,
+          fetchers);
+      Set<String> acknowledgedBy = new TreeSet<>();
+      RecordDecoder<String, CrawlLogEntry> decoder = new RecordDecoder<>(topics.log());
+      Pattern by =
+          Pattern.compile(
+              "\\((frontier task [^,]+|fetcher [^,]+), .*command "
+                  + Pattern.quote(command.getCommandId())
+                  + "\\)");
+      long deadline = started + timeout.toNanos();
+      while (countOf(acknowledgedBy, "frontier") < frontierTasks
+          || countOf(acknowledgedBy, "fetcher") < fetchers) {
+        if (System.nanoTime() > deadline) {
+          System.out.printf(
+              Locale.ROOT,
+              "%s: acknowledged by %d of %d frontier task(s) and %d of %d fetcher(s) in %s;"
+                  + " the others have not said so yet (are they running?)%n",
+              what,
+              countOf(acknowledgedBy, "frontier"),
+              frontierTasks,
+              countOf(acknowledgedBy, "fetcher"),
+              fetchers,
+              timeout);
+          return 1;
+        }
+        for (ConsumerRecord<byte[], byte[]> raw : log.poll(Duration.ofMillis(100))) {
+          CrawlLogEntry entry;
+          try {
+            entry = decoder.decode(raw).value();
+          } catch (RuntimeException e) {
+            continue;
+          }
+          if (entry != null
+              && entry.getOutcome() == Outcome.OPERATOR
+              && entry.getDetail() != null) {
+            Matcher matcher = by.matcher(entry.getDetail());
+            if (matcher.find()) {
+              acknowledgedBy.add(matcher.group(1));
+            }
+          }
+        }
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "%s: acknowledged by %d frontier task(s) and %d fetcher(s) in %d ms%n",
+          what,
+          countOf(acknowledgedBy, "frontier"),
+          countOf(acknowledgedBy, "fetcher"),
+          Duration.ofNanos(System.nanoTime() - started).toMillis());
+      return 0;
+    }
+  }
+
+  private static long countOf(Set<String> acknowledgedBy, String service) {
+    return acknowledgedBy.stream().filter(name -> name.startsWith(service)).count();
+  }
+
+  private static int fetcherMembers(Map<String, Object> kafka, String group) {
+    try (Admin admin = Admin.create(kafka)) {
+      return admin
+          .describeConsumerGroups(List.of(group))
+          .all()
+          .get(30, java.util.concurrent.TimeUnit.SECONDS)
+          .get(group)
+          .members()
+          .size();
+    } catch (Exception e) {
+      return 0; // no fetcher group (yet): nothing to wait for on that side
+    }
+  }
+
+  /** Logs in crawl.log that the command was issued, by whom and when. */
+  private static void logIssued(Map<String, Object> kafka, Topics topics, ControlCommand command)
+      throws Exception {
+    Map<String, Object> properties = new HashMap<>(kafka);
+    properties.put(ProducerConfig.ACKS_CONFIG, "all");
+    String target = command.getTarget().isEmpty() ? OperatorHolds.ALL : command.getTarget();
+    CrawlLogEntry entry =
+        new CrawlLog("cli", new SimpleMeterRegistry())
+            .entry(
+                Decision.of(
+                        target,
+                        Outcome.OPERATOR,
+                        describe(command)
+                            + " issued by "
+                            + command.getIssuedBy()
+                            + " at "
+                            + command.getIssuedAt()
+                            + " (command "
+                            + command.getCommandId()
+                            + ")")
+                    .withRule("operator " + command.getCommand().name().toLowerCase(Locale.ROOT)),
+                command.getIssuedAt());
+    try (KafkaProducer<String, CrawlLogEntry> producer =
+        new KafkaProducer<>(
+            properties,
+            topics.log().keySerde().serializer(),
+            topics.log().valueSerde().serializer())) {
+      producer.send(new ProducerRecord<>(topics.log().name(), target, entry)).get();
+    }
+  }
+
+  /** A command in words, with its target. */
+  static String describe(ControlCommand command) {
+    String target = command.getTarget().isEmpty() ? "everything" : command.getTarget();
+    if (target.equals(OperatorHolds.ALL)) {
+      target = "every origin";
+    }
+    return switch (command.getCommand()) {
+      case PAUSE -> "pause " + target;
+      case RESUME -> "resume " + target;
+      case BLOCK ->
+          "block " + target + (command.getDeleteDocuments() ? " (documents deleted)" : "");
+      case UNBLOCK -> "unblock " + target;
+      case SET_DELAY ->
+          command.getDelayMillis() < 0
+              ? "delay of " + target + " back to the configuration's"
+              : "delay of " + target + " " + command.getDelayMillis() + " ms";
+      case CLEAR_COOKIES -> "clear the cookies and sessions of " + target;
+      default -> command.getCommand().name().toLowerCase(Locale.ROOT) + " " + target;
+    };
+  }
+
+  @Command(
+      name = "pause",
+      mixinStandardHelpOptions = true,
+      description =
+          "Pause a site, an origin or the whole crawl: no request until resumed; URLs stay queued.")
+  public static final class Pause extends Base {
+    @ArgGroup(multiplicity = "1")
+    Target target;
+
+    @Override
+    ControlCommand.Builder command() {
+      return ControlCommand.newBuilder()
+          .setCommand(ControlCommandType.PAUSE)
+          .setTarget(target.resolve());
+    }
+  }
+
+  @Command(
+      name = "resume",
+      mixinStandardHelpOptions = true,
+      description = "Resume a paused site, origin or crawl.")
+  public static final class Resume extends Base {
+    @ArgGroup(multiplicity = "1")
+    Target target;
+
+    @Override
+    ControlCommand.Builder command() {
+      return ControlCommand.newBuilder()
+          .setCommand(ControlCommandType.RESUME)
+          .setTarget(target.resolve());
+    }
+  }
+
+  @Command(
+      name = "block",
+      mixinStandardHelpOptions = true,
+      description =
+          "Block a site or an origin: no request until unblocked; its queued URLs are kept, or with"
+              + " --delete-documents dropped and its published documents deleted.")
+  public static final class Block extends Base {
+    @ArgGroup(multiplicity = "1")
+    Target target;
+
+    @Option(
+        names = "--delete-documents",
+        description = "Decide its known URLs FILTERED: queued ones dropped, documents deleted.")
+    boolean deleteDocuments;
+
+    @Override
+    ControlCommand.Builder command() {
+      return ControlCommand.newBuilder()
+          .setCommand(ControlCommandType.BLOCK)
+          .setTarget(target.resolve())
+          .setDeleteDocuments(deleteDocuments);
+    }
+  }
+
+  @Command(
+      name = "unblock",
+      mixinStandardHelpOptions = true,
+      description =
+          "Unblock a site or an origin; URLs dropped by a block come back when linked again.")
+  public static final class Unblock extends Base {
+    @ArgGroup(multiplicity = "1")
+    Target target;
+
+    @Override
+    ControlCommand.Builder command() {
+      return ControlCommand.newBuilder()
+          .setCommand(ControlCommandType.UNBLOCK)
+          .setTarget(target.resolve());
+    }
+  }
+
+  @Command(
+      name = "delay",
+      mixinStandardHelpOptions = true,
+      description =
+          "Set the delay between requests to an origin (or a site's origins) until the crawl"
+              + " configuration changes; --reset goes back to the configuration's.")
+  public static final class Delay extends Base {
+    @Parameters(index = "0", paramLabel = "ORIGIN|SITE")
+    String name;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "MS", description = "Milliseconds.")
+    Long millis;
+
+    @Option(names = "--reset", description = "Back to the configuration's delay.")
+    boolean reset;
+
+    @Override
+    ControlCommand.Builder command() {
+      if (reset == (millis != null)) {
+        throw new picocli.CommandLine.ParameterException(
+            new picocli.CommandLine(this), "give MS or --reset");
+      }
+      if (millis != null && (millis < 0 || millis > 3_600_000)) {
+        throw new picocli.CommandLine.ParameterException(
+            new picocli.CommandLine(this), "MS is between 0 and 3600000");
+      }
+      return ControlCommand.newBuilder()
+          .setCommand(ControlCommandType.SET_DELAY)
+          .setTarget(targetOf(name))
+          .setDelayMillis(reset ? -1 : millis);
+    }
+  }
+
+  @Command(
+      name = "cookies",
+      mixinStandardHelpOptions = true,
+      description = "Operate on the fetchers' cookie jars and login sessions.",
+      subcommands = Cookies.Clear.class)
+  public static final class Cookies {
+
+    @Command(
+        name = "clear",
+        mixinStandardHelpOptions = true,
+        description =
+            "Drop the cookie jars and login sessions of a site, an origin or all: the next request logs in again.")
+    static final class Clear extends Base {
+      @ArgGroup(multiplicity = "1")
+      Target target;
+
+      @Override
+      ControlCommand.Builder command() {
+        return ControlCommand.newBuilder()
+            .setCommand(ControlCommandType.CLEAR_COOKIES)
+            .setTarget(target.resolve());
+      }
+    }
+  }
+}

@@ -1,0 +1,211 @@
+package dev.crawler.cli.crawl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawler.cli.CrawlerCli;
+import dev.crawler.embedded.EmbeddedCluster;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An operator's hand on a running crawl of two origins, through the commands and a real broker:
+ * pause and resume one origin, set the other's delay and reset it, block the first with its
+ * documents deleted. Measures the time from each command to the last request the origin received
+ * (and, for resume, to its first), and checks that no request reaches a paused or blocked origin
+ * once the command is acknowledged, and that the delay an operator set is kept to the millisecond.
+ */
+class HoldIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * How long after the acknowledgement a request may still arrive: one sent just before it, on its
+   * way through the loopback.
+   */
+  private static final long IN_FLIGHT_GRACE_MILLIS = 50;
+
+  @TempDir Path work;
+
+  @RegisterExtension final EditableSite site = new EditableSite(2);
+
+  @Test
+  void pausesResumesDelaysAndBlocksOriginsOfARunningCrawl() throws Exception {
+    site.addLinkedPages(120, "");
+    String a = site.urls().get(0);
+    String b = site.urls().get(1);
+    try (EmbeddedCluster cluster = EmbeddedCluster.start(work.resolve("kafka"), 3)) {
+      String[] connection = {
+        "--bootstrap-servers", cluster.bootstrapServers(),
+        "--schema-registry", cluster.schemaRegistryUrl()
+      };
+      CompletableFuture<Integer> crawl =
+          CompletableFuture.supplyAsync(
+              () ->
+                  CrawlerCli.run(
+                      concat(
+                          new String[] {
+                            "crawl",
+                            a + "/",
+                            b + "/",
+                            "--delay-ms",
+                            "50",
+                            "--data-dir",
+                            work.resolve("data").toString(),
+                            "--out",
+                            work.resolve("documents.jsonl").toString(),
+                            "--crawl-log",
+                            work.resolve("log.jsonl").toString()
+                          },
+                          connection)));
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> requests(a).size() >= 15 && requests(b).size() >= 15);
+
+      // pause a: nothing reaches it once the command is acknowledged
+      long pausedAt = System.nanoTime();
+      assertThat(CrawlerCli.run(concat(new String[] {"pause", a}, connection))).isZero();
+      long pauseAcknowledged = System.nanoTime();
+      int bBefore = requests(b).size();
+      Thread.sleep(2_000);
+      List<Long> aDuringPause = requests(a);
+      long lastBeforePause = last(aDuringPause);
+      assertThat(lastBeforePause - pauseAcknowledged)
+          .as("a request to the paused origin after the acknowledgement")
+          .isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_GRACE_MILLIS));
+      assertThat(requests(b).size()).as("the other origin goes on").isGreaterThan(bBefore + 10);
+      report("pause", pausedAt, pauseAcknowledged, lastBeforePause);
+
+      // resume a: its queue goes on
+      long resumedAt = System.nanoTime();
+      assertThat(CrawlerCli.run(concat(new String[] {"resume", a}, connection))).isZero();
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> requests(a).size() > aDuringPause.size());
+      long firstAfterResume = requests(a).get(aDuringPause.size());
+      System.out.printf(
+          java.util.Locale.ROOT,
+          "resume: first request %d ms after the command%n",
+          TimeUnit.NANOSECONDS.toMillis(firstAfterResume - resumedAt));
+
+      // b's delay raised to 300 ms, then back
+      assertThat(CrawlerCli.run(concat(new String[] {"delay", b, "300"}, connection))).isZero();
+      long delayAcknowledged = System.nanoTime();
+      Thread.sleep(2_000);
+      List<Long> slowed = requests(b).stream().filter(time -> time > delayAcknowledged).toList();
+      assertThat(slowed).hasSizeGreaterThanOrEqualTo(4);
+      long closest = Long.MAX_VALUE;
+      for (int i = 1; i < slowed.size(); i++) {
+        closest = Math.min(closest, slowed.get(i) - slowed.get(i - 1));
+      }
+      System.out.printf(
+          java.util.Locale.ROOT,
+          "delay 300 ms: %d requests in 2 s, the closest two %d ms apart%n",
+          slowed.size(),
+          TimeUnit.NANOSECONDS.toMillis(closest));
+      assertThat(TimeUnit.NANOSECONDS.toMillis(closest)).isGreaterThanOrEqualTo(300);
+      assertThat(CrawlerCli.run(concat(new String[] {"delay", b, "--reset"}, connection))).isZero();
+
+      // block a, its documents deleted
+      long blockedAt = System.nanoTime();
+      assertThat(
+              CrawlerCli.run(concat(new String[] {"block", a, "--delete-documents"}, connection)))
+          .isZero();
+      long blockAcknowledged = System.nanoTime();
+
+      assertThat(crawl.get(180, TimeUnit.SECONDS)).isZero();
+      long lastBeforeBlock = last(requests(a));
+      assertThat(lastBeforeBlock - blockAcknowledged)
+          .as("a request to the blocked origin after the acknowledgement")
+          .isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_GRACE_MILLIS));
+      report("block", blockedAt, blockAcknowledged, lastBeforeBlock);
+
+      Map<String, String> lastEvent = new TreeMap<>();
+      for (JsonNode event : lines(work.resolve("documents.jsonl"))) {
+        lastEvent.put(event.get("url").asText(), event.get("type").asText());
+      }
+      List<String> aPublished = new ArrayList<>();
+      lastEvent.forEach(
+          (url, type) -> {
+            if (url.startsWith(a + "/") && type.equals("UPSERT")) {
+              aPublished.add(url);
+            }
+          });
+      assertThat(aPublished).as("documents of the blocked origin still published").isEmpty();
+      assertThat(lastEvent.keySet().stream().filter(url -> url.startsWith(a + "/")))
+          .as("documents of a deleted")
+          .hasSizeGreaterThan(15);
+      assertThat(
+              lastEvent.entrySet().stream()
+                  .filter(e -> e.getKey().startsWith(b + "/") && e.getValue().equals("UPSERT")))
+          .as("b crawled to the end")
+          .hasSize(121);
+      List<String> operatorLines = new ArrayList<>();
+      for (JsonNode line : lines(work.resolve("log.jsonl"))) {
+        if (line.get("outcome").asText().equals("OPERATOR")) {
+          operatorLines.add(line.get("detail").asText());
+        }
+      }
+      assertThat(operatorLines)
+          .anySatisfy(line -> assertThat(line).startsWith("pause " + a + " issued by "))
+          .anySatisfy(line -> assertThat(line).contains("(frontier task "))
+          .anySatisfy(line -> assertThat(line).contains("(fetcher "));
+    }
+  }
+
+  private List<Long> requests(String origin) {
+    List<Long> times = new ArrayList<>();
+    for (EditableSite.Served served : site.served()) {
+      if (served.origin().equals(origin) && !served.path().equals("/robots.txt")) {
+        times.add(served.nanoTime());
+      }
+    }
+    return times;
+  }
+
+  private static long last(List<Long> times) {
+    return times.get(times.size() - 1);
+  }
+
+  private static void report(String command, long issued, long acknowledged, long lastRequest) {
+    System.out.printf(
+        java.util.Locale.ROOT,
+        "%s: acknowledged %d ms after the command; last request %d ms after the command (%d ms"
+            + " before the acknowledgement)%n",
+        command,
+        TimeUnit.NANOSECONDS.toMillis(acknowledged - issued),
+        TimeUnit.NANOSECONDS.toMillis(lastRequest - issued),
+        TimeUnit.NANOSECONDS.toMillis(acknowledged - lastRequest));
+  }
+
+  private static String[] concat(String[] first, String[] second) {
+    String[] all = new String[first.length + second.length];
+    System.arraycopy(first, 0, all, 0, first.length);
+    System.arraycopy(second, 0, all, first.length, second.length);
+    return all;
+  }
+
+  private static List<JsonNode> lines(Path file) throws IOException {
+    List<JsonNode> nodes = new ArrayList<>();
+    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      if (!line.isBlank()) {
+        nodes.add(JSON.readTree(line));
+      }
+    }
+    return nodes;
+  }
+}
