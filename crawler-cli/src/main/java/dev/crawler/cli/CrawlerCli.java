@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       HoldCommands.Unblock.class,
       HoldCommands.Delay.class,
       HoldCommands.Cookies.class,
+      ConfigCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class CrawlerCli {

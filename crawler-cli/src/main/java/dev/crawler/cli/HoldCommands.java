@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -147,6 +148,40 @@ public final class HoldCommands {
       ClusterOptions cluster, ControlCommand command, String fetcherGroup, Duration timeout)
       throws Exception {
     Topics topics = cluster.topics();
+    Map<String, Object> kafka = cluster.kafkaProperties();
+    return awaitAcknowledged(
+        cluster,
+        command.getCommandId(),
+        describe(command),
+        () -> {
+          ControlTopic.broadcast(kafka, topics, command);
+          logIssued(kafka, topics, command);
+        },
+        Optional.of(fetcherGroup),
+        timeout);
+  }
+
+  /** What sends a command. */
+  @FunctionalInterface
+  interface Sending {
+    void send() throws Exception;
+  }
+
+  /**
+   * Sends something every frontier task (and every fetcher of the group, when given) acknowledges
+   * in crawl.log naming {@code commandId}, and waits for them; prints what happened.
+   *
+   * @return 0 once all acknowledged, 1 when some did not in time
+   */
+  static int awaitAcknowledged(
+      ClusterOptions cluster,
+      String commandId,
+      String what,
+      Sending sending,
+      Optional<String> fetcherGroup,
+      Duration timeout)
+      throws Exception {
+    Topics topics = cluster.topics();
     long started = System.nanoTime();
     Map<String, Object> kafka = cluster.kafkaProperties();
     Map<String, Object> properties = new HashMap<>(kafka);
@@ -161,15 +196,14 @@ public final class HoldCommands {
       log.assign(partitions);
       log.seekToEnd(partitions);
       partitions.forEach(log::position); // fixes the start before the command goes
-      int frontierTasks = ControlTopic.broadcast(kafka, topics, command);
-      logIssued(kafka, topics, command);
-      int fetchers = fetcherMembers(kafka, fetcherGroup);
-      String what = describe(command);
+      int frontierTasks = log.partitionsFor(topics.control().name()).size();
+      sending.send();
+      int fetchers = fetcherGroup.map(group -> fetcherMembers(kafka, group)).orElse(0);
       System.out.printf(
           Locale.ROOT,
           "%s: sent (command %s); waiting for %d frontier task(s) and %d fetcher(s)%n",
           what,
-          command.getCommandId(),
+          commandId,
           frontierTasks,
           fetchers);
       Set<String> acknowledgedBy = new TreeSet<>();
@@ -177,7 +211,7 @@ public final class HoldCommands {
       Pattern by =
           Pattern.compile(
               "\\((frontier task [^,]+|fetcher [^,]+), .*command "
-                  + Pattern.quote(command.getCommandId())
+                  + Pattern.quote(commandId)
                   + "\\)");
       long deadline = started + timeout.toNanos();
       while (countOf(acknowledgedBy, "frontier") < frontierTasks

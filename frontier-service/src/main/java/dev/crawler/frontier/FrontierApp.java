@@ -7,8 +7,10 @@ import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.streams.StreamsService;
 import dev.crawler.common.url.UrlNormalizer;
+import dev.crawler.frontier.domain.ActiveConfig;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.state.OriginState;
+import dev.crawler.frontier.streams.ConfigFollower;
 import dev.crawler.frontier.streams.FrontierTopology;
 import dev.crawler.schemas.InvalidUrlException;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -32,10 +34,12 @@ public final class FrontierApp implements RunningService {
 
   private final StreamsService service;
   private final ReleaseBudget budget;
+  private final ConfigFollower config;
 
-  private FrontierApp(StreamsService service, ReleaseBudget budget) {
+  private FrontierApp(StreamsService service, ReleaseBudget budget, ConfigFollower config) {
     this.service = service;
     this.budget = budget;
+    this.config = config;
   }
 
   /**
@@ -46,9 +50,14 @@ public final class FrontierApp implements RunningService {
    */
   public static FrontierApp start(FrontierConfig config) {
     ReleaseBudget budget = ReleaseBudget.of(config.settings().maxPages());
+    ActiveConfig active = new ActiveConfig(config.settings().crawl());
+    ConfigFollower follower =
+        new ConfigFollower(
+            config.kafkaProperties(), config.topics().config(), active, config::withSettings);
     var topology =
-        FrontierTopology.build(config.topics(), config.settings(), budget, CrawlMetrics.registry());
-    FrontierApp app = new FrontierApp(StreamsService.start(config, topology), budget);
+        FrontierTopology.build(
+            config.topics(), config.settings(), active, budget, CrawlMetrics.registry());
+    FrontierApp app = new FrontierApp(StreamsService.start(config, topology), budget, follower);
     List<String> seeds = new ArrayList<>(config.settings().seeds());
     seeds.addAll(config.settings().crawl().seeds());
     if (!seeds.isEmpty()) {
@@ -177,6 +186,7 @@ public final class FrontierApp implements RunningService {
 
   @Override
   public void close() {
+    config.close();
     service.close();
   }
 }

@@ -101,7 +101,14 @@ public final class FrontierConfig extends StreamsServiceConfig {
     } catch (CrawlConfigException e) {
       throw new ConfigException(e.getMessage());
     }
-    // the service's own settings, when given, are global options on top of the file
+    this.crawl = withSettings(loaded);
+  }
+
+  /**
+   * A crawl configuration with the service's own settings, when given, as global options on top
+   * (the file's, or one an operator applied).
+   */
+  public CrawlConfig withSettings(CrawlConfig config) {
     Map<CrawlOption<?>, Object> overrides = new LinkedHashMap<>();
     if (originals().containsKey(MAX_DEPTH_CONFIG)) {
       overrides.put(CrawlOption.MAX_DEPTH, getInt(MAX_DEPTH_CONFIG));
@@ -109,7 +116,7 @@ public final class FrontierConfig extends StreamsServiceConfig {
     if (originals().containsKey(DELAY_MS_CONFIG)) {
       overrides.put(CrawlOption.DELAY_MS, getLong(DELAY_MS_CONFIG));
     }
-    this.crawl = loaded.withGlobal(overrides);
+    return config.withGlobal(overrides);
   }
 
   /**

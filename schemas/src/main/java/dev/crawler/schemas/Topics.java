@@ -2,6 +2,7 @@ package dev.crawler.schemas;
 
 import dev.crawler.events.ArchivedExchanges;
 import dev.crawler.events.ControlCommand;
+import dev.crawler.events.CrawlConfiguration;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DeadLetter;
@@ -55,6 +56,7 @@ public final class Topics {
   private final TopicSpec<String, String> checksums;
   private final TopicSpec<String, RecrawlDocument> recrawlFeed;
   private final TopicSpec<String, OriginStats> stats;
+  private final TopicSpec<String, CrawlConfiguration> config;
 
   private Topics(String prefix, SchemaRegistryClient registry) {
     if (!prefix.matches("[a-zA-Z0-9._-]*")) {
@@ -121,6 +123,16 @@ public final class Topics {
             prefix + "recrawl-feed",
             Serdes.String(),
             avro(registry, RecrawlDocument.class),
+            CleanupPolicy.COMPACT,
+            Optional.empty(),
+            false,
+            1);
+    // one key, the configuration in force: every frontier instance reads it whole
+    this.config =
+        new TopicSpec<>(
+            prefix + "config",
+            Serdes.String(),
+            avro(registry, CrawlConfiguration.class),
             CleanupPolicy.COMPACT,
             Optional.empty(),
             false,
@@ -260,6 +272,14 @@ public final class Topics {
     return stats;
   }
 
+  /**
+   * The crawl configuration in force (crawler config apply), compacted, one partition, one key;
+   * operators to every frontier instance.
+   */
+  public TopicSpec<String, CrawlConfiguration> config() {
+    return config;
+  }
+
   /** Every topic, in flow order. */
   public List<TopicSpec<String, ?>> all() {
     return List.of(
@@ -277,7 +297,8 @@ public final class Topics {
         politeness,
         checksums,
         recrawlFeed,
-        stats);
+        stats,
+        config);
   }
 
   private <V extends SpecificRecord> TopicSpec<String, V> byOrigin(

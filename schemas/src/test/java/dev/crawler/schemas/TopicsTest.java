@@ -29,17 +29,19 @@ class TopicsTest {
             "crawl.politeness",
             "crawl.checksums",
             "crawl.recrawl-feed",
-            "crawl.stats");
+            "crawl.stats",
+            "crawl.config");
   }
 
   @Test
-  void compactsOnlyTheDocumentsPolitenessChecksumRecrawlFeedAndStatsTopics() {
+  void compactsOnlyTheDocumentsPolitenessChecksumRecrawlFeedStatsAndConfigTopics() {
     assertThat(topics.documents().cleanupPolicy()).isEqualTo(CleanupPolicy.COMPACT);
     assertThat(topics.documents().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.politeness().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.checksums().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.recrawlFeed().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.stats().topicConfigs()).containsEntry("cleanup.policy", "compact");
+    assertThat(topics.config().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.all())
         .filteredOn(
             t ->
@@ -47,7 +49,8 @@ class TopicsTest {
                     && t != topics.politeness()
                     && t != topics.checksums()
                     && t != topics.recrawlFeed()
-                    && t != topics.stats())
+                    && t != topics.stats()
+                    && t != topics.config())
         .allMatch(t -> t.cleanupPolicy() == CleanupPolicy.DELETE);
   }
 
@@ -57,7 +60,7 @@ class TopicsTest {
     assertThat(topics.discovered().partitions(12)).isEqualTo(12);
     assertThat(topics.all())
         .filteredOn(t -> t.fixedPartitions() > 0)
-        .containsExactly(topics.recrawlFeed());
+        .containsExactly(topics.recrawlFeed(), topics.config());
   }
 
   @Test

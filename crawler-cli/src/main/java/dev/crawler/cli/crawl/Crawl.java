@@ -154,6 +154,7 @@ final class Crawl {
       eventsThread = new Thread(events, "crawl-events");
       eventsThread.start();
 
+      publishConfig(frontierConfig, kafka, topics);
       frontier = FrontierApp.start(frontierConfig);
       services.add(frontier);
       CrawlSettings fetcherSettings = settings.allowingSeedAddresses(plan.seeds());
@@ -447,5 +448,31 @@ final class Crawl {
       // not Linux
     }
     return 0;
+  }
+
+  /**
+   * The {@code --config} file becomes the configuration in force (crawl.config), unless it says the
+   * same as the one in force: a crawl run again with another file changes its configuration, as
+   * {@code crawler config apply} does.
+   */
+  private static void publishConfig(
+      FrontierConfig frontierConfig, Map<String, Object> kafka, Topics topics) throws IOException {
+    String file = frontierConfig.getString(FrontierConfig.CRAWL_CONFIG_CONFIG).strip();
+    if (file.isEmpty()) {
+      return;
+    }
+    String text = java.nio.file.Files.readString(Path.of(file));
+    dev.crawler.frontier.rules.CrawlConfig config =
+        dev.crawler.frontier.rules.CrawlConfigLoader.parse(text, file);
+    Optional<dev.crawler.events.CrawlConfiguration> inForce =
+        dev.crawler.cli.ConfigCommand.inForce(kafka, topics);
+    if (inForce.isEmpty() || !inForce.get().getVersion().equals(config.version())) {
+      try {
+        dev.crawler.cli.ConfigCommand.publish(
+            kafka, topics, text, config, file, "crawler crawl --config");
+      } catch (Exception e) {
+        throw new IOException("cannot publish the crawl configuration: " + e.getMessage(), e);
+      }
+    }
   }
 }

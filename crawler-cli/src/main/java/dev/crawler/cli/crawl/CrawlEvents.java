@@ -58,6 +58,7 @@ final class CrawlEvents implements Runnable, AutoCloseable {
           Outcome.PREMATURE,
           Outcome.BLACKLISTED,
           Outcome.DEFERRED,
+          Outcome.ACCESS_FAILED,
           Outcome.ORPHAN);
 
   private static final java.util.Set<Outcome> COMMITTER_DECISIONS =
@@ -165,6 +166,20 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   }
 
   private void onLogEntry(CrawlLogEntry entry) {
+    if (entry.getOutcome() == Outcome.OPERATOR) {
+      // an operator's command and its acknowledgements: not a URL's outcome
+      if (logFile != null) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("url", entry.getUrl());
+        line.put("outcome", entry.getOutcome().name());
+        line.put("detail", entry.getDetail());
+        line.put("time", entry.getTime().toString());
+        line.put("service", entry.getService());
+        line.put("rule", entry.getRule());
+        write(logFile, line);
+      }
+      return;
+    }
     // the committer logs what another service's outcome did to a document (a deletion, a kept
     // failure):
     // that outcome was counted already
@@ -187,6 +202,9 @@ final class CrawlEvents implements Runnable, AutoCloseable {
       line.put("status", entry.getStatus());
       line.put("rule", entry.getRule());
       line.put("sourceUrl", entry.getSourceUrl());
+      if (entry.getConfigVersion() != null) {
+        line.put("configVersion", entry.getConfigVersion());
+      }
       write(logFile, line);
     }
   }

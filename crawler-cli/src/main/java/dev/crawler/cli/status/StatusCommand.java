@@ -3,6 +3,8 @@ package dev.crawler.cli.status;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawler.cli.ClusterOptions;
 import dev.crawler.cli.TopicReader;
+import dev.crawler.common.control.OperatorHolds;
+import dev.crawler.events.ControlCommand;
 import dev.crawler.events.OriginStats;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
@@ -60,6 +62,7 @@ public final class StatusCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Topics topics = cluster.topics();
     CrawlStatus status = read(topics.stats());
+    List<OperatorHolds.Hold> holds = holds(topics.control());
     Instant now = Instant.now();
     List<ConsumerLag.Row> lag;
     try (Admin admin = Admin.create(cluster.kafkaProperties())) {
@@ -74,6 +77,7 @@ public final class StatusCommand implements Callable<Integer> {
       report.put("sites", status.sites(now));
       report.put("origins", status.origins(now).stream().limit(origins).toList());
       report.put("lag", lag);
+      report.put("holds", holds.stream().map(StatusCommand::describe).toList());
       out.println(JSON.writeValueAsString(report));
       out.flush();
       return 0;
@@ -97,6 +101,11 @@ public final class StatusCommand implements Callable<Integer> {
         out.println();
         print(out, "ORIGIN", status.origins(now).stream().limit(origins).toList());
       }
+    }
+    if (!holds.isEmpty()) {
+      out.println();
+      out.println("HELD BY OPERATORS");
+      holds.forEach(hold -> out.println(describe(hold)));
     }
     out.println();
     out.printf(Locale.ROOT, "%-32s %-28s %10s%n", "CONSUMER GROUP", "TOPIC", "LAG");
@@ -164,6 +173,41 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   /** Reads the stats topic from its start to its current end. */
+  /** What operators hold now, from every command on the control topic, newest first. */
+  private List<OperatorHolds.Hold> holds(TopicSpec<String, ControlCommand> topic)
+      throws IOException {
+    OperatorHolds holds = new OperatorHolds();
+    TopicReader.read(
+        cluster.kafkaProperties(),
+        topic,
+        false,
+        record -> {
+          if (record.value() != null) {
+            OperatorHolds.Hold.of(record.value()).ifPresent(holds::apply);
+          }
+          return true;
+        },
+        problem -> spec.commandLine().getErr().println("crawler: skipping a record: " + problem));
+    return holds.inForce();
+  }
+
+  /** A hold in words: {@code paused http://a.example by alice@ops-1 at 2026-…Z}. */
+  static String describe(OperatorHolds.Hold hold) {
+    String what =
+        switch (hold.kind()) {
+          case PAUSE -> "paused";
+          case BLOCK -> hold.value() == 1 ? "blocked (documents deleted)" : "blocked";
+          case DELAY -> "delay " + hold.value() + " ms";
+        };
+    return what
+        + " "
+        + hold.target()
+        + " by "
+        + hold.issuedBy()
+        + " at "
+        + Instant.ofEpochMilli(hold.issuedAt());
+  }
+
   private CrawlStatus read(TopicSpec<String, OriginStats> topic) throws IOException {
     CrawlStatus status = new CrawlStatus();
     TopicReader.read(

@@ -45,7 +45,7 @@ class HoldIT {
 
   @Test
   void pausesResumesDelaysAndBlocksOriginsOfARunningCrawl() throws Exception {
-    site.addLinkedPages(120, "");
+    site.addLinkedPages(200, "");
     String a = site.urls().get(0);
     String b = site.urls().get(1);
     try (EmbeddedCluster cluster = EmbeddedCluster.start(work.resolve("kafka"), 3)) {
@@ -83,6 +83,17 @@ class HoldIT {
       int bBefore = requests(b).size();
       Thread.sleep(2_000);
       List<Long> aDuringPause = requests(a);
+      java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+      java.io.PrintStream stdout = System.out;
+      System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+      try {
+        assertThat(CrawlerCli.run(concat(new String[] {"status"}, connection))).isZero();
+      } finally {
+        System.setOut(stdout);
+      }
+      assertThat(printed.toString(StandardCharsets.UTF_8))
+          .contains("HELD BY OPERATORS")
+          .contains("paused " + a + " by ");
       long lastBeforePause = last(aDuringPause);
       assertThat(lastBeforePause - pauseAcknowledged)
           .as("a request to the paused origin after the acknowledgement")
@@ -153,7 +164,7 @@ class HoldIT {
               lastEvent.entrySet().stream()
                   .filter(e -> e.getKey().startsWith(b + "/") && e.getValue().equals("UPSERT")))
           .as("b crawled to the end")
-          .hasSize(121);
+          .hasSize(201);
       List<String> operatorLines = new ArrayList<>();
       for (JsonNode line : lines(work.resolve("log.jsonl"))) {
         if (line.get("outcome").asText().equals("OPERATOR")) {

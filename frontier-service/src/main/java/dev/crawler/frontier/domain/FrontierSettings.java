@@ -27,6 +27,13 @@ public record FrontierSettings(
     Duration leaseTimeout,
     int maxAttempts) {
 
+  /** The same settings with another crawl configuration (an operator applied it). */
+  public FrontierSettings withCrawl(CrawlConfig other) {
+    return other == crawl
+        ? this
+        : new FrontierSettings(other, seeds, maxPages, windowPerOrigin, leaseTimeout, maxAttempts);
+  }
+
   /** The global politeness delay between two requests to one origin, which sizes the window. */
   public long delayMillis() {
     return crawl.globalValue(CrawlOption.DELAY_MS);

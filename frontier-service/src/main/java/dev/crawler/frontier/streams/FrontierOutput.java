@@ -2,6 +2,7 @@ package dev.crawler.frontier.streams;
 
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.DiscoveredUrl;
 import java.time.Instant;
 import org.apache.avro.specific.SpecificRecord;
@@ -16,10 +17,16 @@ final class FrontierOutput {
 
   private final ProcessorContext<String, SpecificRecord> context;
   private final CrawlLog log;
+  private String configVersion = "";
 
   FrontierOutput(ProcessorContext<String, SpecificRecord> context, CrawlLog log) {
     this.context = context;
     this.log = log;
+  }
+
+  /** The version of the configuration the task decides with, named in its crawl-log lines. */
+  void configVersion(String version) {
+    this.configVersion = version;
   }
 
   /** The task's clock: the stream time's wall clock (virtual in tests). */
@@ -28,6 +35,9 @@ final class FrontierOutput {
   }
 
   void forward(String sink, String key, SpecificRecord value, Instant now) {
+    if (value instanceof CrawlLogEntry entry && entry.getConfigVersion() == null) {
+      entry.setConfigVersion(configVersion);
+    }
     context.forward(new Record<>(key, value, now.toEpochMilli()), sink);
   }
 

@@ -9,12 +9,14 @@ import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.UrlKind;
+import dev.crawler.frontier.domain.ActiveConfig;
 import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.OriginWindow;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.domain.UrlLifecycle;
 import dev.crawler.frontier.domain.UrlLifecycle.AfterFetch;
 import dev.crawler.frontier.domain.UrlLifecycle.Rediscovery;
+import dev.crawler.frontier.rules.CrawlConfig;
 import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.frontier.rules.Resolution;
 import dev.crawler.frontier.rules.RuleEngine;
@@ -63,15 +65,21 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /** How often the figures of the origins that changed are published on crawl.stats. */
   static final Duration STATS_INTERVAL = Duration.ofSeconds(5);
 
+  /** How often a task without records looks for an applied configuration. */
+  static final Duration CONFIG_CHECK_INTERVAL = Duration.ofSeconds(1);
+
   /** How often leases are checked for expiry, at most. */
   static final Duration MAX_LEASE_CHECK_INTERVAL = Duration.ofSeconds(30);
 
-  private final FrontierSettings settings;
+  private FrontierSettings settings;
   private final ReleaseBudget budget;
-  private final RuleEngine rules;
+  private RuleEngine rules;
 
   /** The seeds, parsed once; each task adds which origins a seed named. */
-  private final ScopeCheck seedScope;
+  private ScopeCheck seedScope;
+
+  /** The configuration in force, which an operator may change while the task runs. */
+  private final ActiveConfig active;
 
   private final FrontierMetrics metrics;
   private final CrawlLog log;
@@ -87,22 +95,36 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   FrontierProcessor(
       FrontierSettings settings, ReleaseBudget budget, FrontierMetrics metrics, CrawlLog log) {
+    this(settings, new ActiveConfig(settings.crawl()), budget, metrics, log);
+  }
+
+  FrontierProcessor(
+      FrontierSettings settings,
+      ActiveConfig active,
+      ReleaseBudget budget,
+      FrontierMetrics metrics,
+      CrawlLog log) {
     this.log = log;
-    this.settings = settings;
+    this.active = active;
     this.budget = budget;
     this.metrics = metrics;
-    this.rules = new RuleEngine(settings.crawl());
-    List<String> allSeeds = new ArrayList<>(settings.seeds());
-    allSeeds.addAll(settings.crawl().seeds());
+    configure(settings.withCrawl(active.current()));
+  }
+
+  /** Takes a crawl configuration: the rules, and the scope of its seeds. */
+  private void configure(FrontierSettings configured) {
+    this.settings = configured;
+    this.rules = new RuleEngine(configured.crawl());
+    List<String> allSeeds = new ArrayList<>(configured.seeds());
+    allSeeds.addAll(configured.crawl().seeds());
     this.seedScope = ScopeCheck.ofSeeds(allSeeds);
   }
 
-  @Override
-  public void init(ProcessorContext<String, SpecificRecord> context) {
-    this.context = context;
-    this.stores = new FrontierStores(context);
-    this.output = new FrontierOutput(context, log);
-    this.holds = stores.loadHolds();
+  /** Wires what decides with the rules; again when the configuration changes. */
+  private void wire() {
+    FrontierStores stores = stores();
+    FrontierOutput output = output();
+    output.configVersion(settings.crawl().version());
     this.releases = new Releases(settings, budget, rules, stores, output, holds);
     this.budgets = new SiteBudgets(rules, stores, output, releases);
     this.commands =
@@ -115,15 +137,47 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
             this::resolveKnown,
             holds,
             settings.crawl().version(),
-            context.taskId().toString());
-    commands.expireDelaysOfAnotherConfiguration();
+            context().taskId().toString());
+  }
+
+  /**
+   * Switches to the configuration an operator applied since the last record, if any: every later
+   * decision of the task uses it (acknowledged in the crawl log).
+   */
+  private void followConfig() {
+    CrawlConfig current = active.current();
+    if (current == settings.crawl()) {
+      return;
+    }
+    String before = settings.crawl().version();
+    configure(settings.withCrawl(current));
+    wire();
+    commands().configurationInForce(before, active.appliedBy(), active.appliedVersion());
+  }
+
+  @Override
+  public void init(ProcessorContext<String, SpecificRecord> context) {
+    this.context = context;
+    this.stores = new FrontierStores(context);
+    this.output = new FrontierOutput(context, log);
+    this.holds = stores.loadHolds();
+    wire();
+    commands().expireDelaysOfAnotherConfiguration();
     this.figures = new OriginFigures(stores, output, metrics);
     Duration interval = settings.leaseTimeout().dividedBy(4);
     if (interval.compareTo(MAX_LEASE_CHECK_INTERVAL) > 0) {
       interval = MAX_LEASE_CHECK_INTERVAL;
     }
-    context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, releases::expireLeases);
+    context.schedule(
+        interval,
+        PunctuationType.WALL_CLOCK_TIME,
+        wallClock -> {
+          followConfig();
+          releases().expireLeases(wallClock);
+        });
     context.schedule(STATS_INTERVAL, PunctuationType.WALL_CLOCK_TIME, figures::publish);
+    // a task without records takes an applied configuration within a second all the same
+    context.schedule(CONFIG_CHECK_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> followConfig());
     figures.reportStored();
   }
 
@@ -136,6 +190,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   @Override
   public void process(Record<String, SpecificRecord> record) {
+    followConfig();
     SpecificRecord value = record.value();
     if (value instanceof DiscoveredUrl discovered) {
       if (discovered.getSiteBudget() != null) {

@@ -4,6 +4,7 @@ import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
 import dev.crawler.common.streams.StateStores;
+import dev.crawler.frontier.domain.ActiveConfig;
 import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.state.Lease;
@@ -106,6 +107,19 @@ public final class FrontierTopology {
    */
   public static Topology build(
       Topics topics, FrontierSettings settings, ReleaseBudget budget, MeterRegistry registry) {
+    return build(topics, settings, new ActiveConfig(settings.crawl()), budget, registry);
+  }
+
+  /**
+   * The topology, deciding with the configuration in force in {@code active} (which an operator may
+   * change while it runs).
+   */
+  public static Topology build(
+      Topics topics,
+      FrontierSettings settings,
+      ActiveConfig active,
+      ReleaseBudget budget,
+      MeterRegistry registry) {
     Topology topology = new Topology();
     Sources.add(topology, DISCOVERED_SOURCE, topics.discovered());
     Sources.add(topology, OUTCOMES_SOURCE, topics.outcomes());
@@ -114,7 +128,7 @@ public final class FrontierTopology {
     CrawlLog log = new CrawlLog(FrontierProcessor.SERVICE, registry);
     topology.addProcessor(
         PROCESSOR,
-        () -> new FrontierProcessor(settings, budget, metrics, log),
+        () -> new FrontierProcessor(settings, active, budget, metrics, log),
         DISCOVERED_SOURCE,
         OUTCOMES_SOURCE,
         CONTROL_SOURCE);

@@ -215,6 +215,32 @@ final class OperatorCommands {
     stores.operator.put(CONFIG_VERSION_KEY, configVersion);
   }
 
+  /**
+   * Logs in crawl.log that this task decides with another configuration from now on (an operator
+   * applied it): every later decision names it.
+   */
+  void configurationInForce(String before, String appliedBy, String appliedVersion) {
+    String detail =
+        "configuration "
+            + configVersion
+            + " in force, applied by "
+            + appliedBy
+            + " (was "
+            + before
+            + ") (frontier task "
+            + task
+            + ", configuration "
+            + configVersion
+            + ", command config-"
+            + appliedVersion
+            + ")";
+    output.logOnly(
+        "config",
+        Decision.of("config", Outcome.OPERATOR, detail).withRule("operator config apply"),
+        output.now());
+    LOG.info("{}", detail);
+  }
+
   /** Logs in crawl.log that this task applied the command: who issued it, when, what it did. */
   private void acknowledge(ControlCommand command, String what) {
     String target = command.getTarget().isEmpty() ? "*" : command.getTarget();

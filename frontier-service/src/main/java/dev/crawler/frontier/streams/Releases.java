@@ -16,6 +16,7 @@ import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.state.UrlState;
 import dev.crawler.frontier.state.UrlStatus;
 import dev.crawler.schemas.Origin;
+import dev.crawler.schemas.options.RequestOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,6 +47,9 @@ final class Releases {
   private final FrontierOutput output;
   private final OperatorHolds holds;
 
+  /** The version of the configuration the releases are decided with. */
+  private final String configVersion;
+
   /** Whether the crawl configuration turns continuous refresh on anywhere (decided once). */
   private final boolean isRefreshConfigured;
 
@@ -62,6 +66,7 @@ final class Releases {
     this.stores = stores;
     this.output = output;
     this.holds = holds;
+    this.configVersion = settings.crawl().version();
     this.isRefreshConfigured = settings.crawl().assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL);
   }
 
@@ -139,6 +144,7 @@ final class Releases {
                 options.put(option.name(), option.toRequestValue(setting.value()));
               }
             });
+    options.put(RequestOptions.CONFIG_VERSION.name(), configVersion);
     OptionalLong delay = holds.delayMillisOf(origin);
     if (delay.isPresent()) {
       // an operator's delay for the origin, until the configuration changes

@@ -134,6 +134,13 @@ public final class RequestOptions {
   public static final RequestOption<Boolean> CREDENTIALS_OVER_HTTP =
       define("credentials-over-http", false, value -> "true".equalsIgnoreCase(value.strip()));
 
+  /**
+   * The version of the crawl configuration that decided the request (the frontier writes it, not
+   * the configuration): every service's crawl-log line about the URL names it.
+   */
+  public static final RequestOption<String> CONFIG_VERSION =
+      define("config-version", "", String::strip);
+
   private RequestOptions() {}
 
   /** Every option of the catalogue, by name, in the order defined. */

@@ -22,7 +22,7 @@ class RequestOptionsTest {
           .as(option.name())
           .isEqualTo(option.defaultValue());
     }
-    assertThat(RequestOptions.all()).hasSize(25);
+    assertThat(RequestOptions.all()).hasSize(26);
   }
 
   @Test

@@ -1,0 +1,168 @@
+package dev.crawler.cli.crawl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawler.cli.CrawlerCli;
+import dev.crawler.embedded.EmbeddedCluster;
+import dev.crawler.frontier.rules.CrawlConfigLoader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A running crawl's configuration changed without a restart: {@code crawler config apply} refuses a
+ * bad file as loading does, puts a good one in force on every frontier task (acknowledged), and
+ * from then on the origin its new rule slows is crawled at the new delay, the crawl log names the
+ * new version, and {@code crawler config show} prints it.
+ */
+class ConfigApplyIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path work;
+
+  @RegisterExtension final EditableSite site = new EditableSite(2);
+
+  @Test
+  void appliesANewConfigurationToARunningCrawl() throws Exception {
+    site.addLinkedPages(100, "");
+    String a = site.urls().get(0);
+    String b = site.urls().get(1);
+    String bPort = b.substring(b.lastIndexOf(':') + 1);
+    Path first = Files.writeString(work.resolve("crawl.yaml"), "global: {delay-ms: 50}\n");
+    try (EmbeddedCluster cluster = EmbeddedCluster.start(work.resolve("kafka"), 3)) {
+      String[] connection = {
+        "--bootstrap-servers", cluster.bootstrapServers(),
+        "--schema-registry", cluster.schemaRegistryUrl()
+      };
+      CompletableFuture<Integer> crawl =
+          CompletableFuture.supplyAsync(
+              () ->
+                  CrawlerCli.run(
+                      concat(
+                          new String[] {
+                            "crawl",
+                            a + "/",
+                            b + "/",
+                            "--config",
+                            first.toString(),
+                            "--data-dir",
+                            work.resolve("data").toString(),
+                            "--crawl-log",
+                            work.resolve("log.jsonl").toString()
+                          },
+                          connection)));
+      Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> requests(b).size() >= 10);
+
+      Path bad = Files.writeString(work.resolve("bad.yaml"), "global:\n  delay-ms: soon\n");
+      assertThat(
+              CrawlerCli.run(concat(new String[] {"config", "apply", bad.toString()}, connection)))
+          .isEqualTo(CrawlerCli.USAGE_ERROR);
+
+      Path second =
+          Files.writeString(
+              work.resolve("slower.yaml"),
+              "global: {delay-ms: 50}\n"
+                  + "rules:\n"
+                  + "  - apply-for: {url-regex: ':"
+                  + bPort
+                  + "/'}\n"
+                  + "    options: {delay-ms: 400}\n");
+      String version = CrawlConfigLoader.load(second).version();
+      long applied = System.nanoTime();
+      assertThat(
+              CrawlerCli.run(
+                  concat(new String[] {"config", "apply", second.toString()}, connection)))
+          .isZero();
+      long acknowledged = System.nanoTime();
+      // the requests the fetcher held with the old options go first (a window of them)
+      Thread.sleep(3_000);
+      long from = System.nanoTime();
+      Thread.sleep(3_000);
+      List<Long> slowed = requests(b).stream().filter(time -> time > from).toList();
+      long closest = Long.MAX_VALUE;
+      for (int i = 1; i < slowed.size(); i++) {
+        closest = Math.min(closest, slowed.get(i) - slowed.get(i - 1));
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "config apply: acknowledged %d ms after the command; then %d requests to the slowed"
+              + " origin in 3 s, the closest two %d ms apart%n",
+          TimeUnit.NANOSECONDS.toMillis(acknowledged - applied),
+          slowed.size(),
+          TimeUnit.NANOSECONDS.toMillis(closest));
+      assertThat(slowed).hasSizeGreaterThanOrEqualTo(3);
+      assertThat(TimeUnit.NANOSECONDS.toMillis(closest)).isGreaterThanOrEqualTo(400);
+
+      ByteArrayOutputStream printed = new ByteArrayOutputStream();
+      PrintStream stdout = System.out;
+      System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+      try {
+        assertThat(CrawlerCli.run(concat(new String[] {"config", "show"}, connection))).isZero();
+      } finally {
+        System.setOut(stdout);
+      }
+      assertThat(printed.toString(StandardCharsets.UTF_8))
+          .startsWith("# configuration " + version + ", from " + second)
+          .contains("options: {delay-ms: 400}");
+
+      assertThat(crawl.get(180, TimeUnit.SECONDS)).isZero();
+      List<String> versions = new ArrayList<>();
+      for (JsonNode line : lines(work.resolve("log.jsonl"))) {
+        if (line.has("configVersion") && line.get("url").asText().startsWith(b + "/page/")) {
+          versions.add(line.get("configVersion").asText());
+        }
+      }
+      assertThat(versions)
+          .as("each URL's lines name the configuration that decided it")
+          .contains(CrawlConfigLoader.load(first).version(), version);
+      assertThat(lines(work.resolve("log.jsonl")))
+          .anySatisfy(
+              line ->
+                  assertThat(line.get("detail").asText())
+                      .startsWith("configuration " + version + " in force"));
+    }
+  }
+
+  private List<Long> requests(String origin) {
+    List<Long> times = new ArrayList<>();
+    for (EditableSite.Served served : site.served()) {
+      if (served.origin().equals(origin) && !served.path().equals("/robots.txt")) {
+        times.add(served.nanoTime());
+      }
+    }
+    return times;
+  }
+
+  private static String[] concat(String[] first, String[] second) {
+    String[] all = new String[first.length + second.length];
+    System.arraycopy(first, 0, all, 0, first.length);
+    System.arraycopy(second, 0, all, first.length, second.length);
+    return all;
+  }
+
+  private static List<JsonNode> lines(Path file) throws IOException {
+    List<JsonNode> nodes = new ArrayList<>();
+    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      if (!line.isBlank()) {
+        nodes.add(JSON.readTree(line));
+      }
+    }
+    return nodes;
+  }
+}
