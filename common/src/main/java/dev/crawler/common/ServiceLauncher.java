@@ -2,6 +2,7 @@ package dev.crawler.common;
 
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.common.config.SettingsSource;
+import dev.crawler.common.ops.ControlEndpoint;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.ops.ManagementServer;
 import dev.crawler.common.ops.ServiceLogging;
@@ -76,7 +77,15 @@ public final class ServiceLauncher {
               config.getInt(ServiceConfig.MANAGEMENT_PORT_CONFIG),
               new HealthCheck("service", running::livenessProblem),
               readiness,
-              registry);
+              registry,
+              Optional.of(
+                  new ControlEndpoint(
+                      config.kafkaProperties(),
+                      config.topics(),
+                      Optional.ofNullable(
+                              config.getPassword(ServiceConfig.MANAGEMENT_CONTROL_TOKEN_CONFIG))
+                          .map(org.apache.kafka.common.config.types.Password::value),
+                      service)));
     } catch (UncheckedIOException e) {
       LoggerFactory.getLogger(ServiceLauncher.class)
           .error("{} not started: {}", service, e.getMessage());

@@ -1,5 +1,6 @@
 package dev.crawler.cli;
 
+import dev.crawler.common.control.ControlTopic;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
 import dev.crawler.schemas.Topics;

@@ -1,18 +1,13 @@
 package dev.crawler.cli;
 
+import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.control.OperatorHolds;
-import dev.crawler.common.decision.CrawlLog;
-import dev.crawler.common.decision.Decision;
-import dev.crawler.common.url.RegisteredDomain;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.Outcome;
-import dev.crawler.schemas.InvalidUrlException;
-import dev.crawler.schemas.Origin;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.RecordDecoder;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,9 +26,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.ArgGroup;
@@ -71,32 +63,8 @@ public final class HoldCommands {
       if (all) {
         return OperatorHolds.ALL;
       }
-      return targetOf(name);
+      return ControlTopic.targetOf(name);
     }
-  }
-
-  /** The target an operator named: an origin, site:DOMAIN, or *. */
-  static String targetOf(String name) {
-    String text = name.strip();
-    if (text.equals("*")) {
-      return OperatorHolds.ALL;
-    }
-    if (text.contains("://")) {
-      try {
-        return Origin.keyOf(text);
-      } catch (InvalidUrlException e) {
-        throw new IllegalArgumentException("'" + name + "' is not an origin: " + e.getMessage());
-      }
-    }
-    String host =
-        text.startsWith(OperatorHolds.SITE_PREFIX)
-            ? text.substring(OperatorHolds.SITE_PREFIX.length())
-            : text;
-    if (!host.matches("[A-Za-z0-9.\\-]+")) {
-      throw new IllegalArgumentException(
-          "'" + name + "' is neither an origin (https://host) nor a site (example.org)");
-    }
-    return OperatorHolds.SITE_PREFIX + RegisteredDomain.of(host.toLowerCase(Locale.ROOT));
   }
 
   /** What the commands share: the cluster, the wait for acknowledgements. */
@@ -152,10 +120,10 @@ public final class HoldCommands {
     return awaitAcknowledged(
         cluster,
         command.getCommandId(),
-        describe(command),
+        ControlTopic.describe(command),
         () -> {
           ControlTopic.broadcast(kafka, topics, command);
-          logIssued(kafka, topics, command);
+          ControlTopic.logIssued(kafka, topics, command);
         },
         Optional.of(fetcherGroup),
         timeout);
@@ -275,58 +243,6 @@ public final class HoldCommands {
     }
   }
 
-  /** Logs in crawl.log that the command was issued, by whom and when. */
-  private static void logIssued(Map<String, Object> kafka, Topics topics, ControlCommand command)
-      throws Exception {
-    Map<String, Object> properties = new HashMap<>(kafka);
-    properties.put(ProducerConfig.ACKS_CONFIG, "all");
-    String target = command.getTarget().isEmpty() ? OperatorHolds.ALL : command.getTarget();
-    CrawlLogEntry entry =
-        new CrawlLog("cli", new SimpleMeterRegistry())
-            .entry(
-                Decision.of(
-                        target,
-                        Outcome.OPERATOR,
-                        describe(command)
-                            + " issued by "
-                            + command.getIssuedBy()
-                            + " at "
-                            + command.getIssuedAt()
-                            + " (command "
-                            + command.getCommandId()
-                            + ")")
-                    .withRule("operator " + command.getCommand().name().toLowerCase(Locale.ROOT)),
-                command.getIssuedAt());
-    try (KafkaProducer<String, CrawlLogEntry> producer =
-        new KafkaProducer<>(
-            properties,
-            topics.log().keySerde().serializer(),
-            topics.log().valueSerde().serializer())) {
-      producer.send(new ProducerRecord<>(topics.log().name(), target, entry)).get();
-    }
-  }
-
-  /** A command in words, with its target. */
-  static String describe(ControlCommand command) {
-    String target = command.getTarget().isEmpty() ? "everything" : command.getTarget();
-    if (target.equals(OperatorHolds.ALL)) {
-      target = "every origin";
-    }
-    return switch (command.getCommand()) {
-      case PAUSE -> "pause " + target;
-      case RESUME -> "resume " + target;
-      case BLOCK ->
-          "block " + target + (command.getDeleteDocuments() ? " (documents deleted)" : "");
-      case UNBLOCK -> "unblock " + target;
-      case SET_DELAY ->
-          command.getDelayMillis() < 0
-              ? "delay of " + target + " back to the configuration's"
-              : "delay of " + target + " " + command.getDelayMillis() + " ms";
-      case CLEAR_COOKIES -> "clear the cookies and sessions of " + target;
-      default -> command.getCommand().name().toLowerCase(Locale.ROOT) + " " + target;
-    };
-  }
-
   @Command(
       name = "pause",
       mixinStandardHelpOptions = true,
@@ -429,7 +345,7 @@ public final class HoldCommands {
       }
       return ControlCommand.newBuilder()
           .setCommand(ControlCommandType.SET_DELAY)
-          .setTarget(targetOf(name))
+          .setTarget(ControlTopic.targetOf(name))
           .setDelayMillis(reset ? -1 : millis);
     }
   }

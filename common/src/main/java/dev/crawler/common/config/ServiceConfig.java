@@ -95,7 +95,11 @@ public abstract class ServiceConfig extends AbstractConfig {
 
   public static final String MANAGEMENT_PORT_CONFIG = "management.port";
   private static final String MANAGEMENT_PORT_DOC =
-      "The HTTP port of the management endpoints: /health/live, /health/ready and the Prometheus /metrics. 0 takes a free port (logged at start).";
+      "The HTTP port of the management endpoints: /health/live, /health/ready, the Prometheus /metrics and /control (operators' commands). 0 takes a free port (logged at start).";
+
+  public static final String MANAGEMENT_CONTROL_TOKEN_CONFIG = "management.control.token";
+  private static final String MANAGEMENT_CONTROL_TOKEN_DOC =
+      "The bearer token a POST to /control must carry to issue an operator's command (pause, resume, block, unblock, delay, clear-cookies); without it /control is read-only (GET lists what operators hold). A secret: give it from a Kubernetes Secret.";
 
   public static final String LOG_FORMAT_CONFIG = "log.format";
   private static final String LOG_FORMAT_DOC =
@@ -229,6 +233,12 @@ public abstract class ServiceConfig extends AbstractConfig {
             ConfigDef.Range.between(0, 65535),
             Importance.MEDIUM,
             MANAGEMENT_PORT_DOC)
+        .define(
+            MANAGEMENT_CONTROL_TOKEN_CONFIG,
+            Type.PASSWORD,
+            null,
+            Importance.LOW,
+            MANAGEMENT_CONTROL_TOKEN_DOC)
         .define(
             LOG_FORMAT_CONFIG,
             Type.STRING,

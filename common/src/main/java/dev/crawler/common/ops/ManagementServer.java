@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /health/ready}: 200 when every readiness check holds, else 503; also 503 from
  *       the moment the service is asked to stop. The body is JSON: {@code
  *       {"status":"UP","checks":{"kafka":"UP",…}}}, a failing check with what is wrong;
- *   <li>{@code GET /metrics}: the Prometheus text format of the service's registry.
+ *   <li>{@code GET /metrics}: the Prometheus text format of the service's registry;
+ *   <li>{@code GET|POST /control}: operators' commands ({@link ControlEndpoint}), when given.
  * </ul>
  *
  * <p>Served by the JDK's HTTP server on two daemon threads, apart from the service's own threads.
@@ -40,6 +41,7 @@ public final class ManagementServer implements AutoCloseable {
   public static final String LIVE_PATH = "/health/live";
   public static final String READY_PATH = "/health/ready";
   public static final String METRICS_PATH = "/metrics";
+  public static final String CONTROL_PATH = "/control";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -71,6 +73,16 @@ public final class ManagementServer implements AutoCloseable {
       HealthCheck liveness,
       List<HealthCheck> readiness,
       PrometheusMeterRegistry registry) {
+    return start(port, liveness, readiness, registry, Optional.empty());
+  }
+
+  /** Starts serving, operators' commands on {@value #CONTROL_PATH} included when given. */
+  public static ManagementServer start(
+      int port,
+      HealthCheck liveness,
+      List<HealthCheck> readiness,
+      PrometheusMeterRegistry registry,
+      Optional<com.sun.net.httpserver.HttpHandler> control) {
     HttpServer server;
     try {
       server = HttpServer.create(new InetSocketAddress(port), 16);
@@ -82,6 +94,7 @@ public final class ManagementServer implements AutoCloseable {
     server.createContext(LIVE_PATH, exchange -> management.answer(exchange, management.live()));
     server.createContext(READY_PATH, exchange -> management.answer(exchange, management.ready()));
     server.createContext(METRICS_PATH, management::metrics);
+    control.ifPresent(handler -> server.createContext(CONTROL_PATH, handler));
     server.setExecutor(
         Executors.newFixedThreadPool(
             2,

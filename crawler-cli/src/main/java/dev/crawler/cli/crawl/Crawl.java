@@ -1,11 +1,11 @@
 package dev.crawler.cli.crawl;
 
 import dev.crawler.archive.ArchiveApp;
-import dev.crawler.cli.ControlTopic;
 import dev.crawler.committer.CommitterApp;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.Seeds;
 import dev.crawler.common.config.ServiceConfig;
+import dev.crawler.common.control.ControlTopic;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.TopicInstaller;
 import dev.crawler.events.ControlCommand;

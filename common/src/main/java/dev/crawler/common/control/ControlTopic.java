@@ -1,0 +1,178 @@
+package dev.crawler.common.control;
+
+import dev.crawler.common.decision.CrawlLog;
+import dev.crawler.common.decision.Decision;
+import dev.crawler.common.url.RegisteredDomain;
+import dev.crawler.events.ControlCommand;
+import dev.crawler.events.CrawlLogEntry;
+import dev.crawler.events.Outcome;
+import dev.crawler.schemas.InvalidUrlException;
+import dev.crawler.schemas.Origin;
+import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.serde.RecordDecoder;
+import dev.crawler.schemas.serde.UndecodableRecordException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Operators' commands: one copy to every partition of crawl.control, so every frontier task (and
+ * every fetcher, which reads all of them) receives it; logged in crawl.log as issued, by whom and
+ * when. Used by the {@code crawler} commands and the management endpoint alike.
+ */
+public final class ControlTopic {
+
+  private ControlTopic() {}
+
+  /**
+   * Sends the command to every partition and waits until all are acknowledged.
+   *
+   * @param kafka the producer's connection settings (bootstrap servers and any client settings)
+   * @return the partitions it went to
+   */
+  public static int broadcast(Map<String, Object> kafka, Topics topics, ControlCommand command)
+      throws InterruptedException, ExecutionException {
+    Map<String, Object> properties = new HashMap<>(kafka);
+    properties.put(ProducerConfig.ACKS_CONFIG, "all");
+    try (KafkaProducer<String, ControlCommand> producer =
+        new KafkaProducer<>(
+            properties,
+            topics.control().keySerde().serializer(),
+            topics.control().valueSerde().serializer())) {
+      int partitions = 0;
+      for (PartitionInfo partition : producer.partitionsFor(topics.control().name())) {
+        producer
+            .send(new ProducerRecord<>(topics.control().name(), partition.partition(), "", command))
+            .get();
+        partitions++;
+      }
+      return partitions;
+    }
+  }
+
+  /** Logs in crawl.log that the command was issued, by whom and when (keyed by its target). */
+  public static void logIssued(Map<String, Object> kafka, Topics topics, ControlCommand command)
+      throws InterruptedException, ExecutionException {
+    Map<String, Object> properties = new HashMap<>(kafka);
+    properties.put(ProducerConfig.ACKS_CONFIG, "all");
+    String target = command.getTarget().isEmpty() ? OperatorHolds.ALL : command.getTarget();
+    CrawlLogEntry entry =
+        new CrawlLog("operator", new SimpleMeterRegistry())
+            .entry(
+                Decision.of(
+                        target,
+                        Outcome.OPERATOR,
+                        describe(command)
+                            + " issued by "
+                            + command.getIssuedBy()
+                            + " at "
+                            + command.getIssuedAt()
+                            + " (command "
+                            + command.getCommandId()
+                            + ")")
+                    .withRule("operator " + command.getCommand().name().toLowerCase(Locale.ROOT)),
+                command.getIssuedAt());
+    try (KafkaProducer<String, CrawlLogEntry> producer =
+        new KafkaProducer<>(
+            properties,
+            topics.log().keySerde().serializer(),
+            topics.log().valueSerde().serializer())) {
+      producer.send(new ProducerRecord<>(topics.log().name(), target, entry)).get();
+    }
+  }
+
+  /** A command in words, with its target. */
+  public static String describe(ControlCommand command) {
+    String target = command.getTarget().isEmpty() ? "everything" : command.getTarget();
+    if (target.equals(OperatorHolds.ALL)) {
+      target = "every origin";
+    }
+    return switch (command.getCommand()) {
+      case PAUSE -> "pause " + target;
+      case RESUME -> "resume " + target;
+      case BLOCK ->
+          "block " + target + (command.getDeleteDocuments() ? " (documents deleted)" : "");
+      case UNBLOCK -> "unblock " + target;
+      case SET_DELAY ->
+          command.getDelayMillis() < 0
+              ? "delay of " + target + " back to the configuration's"
+              : "delay of " + target + " " + command.getDelayMillis() + " ms";
+      case CLEAR_COOKIES -> "clear the cookies and sessions of " + target;
+      default -> command.getCommand().name().toLowerCase(Locale.ROOT) + " " + target;
+    };
+  }
+
+  /**
+   * The target an operator named: an origin ({@code https://www.example.org}), a site ({@code
+   * example.org} or a host of it, meaning all its origins: {@code site:example.org}), or {@code *}.
+   *
+   * @throws IllegalArgumentException saying what is wrong with the name
+   */
+  public static String targetOf(String name) {
+    String text = name.strip();
+    if (text.equals(OperatorHolds.ALL)) {
+      return OperatorHolds.ALL;
+    }
+    if (text.contains("://")) {
+      try {
+        return Origin.keyOf(text);
+      } catch (InvalidUrlException e) {
+        throw new IllegalArgumentException("'" + name + "' is not an origin: " + e.getMessage());
+      }
+    }
+    String host =
+        text.startsWith(OperatorHolds.SITE_PREFIX)
+            ? text.substring(OperatorHolds.SITE_PREFIX.length())
+            : text;
+    if (!host.matches("[A-Za-z0-9.\\-]+")) {
+      throw new IllegalArgumentException(
+          "'" + name + "' is neither an origin (https://host) nor a site (example.org)");
+    }
+    return OperatorHolds.SITE_PREFIX + RegisteredDomain.of(host.toLowerCase(Locale.ROOT));
+  }
+
+  /** What operators hold now: every command on the topic, read from its start to its end. */
+  public static OperatorHolds holds(Map<String, Object> kafka, Topics topics) {
+    Map<String, Object> properties = new HashMap<>(kafka);
+    properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    OperatorHolds holds = new OperatorHolds();
+    RecordDecoder<String, ControlCommand> decoder = new RecordDecoder<>(topics.control());
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topics.control().name()).stream()
+              .map(info -> new TopicPartition(info.topic(), info.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+      long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))
+          && System.nanoTime() < deadline) {
+        for (var raw : consumer.poll(java.time.Duration.ofMillis(200))) {
+          try {
+            ControlCommand command = decoder.decode(raw).value();
+            if (command != null) {
+              OperatorHolds.Hold.of(command).ifPresent(holds::apply);
+            }
+          } catch (UndecodableRecordException e) {
+            // a record no reader can use holds nothing
+          }
+        }
+      }
+    }
+    return holds;
+  }
+}
