@@ -243,20 +243,28 @@ public final class HoldCommands {
     }
   }
 
+  /** A command about a target: what is sent is its type, about the target named. */
+  abstract static class OnTarget extends Base {
+    @ArgGroup(multiplicity = "1")
+    Target target;
+
+    abstract ControlCommandType type();
+
+    @Override
+    ControlCommand.Builder command() {
+      return ControlCommand.newBuilder().setCommand(type()).setTarget(target.resolve());
+    }
+  }
+
   @Command(
       name = "pause",
       mixinStandardHelpOptions = true,
       description =
           "Pause a site, an origin or the whole crawl: no request until resumed; URLs stay queued.")
-  public static final class Pause extends Base {
-    @ArgGroup(multiplicity = "1")
-    Target target;
-
+  public static final class Pause extends OnTarget {
     @Override
-    ControlCommand.Builder command() {
-      return ControlCommand.newBuilder()
-          .setCommand(ControlCommandType.PAUSE)
-          .setTarget(target.resolve());
+    ControlCommandType type() {
+      return ControlCommandType.PAUSE;
     }
   }
 
@@ -264,15 +272,10 @@ public final class HoldCommands {
       name = "resume",
       mixinStandardHelpOptions = true,
       description = "Resume a paused site, origin or crawl.")
-  public static final class Resume extends Base {
-    @ArgGroup(multiplicity = "1")
-    Target target;
-
+  public static final class Resume extends OnTarget {
     @Override
-    ControlCommand.Builder command() {
-      return ControlCommand.newBuilder()
-          .setCommand(ControlCommandType.RESUME)
-          .setTarget(target.resolve());
+    ControlCommandType type() {
+      return ControlCommandType.RESUME;
     }
   }
 
@@ -282,21 +285,20 @@ public final class HoldCommands {
       description =
           "Block a site or an origin: no request until unblocked; its queued URLs are kept, or with"
               + " --delete-documents dropped and its published documents deleted.")
-  public static final class Block extends Base {
-    @ArgGroup(multiplicity = "1")
-    Target target;
-
+  public static final class Block extends OnTarget {
     @Option(
         names = "--delete-documents",
         description = "Decide its known URLs FILTERED: queued ones dropped, documents deleted.")
     boolean deleteDocuments;
 
     @Override
+    ControlCommandType type() {
+      return ControlCommandType.BLOCK;
+    }
+
+    @Override
     ControlCommand.Builder command() {
-      return ControlCommand.newBuilder()
-          .setCommand(ControlCommandType.BLOCK)
-          .setTarget(target.resolve())
-          .setDeleteDocuments(deleteDocuments);
+      return super.command().setDeleteDocuments(deleteDocuments);
     }
   }
 
@@ -305,15 +307,10 @@ public final class HoldCommands {
       mixinStandardHelpOptions = true,
       description =
           "Unblock a site or an origin; URLs dropped by a block come back when linked again.")
-  public static final class Unblock extends Base {
-    @ArgGroup(multiplicity = "1")
-    Target target;
-
+  public static final class Unblock extends OnTarget {
     @Override
-    ControlCommand.Builder command() {
-      return ControlCommand.newBuilder()
-          .setCommand(ControlCommandType.UNBLOCK)
-          .setTarget(target.resolve());
+    ControlCommandType type() {
+      return ControlCommandType.UNBLOCK;
     }
   }
 
@@ -362,15 +359,10 @@ public final class HoldCommands {
         mixinStandardHelpOptions = true,
         description =
             "Drop the cookie jars and login sessions of a site, an origin or all: the next request logs in again.")
-    static final class Clear extends Base {
-      @ArgGroup(multiplicity = "1")
-      Target target;
-
+    static final class Clear extends OnTarget {
       @Override
-      ControlCommand.Builder command() {
-        return ControlCommand.newBuilder()
-            .setCommand(ControlCommandType.CLEAR_COOKIES)
-            .setTarget(target.resolve());
+      ControlCommandType type() {
+        return ControlCommandType.CLEAR_COOKIES;
       }
     }
   }

@@ -175,4 +175,30 @@ public final class ControlTopic {
     }
     return holds;
   }
+
+  /**
+   * The crawl-log line by which a service says it applied a command: what the command was, who
+   * issued it and when, what it did, and {@code (by, …, command ID)}, which {@code crawler} reads
+   * to count the acknowledgements.
+   */
+  public static Decision acknowledgement(ControlCommand command, String what, String by) {
+    String target = command.getTarget().isEmpty() ? OperatorHolds.ALL : command.getTarget();
+    String name = command.getCommand().name().toLowerCase(Locale.ROOT);
+    return Decision.of(
+            target,
+            Outcome.OPERATOR,
+            describe(command)
+                + " by "
+                + command.getIssuedBy()
+                + " at "
+                + command.getIssuedAt()
+                + ": "
+                + what
+                + " ("
+                + by
+                + ", command "
+                + command.getCommandId()
+                + ")")
+        .withRule("operator " + name);
+  }
 }

@@ -3,12 +3,10 @@ package dev.crawler.cli.crawl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawler.cli.CrawlerCli;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,8 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ConfigApplyIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   @TempDir Path work;
 
   @RegisterExtension final EditableSite site = new EditableSite(2);
@@ -54,7 +50,7 @@ class ConfigApplyIT {
           CompletableFuture.supplyAsync(
               () ->
                   CrawlerCli.run(
-                      concat(
+                      JsonLines.concat(
                           new String[] {
                             "crawl",
                             a + "/",
@@ -67,11 +63,14 @@ class ConfigApplyIT {
                             work.resolve("log.jsonl").toString()
                           },
                           connection)));
-      Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> requests(b).size() >= 10);
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> site.requestTimes(b).size() >= 10);
 
       Path bad = Files.writeString(work.resolve("bad.yaml"), "global:\n  delay-ms: soon\n");
       assertThat(
-              CrawlerCli.run(concat(new String[] {"config", "apply", bad.toString()}, connection)))
+              CrawlerCli.run(
+                  JsonLines.concat(new String[] {"config", "apply", bad.toString()}, connection)))
           .isEqualTo(CrawlerCli.USAGE_ERROR);
 
       Path second =
@@ -87,14 +86,15 @@ class ConfigApplyIT {
       long applied = System.nanoTime();
       assertThat(
               CrawlerCli.run(
-                  concat(new String[] {"config", "apply", second.toString()}, connection)))
+                  JsonLines.concat(
+                      new String[] {"config", "apply", second.toString()}, connection)))
           .isZero();
       long acknowledged = System.nanoTime();
       // the requests the fetcher held with the old options go first (a window of them)
       Thread.sleep(3_000);
       long from = System.nanoTime();
       Thread.sleep(3_000);
-      List<Long> slowed = requests(b).stream().filter(time -> time > from).toList();
+      List<Long> slowed = site.requestTimes(b).stream().filter(time -> time > from).toList();
       long closest = Long.MAX_VALUE;
       for (int i = 1; i < slowed.size(); i++) {
         closest = Math.min(closest, slowed.get(i) - slowed.get(i - 1));
@@ -113,7 +113,8 @@ class ConfigApplyIT {
       PrintStream stdout = System.out;
       System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
       try {
-        assertThat(CrawlerCli.run(concat(new String[] {"config", "show"}, connection))).isZero();
+        assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"config", "show"}, connection)))
+            .isZero();
       } finally {
         System.setOut(stdout);
       }
@@ -123,7 +124,7 @@ class ConfigApplyIT {
 
       assertThat(crawl.get(180, TimeUnit.SECONDS)).isZero();
       List<String> versions = new ArrayList<>();
-      for (JsonNode line : lines(work.resolve("log.jsonl"))) {
+      for (JsonNode line : JsonLines.read(work.resolve("log.jsonl"))) {
         if (line.has("configVersion") && line.get("url").asText().startsWith(b + "/page/")) {
           versions.add(line.get("configVersion").asText());
         }
@@ -131,38 +132,11 @@ class ConfigApplyIT {
       assertThat(versions)
           .as("each URL's lines name the configuration that decided it")
           .contains(CrawlConfigLoader.load(first).version(), version);
-      assertThat(lines(work.resolve("log.jsonl")))
+      assertThat(JsonLines.read(work.resolve("log.jsonl")))
           .anySatisfy(
               line ->
                   assertThat(line.get("detail").asText())
                       .startsWith("configuration " + version + " in force"));
     }
-  }
-
-  private List<Long> requests(String origin) {
-    List<Long> times = new ArrayList<>();
-    for (EditableSite.Served served : site.served()) {
-      if (served.origin().equals(origin) && !served.path().equals("/robots.txt")) {
-        times.add(served.nanoTime());
-      }
-    }
-    return times;
-  }
-
-  private static String[] concat(String[] first, String[] second) {
-    String[] all = new String[first.length + second.length];
-    System.arraycopy(first, 0, all, 0, first.length);
-    System.arraycopy(second, 0, all, first.length, second.length);
-    return all;
-  }
-
-  private static List<JsonNode> lines(Path file) throws IOException {
-    List<JsonNode> nodes = new ArrayList<>();
-    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-      if (!line.isBlank()) {
-        nodes.add(JSON.readTree(line));
-      }
-    }
-    return nodes;
   }
 }

@@ -188,6 +188,17 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
   }
 
   /** Requests per page served, by URL (origin + path). */
+  /** When each request to the origin came ({@link System#nanoTime()}), robots.txt aside. */
+  public List<Long> requestTimes(String origin) {
+    List<Long> times = new ArrayList<>();
+    for (Served each : served()) {
+      if (each.origin().equals(origin) && !each.path().equals("/robots.txt")) {
+        times.add(each.nanoTime());
+      }
+    }
+    return times;
+  }
+
   public Map<String, Integer> requests() {
     Map<String, Integer> requests = new java.util.TreeMap<>();
     visits.forEach((url, count) -> requests.put(url, count.get()));

@@ -3,12 +3,9 @@ package dev.crawler.cli.crawl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawler.cli.CrawlerCli;
 import dev.crawler.embedded.EmbeddedCluster;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,8 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
  * once the command is acknowledged, and that the delay an operator set is kept to the millisecond.
  */
 class HoldIT {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
    * How long after the acknowledgement a request may still arrive: one sent just before it, on its
@@ -57,7 +52,7 @@ class HoldIT {
           CompletableFuture.supplyAsync(
               () ->
                   CrawlerCli.run(
-                      concat(
+                      JsonLines.concat(
                           new String[] {
                             "crawl",
                             a + "/",
@@ -74,20 +69,20 @@ class HoldIT {
                           connection)));
       Awaitility.await()
           .atMost(Duration.ofSeconds(60))
-          .until(() -> requests(a).size() >= 15 && requests(b).size() >= 15);
+          .until(() -> site.requestTimes(a).size() >= 15 && site.requestTimes(b).size() >= 15);
 
       // pause a: nothing reaches it once the command is acknowledged
       long pausedAt = System.nanoTime();
-      assertThat(CrawlerCli.run(concat(new String[] {"pause", a}, connection))).isZero();
+      assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"pause", a}, connection))).isZero();
       long pauseAcknowledged = System.nanoTime();
-      int bBefore = requests(b).size();
+      int bBefore = site.requestTimes(b).size();
       Thread.sleep(2_000);
-      List<Long> aDuringPause = requests(a);
+      List<Long> aDuringPause = site.requestTimes(a);
       java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
       java.io.PrintStream stdout = System.out;
       System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
       try {
-        assertThat(CrawlerCli.run(concat(new String[] {"status"}, connection))).isZero();
+        assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"status"}, connection))).isZero();
       } finally {
         System.setOut(stdout);
       }
@@ -98,26 +93,30 @@ class HoldIT {
       assertThat(lastBeforePause - pauseAcknowledged)
           .as("a request to the paused origin after the acknowledgement")
           .isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_GRACE_MILLIS));
-      assertThat(requests(b).size()).as("the other origin goes on").isGreaterThan(bBefore + 10);
+      assertThat(site.requestTimes(b).size())
+          .as("the other origin goes on")
+          .isGreaterThan(bBefore + 10);
       report("pause", pausedAt, pauseAcknowledged, lastBeforePause);
 
       // resume a: its queue goes on
       long resumedAt = System.nanoTime();
-      assertThat(CrawlerCli.run(concat(new String[] {"resume", a}, connection))).isZero();
+      assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"resume", a}, connection))).isZero();
       Awaitility.await()
           .atMost(Duration.ofSeconds(20))
-          .until(() -> requests(a).size() > aDuringPause.size());
-      long firstAfterResume = requests(a).get(aDuringPause.size());
+          .until(() -> site.requestTimes(a).size() > aDuringPause.size());
+      long firstAfterResume = site.requestTimes(a).get(aDuringPause.size());
       System.out.printf(
           java.util.Locale.ROOT,
           "resume: first request %d ms after the command%n",
           TimeUnit.NANOSECONDS.toMillis(firstAfterResume - resumedAt));
 
       // b's delay raised to 300 ms, then back
-      assertThat(CrawlerCli.run(concat(new String[] {"delay", b, "300"}, connection))).isZero();
+      assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"delay", b, "300"}, connection)))
+          .isZero();
       long delayAcknowledged = System.nanoTime();
       Thread.sleep(2_000);
-      List<Long> slowed = requests(b).stream().filter(time -> time > delayAcknowledged).toList();
+      List<Long> slowed =
+          site.requestTimes(b).stream().filter(time -> time > delayAcknowledged).toList();
       assertThat(slowed).hasSizeGreaterThanOrEqualTo(4);
       long closest = Long.MAX_VALUE;
       for (int i = 1; i < slowed.size(); i++) {
@@ -129,24 +128,26 @@ class HoldIT {
           slowed.size(),
           TimeUnit.NANOSECONDS.toMillis(closest));
       assertThat(TimeUnit.NANOSECONDS.toMillis(closest)).isGreaterThanOrEqualTo(300);
-      assertThat(CrawlerCli.run(concat(new String[] {"delay", b, "--reset"}, connection))).isZero();
+      assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"delay", b, "--reset"}, connection)))
+          .isZero();
 
       // block a, its documents deleted
       long blockedAt = System.nanoTime();
       assertThat(
-              CrawlerCli.run(concat(new String[] {"block", a, "--delete-documents"}, connection)))
+              CrawlerCli.run(
+                  JsonLines.concat(new String[] {"block", a, "--delete-documents"}, connection)))
           .isZero();
       long blockAcknowledged = System.nanoTime();
 
       assertThat(crawl.get(180, TimeUnit.SECONDS)).isZero();
-      long lastBeforeBlock = last(requests(a));
+      long lastBeforeBlock = last(site.requestTimes(a));
       assertThat(lastBeforeBlock - blockAcknowledged)
           .as("a request to the blocked origin after the acknowledgement")
           .isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_GRACE_MILLIS));
       report("block", blockedAt, blockAcknowledged, lastBeforeBlock);
 
       Map<String, String> lastEvent = new TreeMap<>();
-      for (JsonNode event : lines(work.resolve("documents.jsonl"))) {
+      for (JsonNode event : JsonLines.read(work.resolve("documents.jsonl"))) {
         lastEvent.put(event.get("url").asText(), event.get("type").asText());
       }
       List<String> aPublished = new ArrayList<>();
@@ -166,7 +167,7 @@ class HoldIT {
           .as("b crawled to the end")
           .hasSize(201);
       List<String> operatorLines = new ArrayList<>();
-      for (JsonNode line : lines(work.resolve("log.jsonl"))) {
+      for (JsonNode line : JsonLines.read(work.resolve("log.jsonl"))) {
         if (line.get("outcome").asText().equals("OPERATOR")) {
           operatorLines.add(line.get("detail").asText());
         }
@@ -176,16 +177,6 @@ class HoldIT {
           .anySatisfy(line -> assertThat(line).contains("(frontier task "))
           .anySatisfy(line -> assertThat(line).contains("(fetcher "));
     }
-  }
-
-  private List<Long> requests(String origin) {
-    List<Long> times = new ArrayList<>();
-    for (EditableSite.Served served : site.served()) {
-      if (served.origin().equals(origin) && !served.path().equals("/robots.txt")) {
-        times.add(served.nanoTime());
-      }
-    }
-    return times;
   }
 
   private static long last(List<Long> times) {
@@ -201,22 +192,5 @@ class HoldIT {
         TimeUnit.NANOSECONDS.toMillis(acknowledged - issued),
         TimeUnit.NANOSECONDS.toMillis(lastRequest - issued),
         TimeUnit.NANOSECONDS.toMillis(acknowledged - lastRequest));
-  }
-
-  private static String[] concat(String[] first, String[] second) {
-    String[] all = new String[first.length + second.length];
-    System.arraycopy(first, 0, all, 0, first.length);
-    System.arraycopy(second, 0, all, first.length, second.length);
-    return all;
-  }
-
-  private static List<JsonNode> lines(Path file) throws IOException {
-    List<JsonNode> nodes = new ArrayList<>();
-    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-      if (!line.isBlank()) {
-        nodes.add(JSON.readTree(line));
-      }
-    }
-    return nodes;
   }
 }

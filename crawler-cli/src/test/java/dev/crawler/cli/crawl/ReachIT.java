@@ -97,7 +97,7 @@ class ReachIT {
 
       assertThat(exit).isZero();
       Map<String, String> outcomes = new TreeMap<>();
-      for (JsonNode line : lines(work.resolve("log.jsonl"))) {
+      for (JsonNode line : JsonLines.read(work.resolve("log.jsonl"))) {
         outcomes.put(line.get("url").asText(), line.get("outcome").asText());
       }
       assertThat(outcomes)
@@ -107,7 +107,7 @@ class ReachIT {
           .containsEntry(base + "/members/1", "COMMITTED")
           .containsEntry(base + "/api/1", "COMMITTED");
       List<String> titles = new ArrayList<>();
-      for (JsonNode line : lines(work.resolve("documents.jsonl"))) {
+      for (JsonNode line : JsonLines.read(work.resolve("documents.jsonl"))) {
         titles.add(line.path("text").asText(line.toString()));
       }
       assertThat(String.join("\n", titles))
@@ -181,15 +181,5 @@ class ReachIT {
       return i;
     }
     return -1;
-  }
-
-  private static List<JsonNode> lines(Path file) throws IOException {
-    List<JsonNode> nodes = new ArrayList<>();
-    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-      if (!line.isBlank()) {
-        nodes.add(JSON.readTree(line));
-      }
-    }
-    return nodes;
   }
 }

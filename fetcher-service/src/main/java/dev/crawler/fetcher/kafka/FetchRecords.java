@@ -1,5 +1,6 @@
 package dev.crawler.fetcher.kafka;
 
+import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.events.ArchivedExchanges;
@@ -216,25 +217,8 @@ final class FetchRecords {
 
   /** The crawl-log line that acknowledges an operator's command, keyed by its target. */
   ProducerRecord<byte[], byte[]> acknowledged(ControlCommand command, String what) {
-    String target = command.getTarget().isEmpty() ? "*" : command.getTarget();
-    Decision decision =
-        Decision.of(
-                target,
-                Outcome.OPERATOR,
-                command.getCommand().name().toLowerCase(java.util.Locale.ROOT)
-                    + " by "
-                    + command.getIssuedBy()
-                    + " at "
-                    + command.getIssuedAt()
-                    + ": "
-                    + what
-                    + " (fetcher "
-                    + instanceId
-                    + ", command "
-                    + command.getCommandId()
-                    + ")")
-            .withRule("operator " + command.getCommand().name().toLowerCase(java.util.Locale.ROOT));
-    return record(topics.log(), target, log.entry(decision, clock.instant()));
+    Decision decision = ControlTopic.acknowledgement(command, what, "fetcher " + instanceId);
+    return record(topics.log(), decision.url(), log.entry(decision, clock.instant()));
   }
 
   /** A request record that cannot be decoded, for the dead-letter topic. */

@@ -52,6 +52,15 @@ class SiteAccessTest {
   }
 
   static JettyPageFetcher fetcher(Secrets secrets) {
+    return fetcher(
+        secrets, AddressPolicy.of(List.of("127.0.0.1"), List.of()), Optional.empty(), true);
+  }
+
+  static JettyPageFetcher fetcher(
+      Secrets secrets,
+      AddressPolicy addresses,
+      Optional<JettyPageFetcher.TrustStore> trustStore,
+      boolean recordsExchanges) {
     return new JettyPageFetcher(
         "test-bot/1.0",
         1024 * 1024,
@@ -60,11 +69,11 @@ class SiteAccessTest {
         Duration.ofSeconds(5),
         16,
         false,
-        AddressPolicy.of(List.of("127.0.0.1"), List.of()),
+        addresses,
         new BodyBudget(64L * 1024 * 1024),
-        true,
+        recordsExchanges,
         secrets,
-        Optional.empty());
+        trustStore);
   }
 
   @AfterAll
@@ -95,6 +104,22 @@ class SiteAccessTest {
 
   private static String text(FetchAttempt.Response response) {
     return new String(response.body(), StandardCharsets.UTF_8);
+  }
+
+  /** A form login to the site's /login with a session cookie, over plain http. */
+  private static SiteAccess login(AccessTestSite members, String password) {
+    return access(
+        List.of(),
+        false,
+        Optional.empty(),
+        Optional.of(
+            new Access.Login(
+                members.base() + "/login",
+                "post",
+                Map.of("user", AccessTestSite.USER, "password", password),
+                Optional.of("SESSION"),
+                Optional.empty())),
+        true);
   }
 
   private static Optional<Access.Auth> auth(Access.AuthScheme scheme) {
@@ -211,19 +236,7 @@ class SiteAccessTest {
   @Test
   void logsInBeforeTheFirstPageAndAgainWhenTheSessionIsOver() throws Exception {
     try (AccessTestSite members = new AccessTestSite(PASSWORD, API_KEY)) {
-      SiteAccess login =
-          access(
-              List.of(),
-              false,
-              Optional.empty(),
-              Optional.of(
-                  new Access.Login(
-                      members.base() + "/login",
-                      "post",
-                      Map.of("user", AccessTestSite.USER, "password", "${env:SITE_PASSWORD}"),
-                      Optional.of("SESSION"),
-                      Optional.empty())),
-              true);
+      SiteAccess login = login(members, "${env:SITE_PASSWORD}");
 
       FetchAttempt.Response first = page(members.base() + "/members/1", login);
       FetchAttempt.Response second = page(members.base() + "/members/2", login);
@@ -326,19 +339,11 @@ class SiteAccessTest {
       assertThat(page(tls.base() + "/cookie/show", SiteAccess.NONE).status()).isEqualTo(200);
 
       try (JettyPageFetcher trusting =
-          new JettyPageFetcher(
-              "test-bot/1.0",
-              1024 * 1024,
-              Duration.ofSeconds(2),
-              Duration.ofSeconds(2),
-              Duration.ofSeconds(5),
-              16,
-              false,
-              AddressPolicy.of(List.of("127.0.0.1"), List.of()),
-              new BodyBudget(64L * 1024 * 1024),
-              false,
+          fetcher(
               secrets,
-              Optional.of(new JettyPageFetcher.TrustStore(trustStore, "trusted")))) {
+              AddressPolicy.of(List.of("127.0.0.1"), List.of()),
+              Optional.of(new JettyPageFetcher.TrustStore(trustStore, "trusted")),
+              false)) {
         FetchAttempt.Response response =
             (FetchAttempt.Response)
                 trusting
@@ -454,19 +459,11 @@ class SiteAccessTest {
   void theAddressGuardJudgesTheTargetOfAProxiedRequest() throws Exception {
     try (RecordingHttpProxy corporate = new RecordingHttpProxy();
         JettyPageFetcher guarded =
-            new JettyPageFetcher(
-                "test-bot/1.0",
-                1024 * 1024,
-                Duration.ofSeconds(2),
-                Duration.ofSeconds(2),
-                Duration.ofSeconds(5),
-                16,
-                false,
-                AddressPolicy.of(List.of(), List.of()),
-                new BodyBudget(64L * 1024 * 1024),
-                false,
+            fetcher(
                 Secrets.ofEnvironment(),
-                Optional.empty())) {
+                AddressPolicy.of(List.of(), List.of()),
+                Optional.empty(),
+                false)) {
       SiteAccess viaProxy =
           new SiteAccess(
               List.of(),
@@ -525,19 +522,7 @@ class SiteAccessTest {
   @Test
   void aRefusedLoginFailsTheRequestWithoutFetchingThePage() throws Exception {
     try (AccessTestSite members = new AccessTestSite(PASSWORD, API_KEY)) {
-      SiteAccess login =
-          access(
-              List.of(),
-              false,
-              Optional.empty(),
-              Optional.of(
-                  new Access.Login(
-                      members.base() + "/login",
-                      "post",
-                      Map.of("user", AccessTestSite.USER, "password", "${env:SITE_PASSWORD}X"),
-                      Optional.of("SESSION"),
-                      Optional.empty())),
-              true);
+      SiteAccess login = login(members, "${env:SITE_PASSWORD}X");
 
       FetchAttempt.Failure failure =
           (FetchAttempt.Failure) fetch(members.base() + "/members/1", login);

@@ -1,5 +1,6 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.events.ControlCommand;
@@ -243,42 +244,11 @@ final class OperatorCommands {
 
   /** Logs in crawl.log that this task applied the command: who issued it, when, what it did. */
   private void acknowledge(ControlCommand command, String what) {
-    String target = command.getTarget().isEmpty() ? "*" : command.getTarget();
-    String detail =
-        describe(command)
-            + " by "
-            + command.getIssuedBy()
-            + " at "
-            + command.getIssuedAt()
-            + ": "
-            + what
-            + " (frontier task "
-            + task
-            + ", configuration "
-            + configVersion
-            + ", command "
-            + command.getCommandId()
-            + ")";
-    output.logOnly(
-        target,
-        Decision.of(target, Outcome.OPERATOR, detail)
-            .withRule("operator " + command.getCommand().name().toLowerCase(java.util.Locale.ROOT)),
-        output.now());
-    LOG.info("{}: {}", target, detail);
-  }
-
-  /** A command in words: pause, block (documents deleted), delay 2000 ms. */
-  static String describe(ControlCommand command) {
-    String name = command.getCommand().name().toLowerCase(java.util.Locale.ROOT);
-    return switch (command.getCommand()) {
-      case BLOCK -> command.getDeleteDocuments() ? "block (documents deleted)" : "block";
-      case SET_DELAY ->
-          command.getDelayMillis() < 0
-              ? "delay reset"
-              : "delay " + command.getDelayMillis() + " ms";
-      case CLEAR_COOKIES -> "clear cookies";
-      default -> name;
-    };
+    Decision decision =
+        ControlTopic.acknowledgement(
+            command, what, "frontier task " + task + ", configuration " + configVersion);
+    output.logOnly(decision.url(), decision, output.now());
+    LOG.info("{}: {}", decision.url(), decision.detail().orElse(""));
   }
 
   /**

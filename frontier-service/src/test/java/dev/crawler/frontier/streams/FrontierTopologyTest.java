@@ -310,6 +310,65 @@ class FrontierTopologyTest {
     assertThat(log.isEmpty()).isTrue();
   }
 
+  private void command(
+      dev.crawler.events.ControlCommandType type, String target, long issuedAt, boolean delete) {
+    TopologyTestSupport.input(driver, topics.control())
+        .pipeInput(
+            "",
+            dev.crawler.events.ControlCommand.newBuilder()
+                .setCommand(type)
+                .setTarget(target)
+                .setDeleteDocuments(delete)
+                .setCommandId("c" + issuedAt)
+                .setIssuedAt(Instant.ofEpochMilli(issuedAt))
+                .setIssuedBy("alice@ops")
+                .build());
+  }
+
+  @Test
+  void aPausedOriginReleasesNothingUntilResumedAndTheOthersGoOn() {
+    start(0);
+    command(dev.crawler.events.ControlCommandType.PAUSE, A, 1, false);
+
+    seed(A + "/");
+    seed(B + "/");
+
+    assertThat(requests.readValuesToList())
+        .extracting(FetchRequest::getUrl)
+        .containsExactly(B + "/");
+    command(dev.crawler.events.ControlCommandType.RESUME, A, 2, false);
+    assertThat(requests.readValuesToList())
+        .extracting(FetchRequest::getUrl)
+        .containsExactly(A + "/");
+    assertThat(log.readValuesToList())
+        .filteredOn(entry -> entry.getOutcome() == Outcome.OPERATOR)
+        .extracting(entry -> entry.getDetail().substring(0, entry.getDetail().indexOf(" at ")))
+        .containsExactly("pause " + A + " by alice@ops", "resume " + A + " by alice@ops");
+  }
+
+  @Test
+  void aBlockWithItsDocumentsDecidesTheOriginsKnownUrlsFiltered() {
+    start(0);
+    seed(A + "/");
+    outcome(requests.readValue(), Outcome.COMMITTED, "committer");
+    link(A + "/next", A + "/", 1);
+    outcome(requests.readValue(), Outcome.COMMITTED, "committer");
+    command(dev.crawler.events.ControlCommandType.PAUSE, A, 1, false);
+    link(A + "/queued", A + "/", 1);
+    assertThat(requests.isEmpty()).isTrue();
+
+    command(dev.crawler.events.ControlCommandType.BLOCK, A, 2, true);
+    command(dev.crawler.events.ControlCommandType.RESUME, A, 3, false);
+
+    var filtered =
+        TopologyTestSupport.output(driver, topics.outcomes()).readValuesToList().stream()
+            .filter(outcome -> outcome.getOutcome() == Outcome.FILTERED)
+            .map(CrawlOutcome::getUrl)
+            .toList();
+    assertThat(filtered).containsExactlyInAnyOrder(A + "/", A + "/next", A + "/queued");
+    assertThat(requests.isEmpty()).as("blocked, though resumed").isTrue();
+  }
+
   @Test
   void aUrlDoneWithoutErrorStaysDoneAfterErrorsAreCleared() {
     start(0);
