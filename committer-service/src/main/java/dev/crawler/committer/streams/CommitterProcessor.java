@@ -8,7 +8,6 @@ import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.ops.CrawlMetrics;
-import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DocumentPages;
 import dev.crawler.events.Outcome;
@@ -183,12 +182,7 @@ final class CommitterProcessor
             .setLastModified(parsed.getLastModified())
             .build();
     forward(CommitterTopology.OUTCOMES_SINK, key, outcome, now);
-    CrawlLogEntry entry = log.entry(made, now);
-    String version = RequestOptions.CONFIG_VERSION.readFrom(parsed.getOptions());
-    if (!version.isEmpty()) {
-      entry.setConfigVersion(version); // the configuration that released the URL
-    }
-    forward(CommitterTopology.LOG_SINK, key, entry, now);
+    forward(CommitterTopology.LOG_SINK, key, log.entry(made, now, parsed.getOptions()), now);
   }
 
   /**

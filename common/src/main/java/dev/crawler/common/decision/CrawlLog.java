@@ -2,9 +2,11 @@ package dev.crawler.common.decision;
 
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.Outcome;
+import dev.crawler.schemas.options.RequestOptions;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -31,6 +33,19 @@ public final class CrawlLog {
   public CrawlLogEntry entry(Decision decision, Instant time) {
     count(decision.outcome());
     return decision.toLogEntry(service, time);
+  }
+
+  /**
+   * The entry of a decision about a fetch request's URL, naming the version of the crawl
+   * configuration that released it (its {@code config-version} option), when it names one.
+   */
+  public CrawlLogEntry entry(Decision decision, Instant time, Map<String, String> requestOptions) {
+    CrawlLogEntry entry = entry(decision, time);
+    String version = RequestOptions.CONFIG_VERSION.readFrom(requestOptions);
+    if (!version.isEmpty()) {
+      entry.setConfigVersion(version);
+    }
+    return entry;
   }
 
   private void count(Outcome outcome) {

@@ -5,7 +5,6 @@ import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.events.ArchivedExchanges;
 import dev.crawler.events.ControlCommand;
-import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.ExchangePurpose;
@@ -23,7 +22,6 @@ import dev.crawler.fetcher.domain.OriginPoliteness;
 import dev.crawler.schemas.Origin;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
-import dev.crawler.schemas.options.RequestOptions;
 import dev.crawler.schemas.serde.DeadLetters;
 import dev.crawler.schemas.serde.UndecodableRecordException;
 import java.nio.ByteBuffer;
@@ -32,7 +30,6 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -173,7 +170,7 @@ final class FetchRecords {
         record(
             topics.log(),
             pending.origin(),
-            withVersion(log.entry(decision, now), pending.request().getOptions())));
+            log.entry(decision, now, pending.request().getOptions())));
     if (redirectTarget != null) {
       DiscoveredUrl target =
           DiscoveredUrl.newBuilder()
@@ -305,14 +302,5 @@ final class FetchRecords {
     byte[] valueBytes =
         value == null ? null : topic.valueSerde().serializer().serialize(topic.name(), value);
     return new ProducerRecord<>(topic.name(), keyBytes, valueBytes);
-  }
-
-  /** The entry, naming the configuration version that decided its request, when one did. */
-  static CrawlLogEntry withVersion(CrawlLogEntry entry, Map<String, String> options) {
-    String version = RequestOptions.CONFIG_VERSION.readFrom(options);
-    if (!version.isEmpty()) {
-      entry.setConfigVersion(version);
-    }
-    return entry;
   }
 }

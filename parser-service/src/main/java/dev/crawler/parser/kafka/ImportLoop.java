@@ -254,7 +254,7 @@ public final class ImportLoop implements Runnable, AutoCloseable {
       LOG.warn("{}: unexpected failure while importing, outcome ERROR", result.getUrl(), e);
       outputs = ParserOutputs.rejected(result, Outcome.ERROR, e.toString());
     }
-    return records(origin, outputs, now);
+    return records(origin, outputs, result.getOptions(), now);
   }
 
   private ParserOutputs importFile(FetchResult result) {
@@ -272,12 +272,12 @@ public final class ImportLoop implements Runnable, AutoCloseable {
   }
 
   private List<ProducerRecord<byte[], byte[]>> records(
-      String origin, ParserOutputs outputs, Instant now) {
+      String origin, ParserOutputs outputs, Map<String, String> options, Instant now) {
     List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
     if (outputs.rejection().isPresent()) {
       Decision decision = outputs.rejection().get();
       records.add(record(topics.outcomes(), origin, decision.toOutcome(SERVICE, now).build()));
-      records.add(record(topics.log(), origin, log.entry(decision, now)));
+      records.add(record(topics.log(), origin, log.entry(decision, now, options)));
     }
     outputs
         .document()

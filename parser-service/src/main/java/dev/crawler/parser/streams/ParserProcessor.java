@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -141,7 +142,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       LOG.warn("{}: unexpected failure while parsing, outcome ERROR", result.getUrl(), e);
       outputs = ParserOutputs.rejected(result, Outcome.ERROR, e.toString());
     }
-    emit(origin, outputs, now);
+    emit(origin, outputs, result.getOptions(), now);
   }
 
   private ParserOutputs outputs(FetchResult result, Page page) {
@@ -219,11 +220,12 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
         discovered);
   }
 
-  private void emit(String origin, ParserOutputs outputs, Instant now) {
+  private void emit(
+      String origin, ParserOutputs outputs, Map<String, String> options, Instant now) {
     if (outputs.rejection().isPresent()) {
       Decision decision = outputs.rejection().get();
       forward(ParserTopology.OUTCOMES_SINK, origin, decision.toOutcome(SERVICE, now).build(), now);
-      forward(ParserTopology.LOG_SINK, origin, log.entry(decision, now), now);
+      forward(ParserTopology.LOG_SINK, origin, log.entry(decision, now, options), now);
     }
     outputs
         .document()
