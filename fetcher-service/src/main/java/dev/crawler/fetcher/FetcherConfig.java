@@ -5,7 +5,7 @@ import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.AddressRange;
 import dev.crawler.fetcher.domain.BodyBudget;
 import dev.crawler.fetcher.domain.RobotsPolicy;
-import dev.crawler.fetcher.http.JettyPageFetcher.TrustStore;
+import dev.crawler.fetcher.http.TrustStore;
 import dev.crawler.schemas.serde.RecordSize;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -11,13 +11,8 @@ import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.PageFetcher;
 import dev.crawler.fetcher.domain.Secrets;
 import dev.crawler.schemas.Origin;
-import java.io.EOFException;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
-import java.net.NoRouteToHostException;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
-import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,22 +24,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.Connection;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
-import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
-import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
-import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.MimeTypes;
-import org.eclipse.jetty.http2.client.HTTP2Client;
-import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
-import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.SocketAddressResolver;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -169,7 +157,7 @@ public final class JettyPageFetcher implements PageFetcher {
       tls.setEndpointIdentificationAlgorithm(null);
     }
     this.client =
-        newClient(
+        HttpClients.newClient(
             tls,
             threads,
             scheduler,
@@ -189,7 +177,7 @@ public final class JettyPageFetcher implements PageFetcher {
             verifying.setTrustStorePassword(store.password());
           });
       this.verifiedClient =
-          newClient(
+          HttpClients.newClient(
               verifying,
               threads,
               scheduler,
@@ -206,67 +194,10 @@ public final class JettyPageFetcher implements PageFetcher {
             : new ProxyRoutes(client, verifiedClient);
     this.gate =
         new SiteGate(client, verifiedClient, jars, routes[0], secrets, requestTimeout, resolver);
-    start(client);
+    HttpClients.start(client);
     if (verifiedClient != client) {
-      start(verifiedClient);
+      HttpClients.start(verifiedClient);
     }
-  }
-
-  /** A trust store: where it is, and its password (a secret the fetcher's settings hold). */
-  public record TrustStore(java.nio.file.Path path, String password) {
-    @Override
-    public String toString() {
-      return path.toString();
-    }
-  }
-
-  private static HttpClient newClient(
-      SslContextFactory.Client tls,
-      QueuedThreadPool threads,
-      ScheduledExecutorScheduler scheduler,
-      SocketAddressResolver resolver,
-      String userAgent,
-      Duration connectTimeout,
-      Duration idleTimeout,
-      int maxConnections) {
-    ClientConnector connector = new ClientConnector();
-    connector.setSslContextFactory(tls);
-    connector.setConnectTimeout(connectTimeout);
-    connector.setExecutor(threads);
-    connector.setScheduler(scheduler);
-    HTTP2Client http2 = new HTTP2Client(connector);
-    http2.setMaxResponseHeadersSize(MAX_RESPONSE_HEADERS_BYTES);
-    HttpClient client =
-        new HttpClient(
-            new HttpClientTransportDynamic(
-                connector,
-                HttpClientConnectionFactory.HTTP11,
-                new ClientConnectionFactoryOverHTTP2.HTTP2(http2)));
-    client.setExecutor(threads);
-    client.setScheduler(scheduler);
-    client.setSocketAddressResolver(resolver);
-    client.setFollowRedirects(false);
-    client.setMaxResponseHeadersSize(MAX_RESPONSE_HEADERS_BYTES);
-    client.setMaxConnectionsPerDestination(
-        Math.max(2, Math.min(maxConnections, FetchOptions.MAX_CONNECTIONS_LIMIT)));
-    client.setMaxRequestsQueuedPerDestination(1024);
-    client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, userAgent));
-    client.setIdleTimeout(idleTimeout.toMillis());
-    client.setConnectTimeout(connectTimeout.toMillis());
-    return client;
-  }
-
-  private static void start(HttpClient client) {
-    try {
-      client.start();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot start the HTTP client: " + e.getMessage(), e);
-    }
-    // bodies are decoded here, after the size check, never by Jetty. Cleared after start: Jetty
-    // 12.1's start fills an empty list with every compression on the class path
-    // (jetty-compression-gzip comes with jetty-client), so a list cleared before start decoded
-    // gzip after all, racing the size cap
-    client.getContentDecoderFactories().clear();
   }
 
   @Override
@@ -279,7 +210,9 @@ public final class JettyPageFetcher implements PageFetcher {
               if (failure != null) {
                 attempt.complete(
                     new FetchAttempt.Failure(
-                        FailureKind.ACCESS_FAILED, describe(failure), millisSince(started)));
+                        FailureKind.ACCESS_FAILED,
+                        Failures.describe(failure),
+                        millisSince(started)));
               } else if (prepared instanceof SiteGate.Refused refused) {
                 attempt.complete(
                     new FetchAttempt.Failure(
@@ -443,7 +376,7 @@ public final class JettyPageFetcher implements PageFetcher {
       long length = response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
       if (length > maxBodyBytes && !call.isHead()) {
         response.abort(
-            new AbortedException(
+            new Failures.AbortedException(
                 FailureKind.TOO_LARGE,
                 "Content-Length " + length + " is over the limit of " + maxBodyBytes + " bytes"));
         return;
@@ -462,7 +395,7 @@ public final class JettyPageFetcher implements PageFetcher {
             mediaType(response.getHeaders().get(HttpHeader.CONTENT_TYPE)).orElse(null);
         if (!filters.isAcceptedMetadata(mediaType, length)) {
           response.abort(
-              new AbortedException(
+              new Failures.AbortedException(
                   FailureKind.REJECTED_METADATA,
                   "Content-Type "
                       + mediaType
@@ -477,7 +410,7 @@ public final class JettyPageFetcher implements PageFetcher {
       int size = content.remaining();
       if ((long) bodyLength + size > maxBodyBytes) {
         response.abort(
-            new AbortedException(
+            new Failures.AbortedException(
                 FailureKind.TOO_LARGE, "body is over the limit of " + maxBodyBytes + " bytes"));
         return;
       }
@@ -506,7 +439,7 @@ public final class JettyPageFetcher implements PageFetcher {
       }
       if (!bodies.tryReserve(wanted)) {
         response.abort(
-            new AbortedException(
+            new Failures.AbortedException(
                 FailureKind.BUDGET_SPENT,
                 "the fetcher holds "
                     + bodies.used()
@@ -527,9 +460,9 @@ public final class JettyPageFetcher implements PageFetcher {
         Throwable failure = result.getFailure();
         attempt.complete(
             new FetchAttempt.Failure(
-                kindOf(
+                Failures.kindOf(
                     failure, result.getResponse() != null && result.getResponse().getStatus() > 0),
-                describe(failure),
+                Failures.describe(failure),
                 millis));
         return;
       }
@@ -684,101 +617,5 @@ public final class JettyPageFetcher implements PageFetcher {
 
   private static long millisSince(long started) {
     return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-  }
-
-  static FailureKind kindOf(Throwable failure, boolean hadResponse) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof AbortedException aborted) {
-        return aborted.kind;
-      }
-      if (cause instanceof GuardedAddressResolver.AddressDeniedException) {
-        return FailureKind.ADDRESS_DENIED;
-      }
-      if (cause instanceof TimeoutException || cause instanceof java.net.SocketTimeoutException) {
-        return FailureKind.TIMEOUT;
-      }
-      if (cause instanceof ConnectException
-          || cause instanceof UnknownHostException
-          || cause instanceof UnresolvedAddressException
-          || cause instanceof NoRouteToHostException) {
-        return FailureKind.CONNECT_FAILED;
-      }
-      if (cause instanceof HttpException) {
-        return FailureKind.PROTOCOL_ERROR; // the server's bytes are not an HTTP response
-      }
-      if (cause instanceof EOFException) {
-        return FailureKind.BROKEN_RESPONSE;
-      }
-    }
-    return hadResponse ? FailureKind.BROKEN_RESPONSE : FailureKind.CONNECT_FAILED;
-  }
-
-  /**
-   * Jetty's description of one of its objects ({@code HttpConnectionOverHTTP@61630baf::…}): no
-   * reason for an operator.
-   */
-  private static final java.util.regex.Pattern OBJECT_DUMP =
-      java.util.regex.Pattern.compile("(^|[\\s:(])([a-z]+\\.)*[A-Z][A-Za-z0-9$]*@[0-9a-f]{5,}");
-
-  /**
-   * A short description of a failure in words: the innermost HTTP parse error when there is one,
-   * else the first message that says something, never a dump of Jetty's connection objects (a body
-   * cut short reads "the server closed the connection before the response ended").
-   */
-  static String describe(Throwable failure) {
-    for (Throwable cause = innermostHttpError(failure); cause != null; cause = cause.getCause()) {
-      String message = cause.getMessage();
-      if (message == null || message.isBlank()) {
-        continue;
-      }
-      int dump =
-          message.indexOf(" on oejc"); // Jetty appends its connection's state to some messages
-      String text = (dump > 0 ? message.substring(0, dump) : message).strip();
-      if (!OBJECT_DUMP.matcher(text).find()) {
-        return text.length() > 200 ? text.substring(0, 200) + "…" : text;
-      }
-    }
-    return inWords(failure);
-  }
-
-  private static Throwable innermostHttpError(Throwable failure) {
-    Throwable found = failure;
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof HttpException) {
-        found = cause;
-      }
-    }
-    return found;
-  }
-
-  /** What the kind of failure means, for a failure whose messages say nothing readable. */
-  private static String inWords(Throwable failure) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof EOFException) {
-        return "the server closed the connection before the response ended";
-      }
-      if (cause instanceof java.nio.channels.ClosedChannelException) {
-        return "the connection was closed";
-      }
-      if (cause instanceof TimeoutException || cause instanceof java.net.SocketTimeoutException) {
-        return "no answer in time";
-      }
-      if (cause instanceof ConnectException) {
-        return "the connection was refused";
-      }
-    }
-    return failure.getClass().getSimpleName();
-  }
-
-  /** The request is aborted on purpose: the body is too large, or its metadata was rejected. */
-  static final class AbortedException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    final transient FailureKind kind;
-
-    AbortedException(FailureKind kind, String message) {
-      super(message, null, false, false);
-      this.kind = kind;
-    }
   }
 }

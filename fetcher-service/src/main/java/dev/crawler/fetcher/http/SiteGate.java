@@ -336,8 +336,7 @@ final class SiteGate {
                   session,
                   result,
                   Optional.of(
-                      "the login request failed: "
-                          + JettyPageFetcher.describe(answer.getFailure())));
+                      "the login request failed: " + Failures.describe(answer.getFailure())));
               return;
             }
             int status = answer.getResponse().getStatus();

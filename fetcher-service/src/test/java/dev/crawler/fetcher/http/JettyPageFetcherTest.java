@@ -468,20 +468,19 @@ class JettyPageFetcherTest {
     String dump =
         "HttpConnectionOverHTTP@61630baf::SocketChannelEndPoint@2c1b9e4e{l=/127.0.0.1:40000,r=/127.0.0.1:8080,OPEN,fill=-,flush=-,to=3/30000}";
 
-    assertThat(JettyPageFetcher.describe(new java.io.EOFException(dump)))
+    assertThat(Failures.describe(new java.io.EOFException(dump)))
         .isEqualTo("the server closed the connection before the response ended");
     assertThat(
-            JettyPageFetcher.describe(
+            Failures.describe(
                 new java.io.IOException("oejcti." + dump, new java.io.EOFException())))
         .isEqualTo("the server closed the connection before the response ended");
     assertThat(
-            JettyPageFetcher.describe(
-                new java.io.IOException("wrapped", new java.io.EOFException(dump))))
+            Failures.describe(new java.io.IOException("wrapped", new java.io.EOFException(dump))))
         .isEqualTo("wrapped");
-    assertThat(JettyPageFetcher.describe(new java.nio.channels.ClosedChannelException()))
+    assertThat(Failures.describe(new java.nio.channels.ClosedChannelException()))
         .isEqualTo("the connection was closed");
     assertThat(
-            JettyPageFetcher.describe(
+            Failures.describe(
                 new IllegalStateException("Connection reset on oejcti.HttpConnectionOverHTTP@1")))
         .isEqualTo("Connection reset");
   }

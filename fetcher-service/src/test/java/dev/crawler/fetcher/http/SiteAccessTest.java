@@ -59,7 +59,7 @@ class SiteAccessTest {
   static JettyPageFetcher fetcher(
       Secrets secrets,
       AddressPolicy addresses,
-      Optional<JettyPageFetcher.TrustStore> trustStore,
+      Optional<TrustStore> trustStore,
       boolean recordsExchanges) {
     return new JettyPageFetcher(
         "test-bot/1.0",
@@ -342,7 +342,7 @@ class SiteAccessTest {
           fetcher(
               secrets,
               AddressPolicy.of(List.of("127.0.0.1"), List.of()),
-              Optional.of(new JettyPageFetcher.TrustStore(trustStore, "trusted")),
+              Optional.of(new TrustStore(trustStore, "trusted")),
               false)) {
         FetchAttempt.Response response =
             (FetchAttempt.Response)
