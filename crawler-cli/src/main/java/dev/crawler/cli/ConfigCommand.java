@@ -15,7 +15,6 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Locale;
@@ -207,7 +206,4 @@ public final class ConfigCommand {
       producer.send(new ProducerRecord<>(topics.log().name(), "config", entry)).get();
     }
   }
-
-  /** Waits no longer than this for the configuration's record when reading it. */
-  static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
 }

@@ -24,7 +24,7 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * The topic catalogue: every topic the crawler reads or writes (DESIGN.md section 3), with its
+ * The topic catalogue: every topic the crawler reads or writes (the README's "Topics and wire format"), with its
  * serdes and how it is kept. The only place topic names are spelled.
  *
  * <p>Names are a prefix plus a fixed suffix: {@code crawl.discovered} with the default prefix. A

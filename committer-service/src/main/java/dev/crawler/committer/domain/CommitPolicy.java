@@ -14,7 +14,7 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Decides what downstream sees of a URL (DESIGN.md section 2, seed 002's commit half): an upsert
+ * Decides what downstream sees of a URL (seed 002's commit half): an upsert
  * when the document is new or its content changed; nothing when it is unchanged, noindex or
  * non-canonical; a delete when a published document turns noindex, non-canonical, not found or
  * gone. The permalink (the URL first published under), the first-seen time and the publish date are

@@ -3,10 +3,8 @@ package dev.crawler.common.control;
 import dev.crawler.common.url.RegisteredDomain;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -127,6 +125,9 @@ public final class OperatorHolds {
 
   private final Map<String, Hold> holds = new HashMap<>();
 
+  /** How many of the holds are on: none, and no origin is held (checked per request). */
+  private int inForceCount;
+
   /** The key of a hold: its kind and target. */
   public static String key(Kind kind, String target) {
     return kind.name() + " " + target;
@@ -145,6 +146,7 @@ public final class OperatorHolds {
       return Optional.empty();
     }
     holds.put(key, hold);
+    inForceCount += (hold.isOn() ? 1 : 0) - (current != null && current.isOn() ? 1 : 0);
     return Optional.of(hold);
   }
 
@@ -156,11 +158,6 @@ public final class OperatorHolds {
   /** Whether the origin is paused. */
   public boolean isPaused(String origin) {
     return isOn(Kind.PAUSE, origin);
-  }
-
-  /** Whether the origin is blocked. */
-  public boolean isBlocked(String origin) {
-    return isOn(Kind.BLOCK, origin);
   }
 
   /** Whether the origin is blocked with its documents deleted. */
@@ -196,14 +193,9 @@ public final class OperatorHolds {
     return targetsOf(origin).contains(target);
   }
 
-  /** Every hold known, in no order. */
-  public Map<String, Hold> all() {
-    return Collections.unmodifiableMap(holds);
-  }
-
   /** Whether any hold is on (a fast check before per-origin lookups). */
   public boolean isEmpty() {
-    return holds.values().stream().noneMatch(Hold::isOn);
+    return inForceCount == 0;
   }
 
   /** The holds in force, newest first, for status. */
@@ -212,8 +204,8 @@ public final class OperatorHolds {
   }
 
   private boolean isOn(Kind kind, String origin) {
-    if (holds.isEmpty()) {
-      return false;
+    if (inForceCount == 0) {
+      return false; // the common case: no site lookup per request
     }
     return newest(kind, origin).map(Hold::isOn).orElse(false);
   }
@@ -234,10 +226,5 @@ public final class OperatorHolds {
       host = host.substring(0, colon);
     }
     return RegisteredDomain.of(host.toLowerCase(Locale.ROOT));
-  }
-
-  /** Copies of every hold, for a snapshot. */
-  public Map<String, Hold> snapshot() {
-    return new LinkedHashMap<>(holds);
   }
 }

@@ -8,9 +8,9 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One decision a service made about a URL (DESIGN.md section 5a): the outcome, why, and the facts
- * that go with it. The same decision becomes the {@link CrawlOutcome} the frontier reads and the
- * {@link CrawlLogEntry} operators read, so the two never disagree.
+ * One decision a service made about a URL: the outcome, why, and the facts that go with it. The
+ * same decision becomes the {@link CrawlOutcome} the frontier reads and the {@link CrawlLogEntry}
+ * operators read, so the two never disagree.
  *
  * @param url the URL decided about
  * @param outcome what happened

@@ -46,6 +46,22 @@ class OperatorHoldsTest {
   }
 
   @Test
+  void isEmptyOnlyWhileNoHoldIsOn() {
+    OperatorHolds holds = new OperatorHolds();
+    assertThat(holds.isEmpty()).isTrue();
+
+    holds.apply(hold(Kind.PAUSE, A, true, 1));
+    holds.apply(hold(Kind.BLOCK, "*", true, 2));
+    assertThat(holds.isEmpty()).isFalse();
+    holds.apply(hold(Kind.PAUSE, A, false, 3));
+    assertThat(holds.isEmpty()).isFalse();
+    holds.apply(hold(Kind.BLOCK, "*", false, 4));
+
+    assertThat(holds.isEmpty()).isTrue();
+    assertThat(holds.isHeld(A)).isFalse();
+  }
+
+  @Test
   void aCommandSeenAgainChangesNothing() {
     OperatorHolds holds = new OperatorHolds();
     Hold pause = hold(Kind.PAUSE, A, true, 5);

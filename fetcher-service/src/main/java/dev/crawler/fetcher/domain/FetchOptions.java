@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * The crawl options that steer a fetch: a typed view of a fetch request's option map through the
  * catalogue ({@link RequestOptions}; the frontier resolves them per URL from the crawl
- * configuration, DESIGN.md section 5). A missing or unreadable value falls back to the default, so
+ * configuration, docs/crawl-config.md). A missing or unreadable value falls back to the default, so
  * a bad option never fails a fetch.
  *
  * @param delayMillis the minimum time between the end of one request to the origin and the start of

@@ -6,7 +6,7 @@ import dev.crawler.schemas.options.RequestOptions.Head;
 import java.util.Optional;
 
 /**
- * What a fetch attempt means for the crawl (DESIGN.md section 5a; StormCrawler's {@code
+ * What a fetch attempt means for the crawl (the {@code Outcome} codes; StormCrawler's {@code
  * Status.fromHTTPCode}): the page was fetched and goes on to the parser, or the fetch decided the
  * URL's outcome. One pure function of the attempt.
  *

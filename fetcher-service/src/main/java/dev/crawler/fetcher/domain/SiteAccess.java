@@ -36,8 +36,8 @@ public record SiteAccess(
 
   /** The access a request's options set. */
   public static SiteAccess of(Map<String, String> options) {
-    if (options.isEmpty()) {
-      return NONE;
+    if (!hasAny(options)) {
+      return NONE; // most requests: no allocation
     }
     SiteAccess access =
         new SiteAccess(
@@ -48,6 +48,15 @@ public record SiteAccess(
             RequestOptions.PROXY.readFrom(options),
             RequestOptions.CREDENTIALS_OVER_HTTP.readFrom(options));
     return access.equals(NONE) ? NONE : access;
+  }
+
+  private static boolean hasAny(Map<String, String> options) {
+    return options.containsKey(RequestOptions.HEADERS.name())
+        || options.containsKey(RequestOptions.COOKIES.name())
+        || options.containsKey(RequestOptions.AUTH.name())
+        || options.containsKey(RequestOptions.LOGIN.name())
+        || options.containsKey(RequestOptions.PROXY.name())
+        || options.containsKey(RequestOptions.CREDENTIALS_OVER_HTTP.name());
   }
 
   /**

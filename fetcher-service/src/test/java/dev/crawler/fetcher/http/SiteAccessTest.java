@@ -93,7 +93,12 @@ class SiteAccessTest {
   }
 
   private static FetchAttempt fetch(String url, SiteAccess access) throws Exception {
-    return fetcher.fetch(new Call(url, false, Map.of(), 0, null, access)).get(10, TimeUnit.SECONDS);
+    return fetch(fetcher, url, access);
+  }
+
+  private static FetchAttempt fetch(JettyPageFetcher through, String url, SiteAccess access)
+      throws Exception {
+    return through.fetch(new Call(url, false, Map.of(), 0, null, access)).get(10, TimeUnit.SECONDS);
   }
 
   private static FetchAttempt.Response page(String url, SiteAccess access) throws Exception {
@@ -278,30 +283,8 @@ class SiteAccessTest {
 
   @Test
   void sendsCredentialsOverHttpsOnlyWhenTheCertificateVerifies() throws Exception {
-    Path keyStore = dir.resolve("site.p12");
+    Path keyStore = keyStore();
     Path trustStore = dir.resolve("trust.p12");
-    keytool(
-        "-genkeypair",
-        "-alias",
-        "site",
-        "-keyalg",
-        "RSA",
-        "-keysize",
-        "2048",
-        "-validity",
-        "2",
-        "-storetype",
-        "PKCS12",
-        "-keystore",
-        keyStore.toString(),
-        "-storepass",
-        "secret",
-        "-keypass",
-        "secret",
-        "-dname",
-        "CN=127.0.0.1",
-        "-ext",
-        "SAN=ip:127.0.0.1");
     Path certificate = dir.resolve("site.crt");
     keytool(
         "-exportcert",
@@ -345,10 +328,7 @@ class SiteAccessTest {
               Optional.of(new TrustStore(trustStore, "trusted")),
               false)) {
         FetchAttempt.Response response =
-            (FetchAttempt.Response)
-                trusting
-                    .fetch(new Call(tls.base() + "/basic/page", false, Map.of(), 0, null, basic))
-                    .get(10, TimeUnit.SECONDS);
+            (FetchAttempt.Response) fetch(trusting, tls.base() + "/basic/page", basic);
         assertThat(response.status()).isEqualTo(200);
         assertThat(text(response)).isEqualTo("secret page /basic/page");
       }
@@ -384,10 +364,7 @@ class SiteAccessTest {
           new SiteAccess(List.of(), false, Optional.empty(), Optional.empty(), proxy, false);
 
       FetchAttempt.Response response =
-          (FetchAttempt.Response)
-              proxied
-                  .fetch(new Call(site.base() + "/cookie/show", false, Map.of(), 0, null, viaProxy))
-                  .get(10, TimeUnit.SECONDS);
+          (FetchAttempt.Response) fetch(proxied, site.base() + "/cookie/show", viaProxy);
 
       assertThat(response.status()).isEqualTo(200);
       assertThat(corporate.requests())
@@ -442,10 +419,7 @@ class SiteAccessTest {
               false);
 
       FetchAttempt.Response response =
-          (FetchAttempt.Response)
-              proxied
-                  .fetch(new Call(site.base() + "/cookie/show", false, Map.of(), 0, null, viaSocks))
-                  .get(10, TimeUnit.SECONDS);
+          (FetchAttempt.Response) fetch(proxied, site.base() + "/cookie/show", viaSocks);
 
       assertThat(response.status()).isEqualTo(200);
       int port = Integer.parseInt(site.base().substring(site.base().lastIndexOf(':') + 1));
@@ -475,10 +449,7 @@ class SiteAccessTest {
                       "http://127.0.0.1:" + corporate.port(), Optional.empty(), Optional.empty())),
               false);
 
-      FetchAttempt attempt =
-          guarded
-              .fetch(new Call(site.base() + "/cookie/show", false, Map.of(), 0, null, viaProxy))
-              .get(10, TimeUnit.SECONDS);
+      FetchAttempt attempt = fetch(guarded, site.base() + "/cookie/show", viaProxy);
 
       // the proxy on loopback is the operator's choice; the loopback target is not
       assertThat(((FetchAttempt.Failure) attempt).kind()).isEqualTo(FailureKind.ADDRESS_DENIED);

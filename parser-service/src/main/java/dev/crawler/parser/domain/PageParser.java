@@ -22,7 +22,7 @@ import org.jsoup.nodes.Element;
 import org.jsoup.parser.Parser;
 
 /**
- * Turns a fetched page into a document and its outlinks (DESIGN.md section 2; seed 001's link
+ * Turns a fetched page into a document and its outlinks (seed 001's link
  * detection, seed 002's import, canonical and robots meta).
  *
  * <ul>

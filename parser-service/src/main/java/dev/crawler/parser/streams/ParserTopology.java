@@ -15,7 +15,7 @@ import java.util.function.BiFunction;
 import org.apache.kafka.streams.Topology;
 
 /**
- * The parser as a Kafka Streams topology, stateless (DESIGN.md sections 2 and 3). For each {@code
+ * The parser as a Kafka Streams topology, stateless. For each {@code
  * FetchResult} on {@code crawl.fetch-results} (keyed by origin):
  *
  * <ul>
