@@ -1,15 +1,13 @@
 package dev.crawler.cli;
 
-import dev.crawler.common.decision.CrawlLog;
+import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.events.CrawlConfiguration;
-import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.Outcome;
 import dev.crawler.frontier.rules.CrawlConfig;
 import dev.crawler.frontier.rules.CrawlConfigException;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.schemas.Topics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -182,28 +180,21 @@ public final class ConfigCommand {
             topics.config().valueSerde().serializer())) {
       producer.send(new ProducerRecord<>(topics.config().name(), KEY, record)).get();
     }
-    CrawlLogEntry entry =
-        new CrawlLog("cli", new SimpleMeterRegistry())
-            .entry(
-                Decision.of(
-                        "config",
-                        Outcome.OPERATOR,
-                        "configuration "
-                            + config.version()
-                            + " ("
-                            + file
-                            + ") applied by "
-                            + by
-                            + " at "
-                            + now)
-                    .withRule("operator config apply"),
-                now);
-    try (KafkaProducer<String, CrawlLogEntry> producer =
-        new KafkaProducer<>(
-            properties,
-            topics.log().keySerde().serializer(),
-            topics.log().valueSerde().serializer())) {
-      producer.send(new ProducerRecord<>(topics.log().name(), "config", entry)).get();
-    }
+    ControlTopic.log(
+        kafka,
+        topics,
+        Decision.of(
+                "config",
+                Outcome.OPERATOR,
+                "configuration "
+                    + config.version()
+                    + " ("
+                    + file
+                    + ") applied by "
+                    + by
+                    + " at "
+                    + now)
+            .withRule("operator config apply"),
+        now);
   }
 }

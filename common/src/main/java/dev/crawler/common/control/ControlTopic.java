@@ -12,6 +12,7 @@ import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.RecordDecoder;
 import dev.crawler.schemas.serde.UndecodableRecordException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -64,31 +65,37 @@ public final class ControlTopic {
   /** Logs in crawl.log that the command was issued, by whom and when (keyed by its target). */
   public static void logIssued(Map<String, Object> kafka, Topics topics, ControlCommand command)
       throws InterruptedException, ExecutionException {
+    String target = command.getTarget().isEmpty() ? OperatorHolds.ALL : command.getTarget();
+    log(
+        kafka,
+        topics,
+        Decision.of(
+                target,
+                Outcome.OPERATOR,
+                describe(command)
+                    + " issued by "
+                    + command.getIssuedBy()
+                    + " at "
+                    + command.getIssuedAt()
+                    + " (command "
+                    + command.getCommandId()
+                    + ")")
+            .withRule("operator " + command.getCommand().name().toLowerCase(Locale.ROOT)),
+        command.getIssuedAt());
+  }
+
+  /** Writes an operator's line to crawl.log, keyed by what it is about, and waits for it. */
+  public static void log(Map<String, Object> kafka, Topics topics, Decision decision, Instant time)
+      throws InterruptedException, ExecutionException {
     Map<String, Object> properties = new HashMap<>(kafka);
     properties.put(ProducerConfig.ACKS_CONFIG, "all");
-    String target = command.getTarget().isEmpty() ? OperatorHolds.ALL : command.getTarget();
-    CrawlLogEntry entry =
-        new CrawlLog("operator", new SimpleMeterRegistry())
-            .entry(
-                Decision.of(
-                        target,
-                        Outcome.OPERATOR,
-                        describe(command)
-                            + " issued by "
-                            + command.getIssuedBy()
-                            + " at "
-                            + command.getIssuedAt()
-                            + " (command "
-                            + command.getCommandId()
-                            + ")")
-                    .withRule("operator " + command.getCommand().name().toLowerCase(Locale.ROOT)),
-                command.getIssuedAt());
+    CrawlLogEntry entry = new CrawlLog("operator", new SimpleMeterRegistry()).entry(decision, time);
     try (KafkaProducer<String, CrawlLogEntry> producer =
         new KafkaProducer<>(
             properties,
             topics.log().keySerde().serializer(),
             topics.log().valueSerde().serializer())) {
-      producer.send(new ProducerRecord<>(topics.log().name(), target, entry)).get();
+      producer.send(new ProducerRecord<>(topics.log().name(), decision.url(), entry)).get();
     }
   }
 

@@ -3,8 +3,8 @@ package dev.crawler.cli.status;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawler.cli.ClusterOptions;
 import dev.crawler.cli.TopicReader;
+import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.control.OperatorHolds;
-import dev.crawler.events.ControlCommand;
 import dev.crawler.events.OriginStats;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
@@ -62,7 +62,8 @@ public final class StatusCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Topics topics = cluster.topics();
     CrawlStatus status = read(topics.stats());
-    List<OperatorHolds.Hold> holds = holds(topics.control());
+    List<OperatorHolds.Hold> holds =
+        ControlTopic.holds(cluster.kafkaProperties(), topics).inForce();
     Instant now = Instant.now();
     List<ConsumerLag.Row> lag;
     try (Admin admin = Admin.create(cluster.kafkaProperties())) {
@@ -173,24 +174,6 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   /** Reads the stats topic from its start to its current end. */
-  /** What operators hold now, from every command on the control topic, newest first. */
-  private List<OperatorHolds.Hold> holds(TopicSpec<String, ControlCommand> topic)
-      throws IOException {
-    OperatorHolds holds = new OperatorHolds();
-    TopicReader.read(
-        cluster.kafkaProperties(),
-        topic,
-        false,
-        record -> {
-          if (record.value() != null) {
-            OperatorHolds.Hold.of(record.value()).ifPresent(holds::apply);
-          }
-          return true;
-        },
-        problem -> spec.commandLine().getErr().println("crawler: skipping a record: " + problem));
-    return holds.inForce();
-  }
-
   /** A hold in words: {@code paused http://a.example by alice@ops-1 at 2026-…Z}. */
   static String describe(OperatorHolds.Hold hold) {
     String what =

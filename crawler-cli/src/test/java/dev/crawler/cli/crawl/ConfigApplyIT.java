@@ -90,8 +90,20 @@ class ConfigApplyIT {
                       new String[] {"config", "apply", second.toString()}, connection)))
           .isZero();
       long acknowledged = System.nanoTime();
-      // the requests the fetcher held with the old options go first (a window of them)
-      Thread.sleep(3_000);
+      // the requests the fetcher held with the old options go first; then three come the new
+      // delay apart
+      long newDelay = TimeUnit.MILLISECONDS.toNanos(400);
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                List<Long> times = site.requestTimes(b);
+                int last = times.size() - 1;
+                return last > 1
+                    && times.get(last - 1) > acknowledged
+                    && times.get(last) - times.get(last - 1) >= newDelay
+                    && times.get(last - 1) - times.get(last - 2) >= newDelay;
+              });
       long from = System.nanoTime();
       Thread.sleep(3_000);
       List<Long> slowed = site.requestTimes(b).stream().filter(time -> time > from).toList();
