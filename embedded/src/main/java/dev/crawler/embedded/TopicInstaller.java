@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * there.
  *
  * <p>Existing topics are kept as they are; an origin-keyed topic whose partition count differs from
- * the others is an error, because co-partitioned topics must agree, and so is
- * a topic with a fixed partition count that has another.
+ * the others is an error, because co-partitioned topics must agree, and so is a topic with a fixed
+ * partition count that has another.
  */
 public final class TopicInstaller {
 

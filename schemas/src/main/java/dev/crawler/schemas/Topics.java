@@ -24,8 +24,8 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * The topic catalogue: every topic the crawler reads or writes (the README's "Topics and wire format"), with its
- * serdes and how it is kept. The only place topic names are spelled.
+ * The topic catalogue: every topic the crawler reads or writes (the README's "Topics and wire
+ * format"), with its serdes and how it is kept. The only place topic names are spelled.
  *
  * <p>Names are a prefix plus a fixed suffix: {@code crawl.discovered} with the default prefix. A
  * different prefix lets several crawls, or several tests, share one cluster without sharing topics.

@@ -14,11 +14,11 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Decides what downstream sees of a URL (seed 002's commit half): an upsert
- * when the document is new or its content changed; nothing when it is unchanged, noindex or
- * non-canonical; a delete when a published document turns noindex, non-canonical, not found or
- * gone. The permalink (the URL first published under), the first-seen time and the publish date are
- * kept across recrawls (seed 000); every other field is updated.
+ * Decides what downstream sees of a URL (seed 002's commit half): an upsert when the document is
+ * new or its content changed; nothing when it is unchanged, noindex or non-canonical; a delete when
+ * a published document turns noindex, non-canonical, not found or gone. The permalink (the URL
+ * first published under), the first-seen time and the publish date are kept across recrawls (seed
+ * 000); every other field is updated.
  *
  * <p>Pure and stateless: the caller passes the URL's previous state and stores {@link
  * Commit#state()}. The previous state is copied, never modified. Thread-safe.

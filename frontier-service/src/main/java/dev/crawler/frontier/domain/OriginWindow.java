@@ -5,11 +5,11 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An origin's release window: its queue (head to tail), its requests in
- * flight (leases), and whether the fetcher asked to leave it alone until some time. The origin
- * releases its queue's head while it has fewer requests in flight than its window, so a slow origin
- * never holds up the others of its partition; an outcome returns the credit. Pure decisions over
- * the stored {@link OriginState}.
+ * An origin's release window: its queue (head to tail), its requests in flight (leases), and
+ * whether the fetcher asked to leave it alone until some time. The origin releases its queue's head
+ * while it has fewer requests in flight than its window, so a slow origin never holds up the others
+ * of its partition; an outcome returns the credit. Pure decisions over the stored {@link
+ * OriginState}.
  */
 public final class OriginWindow {
 

@@ -15,8 +15,8 @@ import java.util.function.BiFunction;
 import org.apache.kafka.streams.Topology;
 
 /**
- * The parser as a Kafka Streams topology, stateless. For each {@code
- * FetchResult} on {@code crawl.fetch-results} (keyed by origin):
+ * The parser as a Kafka Streams topology, stateless. For each {@code FetchResult} on {@code
+ * crawl.fetch-results} (keyed by origin):
  *
  * <ul>
  *   <li>a parsed page: its {@code ParsedDocument} to {@code crawl.parsed} (same key), and to {@code

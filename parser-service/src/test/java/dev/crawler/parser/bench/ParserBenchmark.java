@@ -16,8 +16,7 @@ import java.util.stream.Stream;
 
 /**
  * Prints how many pages per second one thread of the page parser handles, on the HTML files of a
- * directory (a site saved with its directory layout): {@code java ... ParserBenchmark DIR
- * [PAGES]}.
+ * directory (a site saved with its directory layout): {@code java ... ParserBenchmark DIR [PAGES]}.
  */
 public final class ParserBenchmark {
 
