@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -39,7 +40,7 @@ public final class Seeds {
               + " seed(s) not sent: "
               + failures.entrySet().stream()
                   .map(failure -> failure.getKey() + " (" + failure.getValue() + ")")
-                  .collect(java.util.stream.Collectors.joining(", ")));
+                  .collect(Collectors.joining(", ")));
       this.failures = Map.copyOf(failures);
     }
 

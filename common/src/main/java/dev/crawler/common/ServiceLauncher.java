@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -62,8 +63,8 @@ public final class ServiceLauncher {
       return;
     }
     ServiceLogging.configure(config.logFormat(), config.getString(ServiceConfig.LOG_LEVEL_CONFIG));
-    // the registry is there before the service's first meter, so every meter is in it from the
-    // start
+    // the registry is there before the service's first
+    // meter, so every meter is in it from the start
     PrometheusMeterRegistry registry = ServiceMetrics.forService(service);
     RunningService running = start.apply(config);
     running.bindMetrics(registry);
@@ -84,7 +85,7 @@ public final class ServiceLauncher {
                       config.topics(),
                       Optional.ofNullable(
                               config.getPassword(ServiceConfig.MANAGEMENT_CONTROL_TOKEN_CONFIG))
-                          .map(org.apache.kafka.common.config.types.Password::value),
+                          .map(Password::value),
                       service)));
     } catch (UncheckedIOException e) {
       LoggerFactory.getLogger(ServiceLauncher.class)

@@ -98,8 +98,8 @@ final class ClusterCommand implements Callable<Integer> {
       registryUrl = registry.url();
       replicas = nodes.replicas();
     }
-    // Ctrl-C: stop the brokers cleanly before the JVM exits, so the next start resumes without
-    // recovery
+    // Ctrl-C: stop the brokers cleanly before the JVM
+    // exits, so the next start resumes without recovery
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(

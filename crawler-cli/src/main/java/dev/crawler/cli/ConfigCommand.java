@@ -1,5 +1,6 @@
 package dev.crawler.cli;
 
+import dev.crawler.common.config.Durations;
 import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.events.CrawlConfiguration;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -96,8 +98,7 @@ public final class ConfigCommand {
           "configuration " + config.version() + " (" + file + ")",
           () -> publish(cluster.kafkaProperties(), topics, text, config, file.toString(), by),
           Optional.empty(),
-          dev.crawler.common.config.Durations.parse(
-              timeout, Optional.of(java.time.temporal.ChronoUnit.SECONDS)));
+          Durations.parse(timeout, Optional.of(ChronoUnit.SECONDS)));
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.crawler.cli;
 
+import dev.crawler.cli.crawl.CrawlCommand;
+import dev.crawler.cli.status.StatusCommand;
 import dev.crawler.common.SuppressForbidden;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -11,15 +13,16 @@ import picocli.CommandLine.Command;
     version = "crawler 0.1.0",
     description = "A Kafka-native web crawler.",
     subcommands = {
-      dev.crawler.cli.crawl.CrawlCommand.class,
+      CrawlCommand.class,
       ClusterCommand.class,
       SettingsCommand.class,
+      OptionsCommand.class,
       ExplainCommand.class,
       ErrorsCommand.class,
       DocumentsCommand.class,
       ArchiveCommand.class,
       SeedCommand.class,
-      dev.crawler.cli.status.StatusCommand.class,
+      StatusCommand.class,
       HoldCommands.Pause.class,
       HoldCommands.Resume.class,
       HoldCommands.Block.class,

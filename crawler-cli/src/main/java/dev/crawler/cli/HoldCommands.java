@@ -1,5 +1,6 @@
 package dev.crawler.cli;
 
+import dev.crawler.common.config.Durations;
 import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.events.ControlCommand;
@@ -7,10 +8,13 @@ import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.Outcome;
 import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.options.Bounds;
+import dev.crawler.schemas.options.RequestOptions;
 import dev.crawler.schemas.serde.RecordDecoder;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +24,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
@@ -28,10 +33,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -102,8 +109,7 @@ public final class HoldCommands {
           cluster,
           command,
           fetcherGroup,
-          dev.crawler.common.config.Durations.parse(
-              timeout, java.util.Optional.of(java.time.temporal.ChronoUnit.SECONDS)));
+          Durations.parse(timeout, Optional.of(ChronoUnit.SECONDS)));
     }
   }
 
@@ -234,7 +240,7 @@ public final class HoldCommands {
       return admin
           .describeConsumerGroups(List.of(group))
           .all()
-          .get(30, java.util.concurrent.TimeUnit.SECONDS)
+          .get(30, TimeUnit.SECONDS)
           .get(group)
           .members()
           .size();
@@ -333,12 +339,11 @@ public final class HoldCommands {
     @Override
     ControlCommand.Builder command() {
       if (reset == (millis != null)) {
-        throw new picocli.CommandLine.ParameterException(
-            new picocli.CommandLine(this), "give MS or --reset");
+        throw new ParameterException(new CommandLine(this), "give MS or --reset");
       }
-      if (millis != null && (millis < 0 || millis > 3_600_000)) {
-        throw new picocli.CommandLine.ParameterException(
-            new picocli.CommandLine(this), "MS is between 0 and 3600000");
+      Bounds bounds = RequestOptions.DELAY_MS.bounds().orElseThrow();
+      if (millis != null && !bounds.contains(millis)) {
+        throw new ParameterException(new CommandLine(this), "MS is " + bounds);
       }
       return ControlCommand.newBuilder()
           .setCommand(ControlCommandType.SET_DELAY)

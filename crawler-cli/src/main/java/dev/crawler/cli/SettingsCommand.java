@@ -7,6 +7,7 @@ import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.parser.ParserConfig;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.config.ConfigDef;
@@ -57,7 +58,7 @@ public final class SettingsCommand implements Callable<Integer> {
                 .append("` | `")
                 .append(SettingsSource.variableOf(key.name))
                 .append("` | ")
-                .append(key.type.name().toLowerCase(java.util.Locale.ROOT))
+                .append(key.type.name().toLowerCase(Locale.ROOT))
                 .append(" | ")
                 .append(
                     key.hasDefault()

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -102,7 +103,7 @@ class ArchiveChaosIT {
       assertThat(count(archive, ".open")).as("no file left half written").isZero();
       List<String> ids = new ArrayList<>(requestIdList(archive));
       System.out.printf(
-          java.util.Locale.ROOT,
+          Locale.ROOT,
           "archive: %d files, %d request records, %d exchanges recorded in Kafka; %d file(s) open at the kill%n",
           count(archive, ".warc.gz"),
           ids.size(),

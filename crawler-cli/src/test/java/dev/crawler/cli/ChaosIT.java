@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -98,7 +99,7 @@ class ChaosIT {
         long flowingAt = System.nanoTime();
         figures.add(
             String.format(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "%s killed: ready again %.1f s after the kill, every origin served %.1f s after ready",
                 name,
                 seconds(readyAt - killedAt),
@@ -119,7 +120,7 @@ class ChaosIT {
       long takenAt = System.nanoTime();
       figures.add(
           String.format(
-              java.util.Locale.ROOT,
+              Locale.ROOT,
               "fetcher-2 killed, not restarted: every origin served %.1f s after the kill",
               seconds(takenAt - killedAt)));
       System.out.println(figures.get(figures.size() - 1));
@@ -144,7 +145,7 @@ class ChaosIT {
       }
       int servedWhileDown = site.served().size() - servedBefore;
       System.out.printf(
-          java.util.Locale.ROOT,
+          Locale.ROOT,
           "broker away: pages served in the %d s after the first %d s: %d; fetcher-1 and parser stopped on SIGTERM%n",
           TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - brokerDownAt)
               - BACK_PRESSURE.toSeconds(),
@@ -166,7 +167,7 @@ class ChaosIT {
       long flowingAt = System.nanoTime();
       figures.add(
           String.format(
-              java.util.Locale.ROOT,
+              Locale.ROOT,
               "broker killed and restarted: every origin served %.1f s after it was back",
               seconds(flowingAt - brokerBackAt)));
       System.out.println(figures.get(figures.size() - 1));
@@ -201,7 +202,7 @@ class ChaosIT {
   private void assertPolite() {
     long closest = site.closestRequestsToOneOrigin();
     System.out.printf(
-        java.util.Locale.ROOT,
+        Locale.ROOT,
         "closest two requests to one origin: %.0f ms (delay %d ms)%n",
         closest / 1e6,
         DELAY_MILLIS);

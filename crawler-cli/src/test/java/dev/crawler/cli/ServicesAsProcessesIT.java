@@ -196,8 +196,8 @@ class ServicesAsProcessesIT {
       assertThat(report.path("origins")).hasSize(ORIGINS);
       assertThat(report.path("lag").findValuesAsText("group"))
           .contains("crawler-fetcher", "crawler-parser", "crawler-committer");
-      // idle: every group's committed offsets reach the end of its topics, transaction markers
-      // included
+      // idle: every group's committed offsets reach the
+      // end of its topics, transaction markers included
       await("every group's lag is 0 on the idle crawl")
           .atMost(Duration.ofSeconds(30))
           .pollInterval(Duration.ofSeconds(1))
@@ -260,8 +260,8 @@ class ServicesAsProcessesIT {
         assertThat(entry.has("level") && entry.has("formattedMessage")).as(line).isTrue();
       }
 
-      // a fetcher restarted after the idle crawl fetches nothing: every request it could read is
-      // committed
+      // a fetcher restarted after the idle crawl fetches
+      // nothing: every request it could read is committed
       fetcher.process().destroy();
       assertThat(fetcher.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
       int servedBefore = pagesFetched();

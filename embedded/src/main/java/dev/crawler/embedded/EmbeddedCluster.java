@@ -1,6 +1,8 @@
 package dev.crawler.embedded;
 
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,7 +46,7 @@ public final class EmbeddedCluster implements AutoCloseable {
    */
   public static EmbeddedCluster start(Path dataDir, int defaultPartitions) {
     StablePorts ports = StablePorts.of(dataDir);
-    var registryStart = new java.util.concurrent.CompletableFuture<EmbeddedSchemaRegistry>();
+    var registryStart = new CompletableFuture<EmbeddedSchemaRegistry>();
     Thread starter =
         new Thread(
             () -> {
@@ -71,8 +73,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         broker.close();
       }
       registryStart.thenAccept(EmbeddedSchemaRegistry::close);
-      throw e instanceof java.util.concurrent.CompletionException
-              && e.getCause() instanceof RuntimeException cause
+      throw e instanceof CompletionException && e.getCause() instanceof RuntimeException cause
           ? cause
           : e;
     }

@@ -22,11 +22,6 @@ final class FreePorts {
   private FreePorts() {}
 
   /**
-   * A port that was free on 127.0.0.1 just now and was not handed out by this class lately, so two
-   * calls in a row (a broker's listener and its controller) never get the same port. Another
-   * process could still take it before it is bound. Thread-safe.
-   */
-  /**
    * Marks a port as handed out (one chosen elsewhere), so {@link #next()} does not offer it soon.
    */
   static synchronized void remember(int port) {
@@ -38,6 +33,11 @@ final class FreePorts {
     }
   }
 
+  /**
+   * A port that was free on 127.0.0.1 just now and was not handed out by this class lately, so two
+   * calls in a row (a broker's listener and its controller) never get the same port. Another
+   * process could still take it before it is bound. Thread-safe.
+   */
   static synchronized int next() {
     List<ServerSocket> probes = new ArrayList<>();
     try {

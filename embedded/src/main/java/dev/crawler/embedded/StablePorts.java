@@ -5,6 +5,7 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -92,7 +93,7 @@ public record StablePorts(int kafka, int controller, int registry) {
     }
     try (ServerSocket socket = new ServerSocket()) {
       socket.setReuseAddress(true);
-      socket.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
       return true;
     } catch (IOException e) {
       return false;

@@ -18,6 +18,8 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +70,7 @@ public final class TopicInstaller {
           try {
             entry.getValue().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
           } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
               throw e;
             }
           }
@@ -99,8 +101,7 @@ public final class TopicInstaller {
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       } catch (ExecutionException e) {
         // a topic created a moment ago may not be known to the broker's metadata yet
-        if (!(e.getCause()
-                instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException)
             || System.nanoTime() > deadline) {
           throw e;
         }

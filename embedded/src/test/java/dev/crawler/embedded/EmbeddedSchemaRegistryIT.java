@@ -2,6 +2,7 @@ package dev.crawler.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
 import java.nio.file.Path;
@@ -46,14 +47,13 @@ class EmbeddedSchemaRegistryIT {
     try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.start(workDir)) {
       HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(registry.url());
       first = client.register("a-value", DiscoveredUrl.getClassSchema());
-      second = client.register("b-value", dev.crawler.events.CrawlOutcome.getClassSchema());
+      second = client.register("b-value", CrawlOutcome.getClassSchema());
     }
     try (EmbeddedSchemaRegistry registry = EmbeddedSchemaRegistry.start(workDir)) {
       HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(registry.url());
-      // registered in the other order: a registry that forgot would hand out the ids the other way
-      // round
-      assertThat(client.register("b-value", dev.crawler.events.CrawlOutcome.getClassSchema()))
-          .isEqualTo(second);
+      // registered in the other order: a registry that
+      // forgot would hand out the ids the other way round
+      assertThat(client.register("b-value", CrawlOutcome.getClassSchema())).isEqualTo(second);
       assertThat(client.schemaById(first)).isEqualTo(DiscoveredUrl.getClassSchema());
     }
   }

@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
@@ -291,7 +292,7 @@ class EventContractIT {
     }
     assertThat(records).as("records on " + topic).hasSizeGreaterThanOrEqualTo(count);
     records.sort(
-        java.util.Comparator.comparingInt(ConsumerRecord<byte[], byte[]>::partition)
+        Comparator.comparingInt(ConsumerRecord<byte[], byte[]>::partition)
             .thenComparingLong(ConsumerRecord::offset));
     return records;
   }

@@ -212,7 +212,7 @@ class RegistryAccessIT {
 
   private static RegistryAccess access(String registryUrl, Map<String, String> settings) {
     try {
-      java.util.Map<String, String> all = new HashMap<>(settings);
+      Map<String, String> all = new HashMap<>(settings);
       all.put("ssl.truststore.location", resource("tls/registry-trust.p12").toString());
       all.put("ssl.truststore.password", "trust-secret");
       return RegistryAccess.of(registryUrl, all);

@@ -3,6 +3,7 @@ package dev.crawler.frontier;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.Seeds;
 import dev.crawler.common.ServiceLauncher;
+import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.streams.StreamsService;
@@ -120,13 +121,12 @@ public final class FrontierApp implements RunningService {
                   StoreQueryParameters.fromNameAndType(
                       FrontierTopology.OPERATOR_STORE, QueryableStoreTypes.keyValueStore()));
       // origins an operator paused or blocked count as paused: the crawl is idle without them
-      dev.crawler.common.control.OperatorHolds holds =
-          new dev.crawler.common.control.OperatorHolds();
+      OperatorHolds holds = new OperatorHolds();
       try (KeyValueIterator<String, String> all = operator.all()) {
         while (all.hasNext()) {
           KeyValue<String, String> entry = all.next();
           if (!entry.key.startsWith("~")) {
-            holds.apply(dev.crawler.common.control.OperatorHolds.Hold.decode(entry.value));
+            holds.apply(OperatorHolds.Hold.decode(entry.value));
           }
         }
       }
@@ -134,7 +134,7 @@ public final class FrontierApp implements RunningService {
       long queued = 0;
       long paused = 0;
       long inFlight = 0;
-      java.time.Instant now = java.time.Instant.now();
+      Instant now = Instant.now();
       try (KeyValueIterator<String, OriginState> all = origins.all()) {
         while (all.hasNext()) {
           KeyValue<String, OriginState> entry = all.next();

@@ -6,16 +6,18 @@ import dev.crawler.frontier.rules.CrawlConfig;
 import dev.crawler.frontier.rules.CrawlConfigException;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.frontier.rules.CrawlOption;
-import dev.crawler.schemas.options.RequestOptions;
+import dev.crawler.schemas.options.Bounds;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.streams.StreamsConfig;
 
 /** The frontier's settings. */
 public final class FrontierConfig extends StreamsServiceConfig {
@@ -54,13 +56,19 @@ public final class FrontierConfig extends StreamsServiceConfig {
 
   public static final ConfigDef DEFINITION =
       streamsDefinition("crawler-frontier")
-          .define(MAX_DEPTH_CONFIG, Type.INT, -1, Range.atLeast(-1), Importance.HIGH, MAX_DEPTH_DOC)
+          .define(
+              MAX_DEPTH_CONFIG,
+              Type.INT,
+              CrawlOption.MAX_DEPTH.defaultValue(),
+              within(CrawlOption.MAX_DEPTH),
+              Importance.HIGH,
+              MAX_DEPTH_DOC)
           .define(MAX_PAGES_CONFIG, Type.LONG, 0L, Range.atLeast(0), Importance.HIGH, MAX_PAGES_DOC)
           .define(
               DELAY_MS_CONFIG,
               Type.LONG,
-              RequestOptions.DELAY_MS.defaultValue(),
-              Range.between(0, 3_600_000),
+              CrawlOption.DELAY_MS.defaultValue(),
+              within(CrawlOption.DELAY_MS),
               Importance.HIGH,
               DELAY_MS_DOC)
           .define(
@@ -88,6 +96,13 @@ public final class FrontierConfig extends StreamsServiceConfig {
           .define(SEEDS_CONFIG, Type.LIST, "", Importance.LOW, SEEDS_DOC);
 
   private final CrawlConfig crawl;
+
+  /** A setting of a crawl option takes the values the option does in the crawl configuration. */
+  private static Range within(CrawlOption<?> option) {
+    Bounds bounds = option.bounds().orElseThrow();
+    boolean isUnbounded = bounds.max() == Long.MAX_VALUE || bounds.max() == Integer.MAX_VALUE;
+    return isUnbounded ? Range.atLeast(bounds.min()) : Range.between(bounds.min(), bounds.max());
+  }
 
   /**
    * @throws ConfigException naming the setting, or the crawl configuration's file, line and key
@@ -127,11 +142,10 @@ public final class FrontierConfig extends StreamsServiceConfig {
    * kafka.max.task.idle.ms} setting still wins.
    */
   @Override
-  public java.util.Properties streamsProperties() {
-    java.util.Properties properties = super.streamsProperties();
+  public Properties streamsProperties() {
+    Properties properties = super.streamsProperties();
     properties.putIfAbsent(
-        org.apache.kafka.streams.StreamsConfig.MAX_TASK_IDLE_MS_CONFIG,
-        org.apache.kafka.streams.StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
+        StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     return properties;
   }
 

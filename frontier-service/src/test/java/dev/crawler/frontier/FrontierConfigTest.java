@@ -1,8 +1,14 @@
 package dev.crawler.frontier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.crawler.frontier.rules.CrawlConfigException;
+import dev.crawler.frontier.rules.CrawlConfigLoader;
+import dev.crawler.frontier.rules.CrawlOption;
+import dev.crawler.schemas.options.RequestOptions;
 import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
@@ -15,5 +21,31 @@ class FrontierConfigTest {
             StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     assertThat(new FrontierConfig(Map.of("kafka.max.task.idle.ms", "0")).streamsProperties())
         .containsEntry(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0");
+  }
+
+  @Test
+  void anOptionTakesTheSameValuesInTheConfigurationAsASettingAndOnTheWire() {
+    String max = Long.toString(RequestOptions.MAX_DELAY_MS);
+    String past = Long.toString(RequestOptions.MAX_DELAY_MS + 1);
+
+    assertThat(CrawlConfigLoader.parse("global: {delay-ms: " + max + "}", "crawl.yaml"))
+        .isNotNull();
+    assertThat(new FrontierConfig(Map.of(FrontierConfig.DELAY_MS_CONFIG, max))).isNotNull();
+    assertThatThrownBy(() -> CrawlConfigLoader.parse("global: {delay-ms: " + past + "}", "c.yaml"))
+        .isInstanceOf(CrawlConfigException.class)
+        .hasMessageContaining("is more than " + max);
+    assertThatThrownBy(() -> new FrontierConfig(Map.of(FrontierConfig.DELAY_MS_CONFIG, past)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(FrontierConfig.DELAY_MS_CONFIG);
+    // a foreign request's larger delay is read as the most there is, never as a shorter default
+    assertThat(RequestOptions.DELAY_MS.readFrom(Map.of("delay-ms", past)))
+        .isEqualTo(RequestOptions.MAX_DELAY_MS);
+    assertThat(RequestOptions.DELAY_MS.readFrom(Map.of("delay-ms", "-1")))
+        .isEqualTo(RequestOptions.DELAY_MS.defaultValue());
+
+    assertThat(new FrontierConfig(Map.of(FrontierConfig.MAX_DEPTH_CONFIG, "-1"))).isNotNull();
+    assertThatThrownBy(() -> new FrontierConfig(Map.of(FrontierConfig.MAX_DEPTH_CONFIG, "-2")))
+        .isInstanceOf(ConfigException.class);
+    assertThat(CrawlOption.DELAY_MS.bounds()).isEqualTo(RequestOptions.DELAY_MS.bounds());
   }
 }

@@ -83,6 +83,20 @@ public record Origin(String scheme, String host, int port) {
     return of(url).key();
   }
 
+  /**
+   * The origin key of a normalized URL whose record may be keyed by it already: {@code key} when
+   * the URL begins with it and its path, query or end comes next, else {@link #keyOf(String)}.
+   */
+  public static String keyOf(String url, @Nullable String key) {
+    if (key != null && url.startsWith(key)) {
+      int next = key.length();
+      if (next == url.length() || "/?#".indexOf(url.charAt(next)) >= 0) {
+        return key;
+      }
+    }
+    return keyOf(url);
+  }
+
   /** The origin as a string, {@code scheme://host[:port]}: the partition key. */
   public String key() {
     return port == -1 ? scheme + "://" + host : scheme + "://" + host + ":" + port;
@@ -125,8 +139,8 @@ public record Origin(String scheme, String host, int port) {
     }
     String ascii;
     if (isPlainAscii(host)) {
-      // nothing for IDNA to convert (the common case, and IDN.toASCII's cost was a tenth of the
-      // frontier's thread)
+      // nothing for IDNA to convert (the common case, and
+      // IDN.toASCII's cost was a tenth of the frontier's thread)
       ascii = host.toLowerCase(Locale.ROOT);
       checkLabelLengths(url, host);
     } else {

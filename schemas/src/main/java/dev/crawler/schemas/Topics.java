@@ -24,8 +24,8 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * The topic catalogue: every topic the crawler reads or writes (the README's "Topics and wire
- * format"), with its serdes and how it is kept. The only place topic names are spelled.
+ * The topic catalogue: every topic the crawler reads or writes (docs/architecture.md, "Topics and
+ * wire format"), with its serdes and how it is kept. The only place topic names are spelled.
  *
  * <p>Names are a prefix plus a fixed suffix: {@code crawl.discovered} with the default prefix. A
  * different prefix lets several crawls, or several tests, share one cluster without sharing topics.
@@ -87,8 +87,8 @@ public final class Topics {
             CleanupPolicy.DELETE,
             Optional.of(LOG_RETENTION),
             true);
-    // partitioned like the origin-keyed topics, so the frontier reads it beside them; written to
-    // every partition
+    // partitioned like the origin-keyed topics, so the frontier
+    // reads it beside them; written to every partition
     this.control =
         new TopicSpec<>(
             prefix + "control",
@@ -97,8 +97,8 @@ public final class Topics {
             CleanupPolicy.DELETE,
             Optional.empty(),
             true);
-    // keyed by origin and partitioned like fetch-requests: a fetcher reads the partitions it is
-    // assigned
+    // keyed by origin and partitioned like fetch-requests:
+    // a fetcher reads the partitions it is assigned
     this.politeness =
         new TopicSpec<>(
             prefix + "politeness",
@@ -116,8 +116,8 @@ public final class Topics {
             CleanupPolicy.COMPACT,
             Optional.empty(),
             false);
-    // one partition: the event-driven recrawl schedule is global across sites, so one task reads it
-    // all
+    // one partition: the event-driven recrawl schedule
+    // is global across sites, so one task reads it all
     this.recrawlFeed =
         new TopicSpec<>(
             prefix + "recrawl-feed",
@@ -190,7 +190,6 @@ public final class Topics {
     return fetchResults;
   }
 
-  /** Parsed documents; parser to committer. */
   /**
    * {@code crawl.imports}: the fetch results of files (PDF, office documents) that the parser's
    * import loop reads, set aside by its topology.
@@ -208,6 +207,7 @@ public final class Topics {
     return exchanges;
   }
 
+  /** Parsed documents; parser to committer. */
   public TopicSpec<String, ParsedDocument> parsed() {
     return parsed;
   }

@@ -40,6 +40,25 @@ class OriginTest {
     assertThat(Origin.keyOf(url)).isEqualTo(key);
   }
 
+  @ParameterizedTest(name = "{0} keyed {1} -> {2}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          http://example.org/a          | http://example.org          | http://example.org
+          http://example.org            | http://example.org          | http://example.org
+          http://example.org?q          | http://example.org          | http://example.org
+          http://example.org:8080/a     | http://example.org          | http://example.org:8080
+          http://example.org.evil/      | http://example.org          | http://example.org.evil
+          http://example.org:8081/      | http://example.org:808      | http://example.org:8081
+          http://example.org/a          | https://example.org         | http://example.org
+          http://example.org/a          | site example.org            | http://example.org
+          http://example.org/a          |                             | http://example.org
+          """)
+  void takesTheRecordKeyOnlyWhenItIsTheOrigin(String url, String key, String origin) {
+    assertThat(Origin.keyOf(url, key)).isEqualTo(origin);
+  }
+
   @ParameterizedTest(name = "{0}: {1}")
   @CsvSource(
       delimiter = '|',

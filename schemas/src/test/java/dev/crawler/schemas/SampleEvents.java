@@ -1,5 +1,7 @@
 package dev.crawler.schemas;
 
+import dev.crawler.events.ControlCommand;
+import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DeadLetter;
@@ -197,9 +199,9 @@ public final class SampleEvents {
         .build();
   }
 
-  public static dev.crawler.events.ControlCommand control() {
-    return dev.crawler.events.ControlCommand.newBuilder()
-        .setCommand(dev.crawler.events.ControlCommandType.CLEAR_ERRORS)
+  public static ControlCommand control() {
+    return ControlCommand.newBuilder()
+        .setCommand(ControlCommandType.CLEAR_ERRORS)
         .setIssuedAt(T)
         .setIssuedBy("operator@host")
         .build();

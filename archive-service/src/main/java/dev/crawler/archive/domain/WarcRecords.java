@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
@@ -316,14 +317,14 @@ public final class WarcRecords {
     return false;
   }
 
-  private static java.nio.charset.Charset charsetOf(HttpExchange exchange) {
+  private static Charset charsetOf(HttpExchange exchange) {
     for (HttpHeader header : exchange.getResponseHeaders()) {
       if (header.getName().equalsIgnoreCase("Content-Type")) {
         int at = header.getValue().toLowerCase(Locale.ROOT).indexOf("charset=");
         if (at >= 0) {
           String name = header.getValue().substring(at + 8).replace("\"", "").strip();
           try {
-            return java.nio.charset.Charset.forName(name);
+            return Charset.forName(name);
           } catch (RuntimeException e) {
             return StandardCharsets.UTF_8;
           }

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -357,7 +358,7 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
   }
 
   private Map<String, ArchiveDirectory.Committed> committed(List<String> partitions) {
-    Set<TopicPartition> asked = new java.util.HashSet<>();
+    Set<TopicPartition> asked = new HashSet<>();
     for (String partition : partitions) {
       int dash = partition.lastIndexOf('-');
       asked.add(

@@ -110,8 +110,8 @@ public final class CommitPolicy {
       state.setPermalink(parsed.getUrl());
     }
     if (state.getPublishedAt() == null) {
-      // seed 000: the publish date is set once, from the page when it states one, else the first
-      // sight
+      // seed 000: the publish date is set once, from the
+      // page when it states one, else the first sight
       state.setPublishedAt(
           parsed.getPublishedAt() != null ? parsed.getPublishedAt() : state.getFirstSeenAt());
     }

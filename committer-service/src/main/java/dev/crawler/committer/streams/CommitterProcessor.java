@@ -154,8 +154,8 @@ final class CommitterProcessor
       pageOf().delete(parsed.getUrl());
       decision = Decision.of(parsed.getUrl(), Outcome.PAGE, "no longer a page of " + documentUrl);
     } else {
-      // the request was for this page: its outcome names the page, and says what became of the
-      // document
+      // the request was for this page: its outcome names
+      // the page, and says what became of the document
       String prefix = isLaterPage ? documentUrl + ": " : "";
       decision =
           stepped(key, documentUrl, step.get(), now)

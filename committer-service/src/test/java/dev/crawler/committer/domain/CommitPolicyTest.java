@@ -12,6 +12,7 @@ import dev.crawler.events.Outcome;
 import dev.crawler.events.ParsedDocument;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -31,8 +32,8 @@ class CommitPolicyTest {
   @CsvSource(
       nullValues = "-",
       value = {
-        // previous state, checksum, noindex, canonical, outcome,     event,  tombstone, published
-        // after
+        // previous state, checksum, noindex, canonical,
+        // outcome,     event,  tombstone, published after
         "none,             c1, false, -,     COMMITTED,    UPSERT, false, true",
         "none,             c1, false, " + URL + ", COMMITTED, UPSERT, false, true",
         "published c1,     c1, false, -,     UNMODIFIED,   -,      false, true",
@@ -280,8 +281,8 @@ class CommitPolicyTest {
    */
   @ParameterizedTest(name = "404 grace {0}, error grace {1}: {2} -> deleted {3} after failure {4}")
   @CsvSource({
-    // not-found grace, error grace, outcomes by service (one per crawl), deleted at, failures
-    // counted
+    // not-found grace, error grace, outcomes by service
+    // (one per crawl), deleted at, failures counted
     "0, 1, NOT_FOUND@fetcher,                                   1, 1",
     "2, 1, NOT_FOUND@fetcher NOT_FOUND@fetcher,                 0, 2",
     "2, 1, NOT_FOUND@fetcher NOT_FOUND@fetcher NOT_FOUND@fetcher, 3, 3",
@@ -298,7 +299,7 @@ class CommitPolicyTest {
   void deletesAFailingDocumentAfterItsGrace(
       int notFoundGrace, int errorGrace, String outcomes, int deletedAt, int failures) {
     CommitterSettings settings = new CommitterSettings(notFoundGrace, errorGrace, true);
-    DocumentState state = java.util.Objects.requireNonNull(state("published c1"));
+    DocumentState state = Objects.requireNonNull(state("published c1"));
     int crawl = 0;
     int deleted = 0;
     for (String outcome : outcomes.strip().split(" ")) {

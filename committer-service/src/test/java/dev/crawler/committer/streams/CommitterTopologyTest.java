@@ -333,8 +333,8 @@ class CommitterTopologyTest {
         .extracting(CrawlOutcome::getOutcome)
         .containsExactly(Outcome.COMMITTED, Outcome.DUPLICATE);
 
-    // the original changes: the copy is published when it is next crawled, the original keeps its
-    // URL
+    // the original changes: the copy is published when
+    // it is next crawled, the original keeps its URL
     parsed.pipeInput(ORIGIN, page("c2", "req-3"), START.plusSeconds(60));
     parsed.pipeInput(
         ORIGIN,
@@ -567,7 +567,7 @@ class CommitterTopologyTest {
         .setNextPage(next)
         .setPublishedAt(START)
         .setFetchedAt(START)
-        .setOptions(java.util.Map.of("pagination", "rel=next"))
+        .setOptions(Map.of("pagination", "rel=next"))
         .build();
   }
 

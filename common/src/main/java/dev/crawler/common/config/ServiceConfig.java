@@ -7,9 +7,11 @@ import dev.crawler.schemas.serde.RegistryAccess;
 import dev.crawler.schemas.serde.SchemaRegistryClient;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -257,8 +259,7 @@ public abstract class ServiceConfig extends AbstractConfig {
 
   /** The format of the service's log. */
   public ServiceLogging.Format logFormat() {
-    return ServiceLogging.Format.valueOf(
-        getString(LOG_FORMAT_CONFIG).toUpperCase(java.util.Locale.ROOT));
+    return ServiceLogging.Format.valueOf(getString(LOG_FORMAT_CONFIG).toUpperCase(Locale.ROOT));
   }
 
   /**
@@ -289,9 +290,9 @@ public abstract class ServiceConfig extends AbstractConfig {
   public Map<String, Object> groupLiveness() {
     int session = getInt(SESSION_TIMEOUT_MS_CONFIG);
     return Map.of(
-        org.apache.kafka.clients.consumer.ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
+        ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
         session,
-        org.apache.kafka.clients.consumer.ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
+        ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
         Math.min(3_000, session / 3));
   }
 

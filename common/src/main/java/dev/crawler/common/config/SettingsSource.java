@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -61,7 +62,7 @@ public final class SettingsSource {
   }
 
   private static Map<String, String> read(Path path) {
-    java.util.Properties properties = new java.util.Properties();
+    Properties properties = new Properties();
     try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
       properties.load(reader);
     } catch (IOException e) {

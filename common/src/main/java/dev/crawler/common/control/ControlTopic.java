@@ -12,6 +12,7 @@ import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.RecordDecoder;
 import dev.crawler.schemas.serde.UndecodableRecordException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -165,10 +166,10 @@ public final class ControlTopic {
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-      long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))
           && System.nanoTime() < deadline) {
-        for (var raw : consumer.poll(java.time.Duration.ofMillis(200))) {
+        for (var raw : consumer.poll(Duration.ofMillis(200))) {
           try {
             ControlCommand command = decoder.decode(raw).value();
             if (command != null) {

@@ -3,6 +3,7 @@ package dev.crawler.common.control;
 import dev.crawler.common.url.RegisteredDomain;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
+import dev.crawler.schemas.options.RequestOptions;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -79,7 +80,7 @@ public final class OperatorHolds {
         case SET_DELAY -> {
           kind = OperatorHolds.Kind.DELAY;
           isOn = command.getDelayMillis() >= 0;
-          value = Math.max(0, command.getDelayMillis());
+          value = Math.max(0, Math.min(RequestOptions.MAX_DELAY_MS, command.getDelayMillis()));
         }
         default -> {
           return Optional.empty();

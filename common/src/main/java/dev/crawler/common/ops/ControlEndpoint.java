@@ -8,6 +8,8 @@ import dev.crawler.common.control.ControlTopic;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
 import dev.crawler.schemas.Topics;
+import dev.crawler.schemas.options.Bounds;
+import dev.crawler.schemas.options.RequestOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -132,7 +135,7 @@ public final class ControlEndpoint implements HttpHandler {
       Thread.currentThread().interrupt();
       answer(exchange, 503, Map.of("error", "interrupted"));
       return;
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       answer(exchange, 503, Map.of("error", "Kafka refused the command: " + e.getCause()));
       return;
     }
@@ -170,8 +173,9 @@ public final class ControlEndpoint implements HttpHandler {
     long delay = -1;
     if (type == ControlCommandType.SET_DELAY && body.hasNonNull("delayMs")) {
       delay = body.get("delayMs").asLong(-2);
-      if (delay < 0 || delay > 3_600_000) {
-        throw new IllegalArgumentException("delayMs: between 0 and 3600000");
+      Bounds bounds = RequestOptions.DELAY_MS.bounds().orElseThrow();
+      if (!bounds.contains(delay)) {
+        throw new IllegalArgumentException("delayMs: " + bounds);
       }
     }
     String by = body.path("by").asText("").strip();

@@ -51,8 +51,8 @@ public final class BoundedStateMemory implements RocksDBConfigSetter {
 
   @Override
   public void close(String storeName, Options options) {
-    // the cache and the write-buffer manager are shared by every store: they live as long as the
-    // process
+    // the cache and the write-buffer manager are shared
+    // by every store: they live as long as the process
   }
 
   private static synchronized Shared shared(long bytes) {

@@ -5,6 +5,7 @@ import dev.crawler.events.DeadLetter;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.serde.DeadLetters;
 import dev.crawler.schemas.serde.SchemaRegistryException;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -100,10 +101,9 @@ public final class DeadLetterHandler
   public ProcessingExceptionHandler.Response handleError(
       ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
     if (isTransient(exception)) {
-      // the record is fine, the moment is not (the registry or the cluster is unreachable): fail,
-      // so the
-      // stream thread is replaced and the record processed again, rather than lose it to the dead
-      // letters
+      // the record is fine, the moment is not (the registry or the cluster
+      // is unreachable): fail, so the stream thread is replaced and the
+      // record processed again, rather than lose it to the dead letters
       LOG.warn(
           "transient failure on {} offset {}, the record will be processed again: {}",
           context.topic(),
@@ -197,7 +197,7 @@ public final class DeadLetterHandler
         return true; // no answer, or the registry's own failure; a 4xx is about the schema, and
         // stays one
       }
-      if (cause instanceof RetriableException || cause instanceof java.io.IOException) {
+      if (cause instanceof RetriableException || cause instanceof IOException) {
         return true;
       }
     }

@@ -42,8 +42,8 @@ public final class UrlNormalizer {
     if (normalized == null) {
       throw new InvalidUrlException(url, "not a valid URL");
     }
-    // the origin function is the final judge of host and port (and agrees with the normalizer on
-    // them)
+    // the origin function is the final judge of host
+    // and port (and agrees with the normalizer on them)
     Origin.of(normalized);
     return normalized;
   }

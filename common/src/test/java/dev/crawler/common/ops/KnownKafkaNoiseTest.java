@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.spi.FilterReply;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.processor.TaskId;
@@ -18,7 +19,7 @@ class KnownKafkaNoiseTest {
 
   @Test
   void replacesTheErrorsOfCorruptedTasksAfterAKillWithOneLine() {
-    var corrupted = new TaskCorruptedException(java.util.Set.of(new TaskId(0, 1)));
+    var corrupted = new TaskCorruptedException(Set.of(new TaskId(0, 1)));
     Object[] params = {"thread-1", Map.of(new TaskId(0, 1), corrupted)};
 
     assertThat(

@@ -26,8 +26,8 @@ class HangingTransactionsTest {
    */
   @ParameterizedTest(name = "open {0} s, coordinator {1}, timeout {2} s: hanging {3}")
   @CsvSource({
-    // the crash of the standstill: the coordinator ended the transaction, this partition got no
-    // marker
+    // the crash of the standstill: the coordinator ended
+    // the transaction, this partition got no marker
     "25, EMPTY, 10, true",
     "25, OTHER, 10, true",
     // still within the producer's timeout: the coordinator may yet end it

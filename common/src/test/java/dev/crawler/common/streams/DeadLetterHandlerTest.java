@@ -6,6 +6,7 @@ import dev.crawler.schemas.serde.SchemaRegistryException;
 import dev.crawler.schemas.serde.UndecodableRecordException;
 import java.io.IOException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
 
@@ -44,8 +45,7 @@ class DeadLetterHandlerTest {
   void aRecordKafkaRefusesIsOneNoRetryWillWrite() {
     assertThat(
             DeadLetterHandler.isRefusedRecord(
-                new org.apache.kafka.common.errors.SerializationException(
-                    "too large", new RecordTooLargeException("17 MB"))))
+                new SerializationException("too large", new RecordTooLargeException("17 MB"))))
         .isTrue();
     assertThat(DeadLetterHandler.isRefusedRecord(new RecordTooLargeException("17 MB"))).isTrue();
     assertThat(DeadLetterHandler.isRefusedRecord(new TimeoutException("broker"))).isFalse();

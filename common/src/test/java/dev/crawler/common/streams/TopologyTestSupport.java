@@ -1,5 +1,6 @@
 package dev.crawler.common.streams;
 
+import dev.crawler.events.DeadLetter;
 import dev.crawler.schemas.TopicSpec;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -25,7 +26,7 @@ public final class TopologyTestSupport {
    */
   public static TopologyTestDriver driver(
       Topology topology,
-      TopicSpec<String, dev.crawler.events.DeadLetter> deadLetters,
+      TopicSpec<String, DeadLetter> deadLetters,
       String service,
       Path stateDir,
       Instant start) {

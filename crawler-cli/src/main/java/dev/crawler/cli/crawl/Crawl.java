@@ -1,6 +1,8 @@
 package dev.crawler.cli.crawl;
 
 import dev.crawler.archive.ArchiveApp;
+import dev.crawler.cli.ConfigCommand;
+import dev.crawler.cli.ConsoleLog;
 import dev.crawler.committer.CommitterApp;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.Seeds;
@@ -10,27 +12,30 @@ import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.TopicInstaller;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
-import dev.crawler.events.Outcome;
+import dev.crawler.events.CrawlConfiguration;
 import dev.crawler.fetcher.FetcherApp;
 import dev.crawler.fetcher.FetcherConfig;
 import dev.crawler.frontier.FrontierApp;
 import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.frontier.FrontierProgress;
+import dev.crawler.frontier.rules.CrawlConfig;
+import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.parser.ParserApp;
 import dev.crawler.schemas.Topics;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -66,9 +71,6 @@ final class Crawl {
    */
   static final Duration SERVICE_DOWN_LIMIT = Duration.ofSeconds(30);
 
-  /** How often a progress line is printed when the output is not a terminal. */
-  static final Duration PLAIN_PROGRESS_INTERVAL = Duration.ofSeconds(5);
-
   /** Everything the command was asked to do, checked. */
   record Plan(
       List<String> seeds,
@@ -81,11 +83,11 @@ final class Crawl {
       Optional<Path> crawlLog,
       Optional<Path> warc,
       boolean forceRecrawl,
-      Optional<Duration> runFor) {}
+      Optional<Duration> runFor,
+      boolean verbose) {}
 
   private final Plan plan;
-  private final PrintStream console = System.out;
-  private final boolean isTerminal = System.console() != null;
+  private final CrawlConsole console = new CrawlConsole(System.out, System.console() != null);
   private final List<RunningService> services = new ArrayList<>();
   private @Nullable EmbeddedCluster cluster;
   private @Nullable CrawlEvents events;
@@ -123,6 +125,10 @@ final class Crawl {
   private int execute() throws IOException {
     Instant started = Instant.now();
     Files.createDirectories(plan.dataDir());
+    if (plan.verbose()) {
+      ConsoleLog.beVerbose();
+    }
+    Optional<Path> log = ConsoleLog.alsoTo(logFile(plan.dataDir(), started));
     String bootstrapServers;
     String registryUrl;
     short replicationFactor;
@@ -136,8 +142,7 @@ final class Crawl {
           settings.withDefault(
               ServiceConfig.KAFKA_PREFIX + ProducerConfig.COMPRESSION_TYPE_CONFIG,
               CrawlSettings.EMBEDDED_COMPRESSION);
-      console.println(
-          "Starting the embedded Kafka broker and schema registry in " + plan.dataDir() + " ...");
+      console.startingCluster(plan.dataDir());
       cluster = EmbeddedCluster.start(plan.dataDir(), plan.partitions());
       bootstrapServers = cluster.bootstrapServers();
       registryUrl = cluster.schemaRegistryUrl();
@@ -175,12 +180,7 @@ final class Crawl {
       if (plan.forceRecrawl()) {
         control(kafka, topics, ControlCommandType.RECRAWL_ALL, crawling);
       }
-      console.println(
-          "Crawling from "
-              + plan.seeds().size()
-              + " seed(s), started in "
-              + Duration.between(started, crawling).toMillis()
-              + " ms.");
+      console.crawling(plan.seeds().size(), Duration.between(started, crawling));
       FrontierLag lag =
           new FrontierLag(
               admin,
@@ -188,21 +188,33 @@ final class Crawl {
               List.of(topics.discovered(), topics.outcomes(), topics.control()));
       boolean finished = awaitIdle(lag, crawling);
       if (finished && plan.forceRecrawl()) {
-        // the recrawl is over: URLs no page linked meanwhile are orphans, handled by their orphans
-        // option
+        // the recrawl is over: URLs no page linked meanwhile
+        // are orphans, handled by their orphans option
         control(kafka, topics, ControlCommandType.RECRAWL_ORPHANS, Instant.now());
         finished = awaitIdle(lag, crawling);
       }
       Instant ended = Instant.now();
       awaitEvents(admin);
       awaitArchive(admin, topics);
+      Instant stopping = Instant.now();
       stop();
       if (!finished) {
         System.err.println(
-            "crawler: the " + stoppedService + " service stopped unexpectedly; see the log above");
+            "crawler: the "
+                + stoppedService
+                + " service stopped unexpectedly; see "
+                + log.map(Path::toString).orElse("the log above"));
         return 1;
       }
-      printSummary(Duration.between(crawling, ended), Duration.between(started, Instant.now()));
+      console.summary(
+          events,
+          new CrawlConsole.Summary(
+              Duration.between(crawling, ended),
+              Duration.between(started, crawling),
+              Duration.between(stopping, Instant.now()),
+              plan.out(),
+              plan.crawlLog(),
+              log));
       return 0;
     }
   }
@@ -226,7 +238,7 @@ final class Crawl {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while sending " + type, e);
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       throw new IllegalStateException(
           "cannot send " + type + " to " + topics.control().name() + ": " + e.getCause(), e);
     }
@@ -243,18 +255,18 @@ final class Crawl {
     AtomicInteger idleChecks = new AtomicInteger();
     boolean[] failed = {false};
     long[] downSince = {0};
-    long[] lastPlainLine = {System.nanoTime()};
     ScheduledExecutorService checker =
         Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "crawl-progress"));
     checker.scheduleWithFixedDelay(
         () -> {
           try {
             Optional<FrontierProgress> progress = frontier.progress();
-            progress.ifPresent(p -> printProgress(p, crawling, lastPlainLine));
+            progress.ifPresent(
+                p -> console.progress(p, events, Duration.between(crawling, Instant.now())));
             boolean isIdle = progress.isPresent() && progress.get().isIdle() && lag.isCaughtUp();
             if (plan.runFor().isPresent()) {
-              // a run of a set length (recrawling goes on when idle): it is over when the time is
-              // up
+              // a run of a set length (recrawling goes on
+              // when idle): it is over when the time is up
               if (Duration.between(crawling, Instant.now()).compareTo(plan.runFor().get()) >= 0) {
                 over.countDown();
               }
@@ -289,9 +301,7 @@ final class Crawl {
       Thread.currentThread().interrupt();
     } finally {
       checker.shutdownNow();
-      if (isTerminal) {
-        console.println();
-      }
+      console.progressOver();
     }
     return !failed[0];
   }
@@ -336,67 +346,6 @@ final class Crawl {
     }
   }
 
-  private void printProgress(FrontierProgress progress, Instant crawling, long[] lastPlainLine) {
-    double seconds = Math.max(0.001, Duration.between(crawling, Instant.now()).toMillis() / 1000.0);
-    String line =
-        String.format(
-            java.util.Locale.ROOT,
-            "fetched %d | queued %d | paused %d | in flight %d | %.1f pages/s | errors %d | documents %d",
-            events.fetched(),
-            progress.queued(),
-            progress.paused(),
-            progress.inFlight(),
-            events.fetched() / seconds,
-            events.errors(),
-            events.upserts());
-    if (isTerminal) {
-      console.print("\r" + line + "   ");
-      console.flush();
-    } else if (System.nanoTime() - lastPlainLine[0] >= PLAIN_PROGRESS_INTERVAL.toNanos()) {
-      lastPlainLine[0] = System.nanoTime();
-      console.println(line);
-    }
-  }
-
-  private void printSummary(Duration crawling, Duration total) {
-    long fetched = events.fetched();
-    double seconds = Math.max(0.001, crawling.toMillis() / 1000.0);
-    console.println();
-    console.println("Outcome                  URLs");
-    events.outcomeCounts().entrySet().stream()
-        .filter(entry -> entry.getValue() > 0)
-        .sorted(
-            Map.Entry.<Outcome, Long>comparingByValue(Comparator.reverseOrder())
-                .thenComparing(Map.Entry.comparingByKey()))
-        .forEach(
-            entry ->
-                console.printf(
-                    java.util.Locale.ROOT, "%-22s %6d%n", entry.getKey(), entry.getValue()));
-    console.println("-----------------------------");
-    console.printf(java.util.Locale.ROOT, "%-22s %6d%n", "pages fetched", fetched);
-    console.printf(
-        java.util.Locale.ROOT,
-        "%-22s %6d upserts, %d deletes%n",
-        "documents",
-        events.upserts(),
-        events.deletes());
-    console.printf(
-        java.util.Locale.ROOT,
-        "%-22s %6.1f s (%.1f s with start-up)%n",
-        "elapsed",
-        seconds,
-        total.toMillis() / 1000.0);
-    console.printf(java.util.Locale.ROOT, "%-22s %6.1f%n", "pages/s", fetched / seconds);
-    console.printf(
-        java.util.Locale.ROOT,
-        "%-22s %6d MB peak resident (heap %d MB)%n",
-        "memory",
-        peakResidentMegabytes(),
-        heapUsedMegabytes());
-    plan.out().ifPresent(path -> console.println("documents written to " + path));
-    plan.crawlLog().ifPresent(path -> console.println("crawl log written to " + path));
-  }
-
   /** Stops the services, the event follower and the cluster; safe to call more than once. */
   synchronized void stop() {
     if (stopped) {
@@ -421,6 +370,18 @@ final class Crawl {
     }
   }
 
+  /** The services' log of a crawl started at {@code started}: a file of its own per run. */
+  static Path logFile(Path dataDir, Instant started) {
+    return dataDir
+        .resolve("logs")
+        .resolve(
+            "crawl-"
+                + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)
+                    .withZone(ZoneOffset.UTC)
+                    .format(started)
+                + ".log");
+  }
+
   private static void join(@Nullable Thread thread) {
     if (thread == null) {
       return;
@@ -430,24 +391,6 @@ final class Crawl {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  private static long heapUsedMegabytes() {
-    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() >> 20;
-  }
-
-  /** The peak resident set size of this JVM (Linux), or 0 where the system does not say. */
-  private static long peakResidentMegabytes() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith("VmHWM:")) {
-          return Long.parseLong(line.replaceAll("[^0-9]", "")) >> 10;
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not Linux
-    }
-    return 0;
   }
 
   /**
@@ -461,15 +404,12 @@ final class Crawl {
     if (file.isEmpty()) {
       return;
     }
-    String text = java.nio.file.Files.readString(Path.of(file));
-    dev.crawler.frontier.rules.CrawlConfig config =
-        dev.crawler.frontier.rules.CrawlConfigLoader.parse(text, file);
-    Optional<dev.crawler.events.CrawlConfiguration> inForce =
-        dev.crawler.cli.ConfigCommand.inForce(kafka, topics);
+    String text = Files.readString(Path.of(file));
+    CrawlConfig config = CrawlConfigLoader.parse(text, file);
+    Optional<CrawlConfiguration> inForce = ConfigCommand.inForce(kafka, topics);
     if (inForce.isEmpty() || !inForce.get().getVersion().equals(config.version())) {
       try {
-        dev.crawler.cli.ConfigCommand.publish(
-            kafka, topics, text, config, file, "crawler crawl --config");
+        ConfigCommand.publish(kafka, topics, text, config, file, "crawler crawl --config");
       } catch (Exception e) {
         throw new IOException("cannot publish the crawl configuration: " + e.getMessage(), e);
       }

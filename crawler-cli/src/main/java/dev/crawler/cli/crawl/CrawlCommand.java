@@ -6,7 +6,9 @@ import dev.crawler.common.config.Durations;
 import dev.crawler.common.url.UrlNormalizer;
 import dev.crawler.fetcher.FetcherConfig;
 import dev.crawler.frontier.FrontierConfig;
+import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.schemas.InvalidUrlException;
+import dev.crawler.schemas.options.Bounds;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.config.ConfigException;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -131,6 +134,12 @@ public final class CrawlCommand implements Callable<Integer> {
   String schemaRegistry;
 
   @Option(
+      names = {"-v", "--verbose"},
+      description =
+          "Show the services' log on the console (by default only the crawler's warnings and errors; the whole log is always written to DATA_DIR/logs/).")
+  boolean verbose;
+
+  @Option(
       names = "--partitions",
       paramLabel = "N",
       defaultValue = "4",
@@ -160,8 +169,9 @@ public final class CrawlCommand implements Callable<Integer> {
       }
     }
     requireAtLeast("--max-pages", maxPages, 1);
-    requireAtLeast("--max-depth", maxDepth == null ? null : maxDepth.longValue(), 0);
-    requireAtLeast("--delay-ms", delayMs, 0);
+    requireWithin(
+        "--max-depth", maxDepth == null ? null : maxDepth.longValue(), CrawlOption.MAX_DEPTH);
+    requireWithin("--delay-ms", delayMs, CrawlOption.DELAY_MS);
     if (partitions < 1) {
       throw new IllegalArgumentException("--partitions must be at least 1, got " + partitions);
     }
@@ -222,7 +232,8 @@ public final class CrawlCommand implements Callable<Integer> {
         Optional.ofNullable(crawlLog),
         Optional.ofNullable(warc),
         forceRecrawl,
-        runDuration);
+        runDuration,
+        verbose);
   }
 
   /** A duration as 30s, 10m, 2h or 1d. */
@@ -231,6 +242,15 @@ public final class CrawlCommand implements Callable<Integer> {
       return Durations.parse(text, Optional.empty());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(option + ": " + e.getMessage());
+    }
+  }
+
+  /** A value of a crawl option given on the command line is checked as the configuration's. */
+  private static void requireWithin(
+      String option, @Nullable Long value, CrawlOption<?> crawlOption) {
+    Bounds bounds = crawlOption.bounds().orElseThrow();
+    if (value != null && !bounds.contains(value)) {
+      throw new IllegalArgumentException(option + " must be " + bounds + ", got " + value);
     }
   }
 

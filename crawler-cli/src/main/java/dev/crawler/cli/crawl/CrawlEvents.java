@@ -17,11 +17,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.generic.GenericRecord;
@@ -61,8 +66,8 @@ final class CrawlEvents implements Runnable, AutoCloseable {
           Outcome.ACCESS_FAILED,
           Outcome.ORPHAN);
 
-  private static final java.util.Set<Outcome> COMMITTER_DECISIONS =
-      java.util.EnumSet.of(
+  private static final Set<Outcome> COMMITTER_DECISIONS =
+      EnumSet.of(
           Outcome.COMMITTED,
           Outcome.UNMODIFIED,
           Outcome.DUPLICATE,
@@ -79,10 +84,8 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   private final AtomicLong fetched = new AtomicLong();
   private final AtomicLong upserts = new AtomicLong();
   private final AtomicLong deletes = new AtomicLong();
-  private final Map<TopicPartition, Long> positions =
-      new java.util.concurrent.ConcurrentHashMap<>();
-  private final java.util.concurrent.CountDownLatch finished =
-      new java.util.concurrent.CountDownLatch(1);
+  private final Map<TopicPartition, Long> positions = new ConcurrentHashMap<>();
+  private final CountDownLatch finished = new CountDownLatch(1);
   private volatile boolean stopped;
 
   CrawlEvents(
@@ -104,7 +107,7 @@ final class CrawlEvents implements Runnable, AutoCloseable {
     for (Outcome outcome : Outcome.values()) {
       outcomes.put(outcome, new AtomicLong());
     }
-    List<TopicPartition> partitions = new java.util.ArrayList<>();
+    List<TopicPartition> partitions = new ArrayList<>();
     for (String topic : List.of(topics.log().name(), topics.documents().name())) {
       consumer
           .partitionsFor(topic)
@@ -181,8 +184,7 @@ final class CrawlEvents implements Runnable, AutoCloseable {
       return;
     }
     // the committer logs what another service's outcome did to a document (a deletion, a kept
-    // failure):
-    // that outcome was counted already
+    // failure): that outcome was counted already
     boolean isDeletion =
         "committer".equals(entry.getService()) && !COMMITTER_DECISIONS.contains(entry.getOutcome());
     if (!isDeletion) {
@@ -370,8 +372,8 @@ final class CrawlEvents implements Runnable, AutoCloseable {
 
   private synchronized void write(OutputStream file, Map<String, Object> line) {
     try {
-      // Jackson writes UTF-8 itself: through a Writer every character would be encoded a second
-      // time
+      // Jackson writes UTF-8 itself: through a Writer
+      // every character would be encoded a second time
       JSON.writeValue(file, line);
       file.write('\n');
     } catch (IOException e) {

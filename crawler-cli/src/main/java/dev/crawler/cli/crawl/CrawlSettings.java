@@ -6,6 +6,7 @@ import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.common.config.SettingsSource;
 import dev.crawler.common.streams.StreamsServiceConfig;
 import dev.crawler.fetcher.FetcherConfig;
+import dev.crawler.fetcher.domain.RobotsPolicy;
 import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.parser.ParserConfig;
 import java.net.InetAddress;
@@ -146,9 +147,7 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
     // robots directives addressed to one crawler are matched on the name the fetcher gives itself
     String userAgent = shared.get(FetcherConfig.USER_AGENT_CONFIG);
     if (userAgent != null && !userAgent.isBlank()) {
-      settings.putIfAbsent(
-          ParserConfig.ROBOTS_AGENT_CONFIG,
-          dev.crawler.fetcher.domain.RobotsPolicy.productToken(userAgent));
+      settings.putIfAbsent(ParserConfig.ROBOTS_AGENT_CONFIG, RobotsPolicy.productToken(userAgent));
     }
     return new ParserConfig(settings);
   }
@@ -186,8 +185,8 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
   private Map<String, String> streams(
       String service, ConfigDef definition, String bootstrapServers, String registryUrl) {
     Map<String, String> settings = service(definition, bootstrapServers, registryUrl);
-    // one application per service; its stores live under the data directory, so a second run
-    // resumes
+    // one application per service; its stores live
+    // under the data directory, so a second run resumes
     settings.put(StreamsServiceConfig.APPLICATION_ID_CONFIG, "crawler-" + service);
     settings.put(
         StreamsServiceConfig.STATE_DIR_CONFIG,

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
@@ -71,8 +72,8 @@ public final class CrawlStatus {
     latest.put(origin, stats);
     List<OriginStats> history = recent.computeIfAbsent(origin, o -> new ArrayList<>());
     history.add(stats);
-    // keep one figure from before the window of the newest, and those within it: memory stays
-    // bounded
+    // keep one figure from before the window of the
+    // newest, and those within it: memory stays bounded
     Instant since = stats.getUpdatedAt().minus(WINDOW);
     while (history.size() > 1 && !history.get(1).getUpdatedAt().isAfter(since)) {
       history.remove(0);
@@ -118,7 +119,7 @@ public final class CrawlStatus {
   }
 
   /** When the newest figures were published, or empty when the topic holds none. */
-  public java.util.Optional<Instant> updatedAt() {
+  public Optional<Instant> updatedAt() {
     return latest.values().stream().map(OriginStats::getUpdatedAt).max(Comparator.naturalOrder());
   }
 

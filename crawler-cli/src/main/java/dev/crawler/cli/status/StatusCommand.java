@@ -173,7 +173,6 @@ public final class StatusCommand implements Callable<Integer> {
     return row.admitted() + "/" + (row.budget() < 0 ? "-" : Long.toString(row.budget()));
   }
 
-  /** Reads the stats topic from its start to its current end. */
   /** A hold in words: {@code paused http://a.example by alice@ops-1 at 2026-…Z}. */
   static String describe(OperatorHolds.Hold hold) {
     String what =

@@ -161,8 +161,8 @@ public final class CapacityBenchmark {
       while (System.nanoTime() - lastChange < IDLE.toNanos()) {
         TimeUnit.MILLISECONDS.sleep(200);
         if (cpuAtWindow == null && served.get() >= expected * WINDOW_FROM) {
-          // the JIT compilers' work is mostly done by now: the rest of the crawl is the steady
-          // state
+          // the JIT compilers' work is mostly done by now:
+          // the rest of the crawl is the steady state
           servedAtWindow = served.get();
           cpuAtWindow = new HashMap<>();
           for (Map.Entry<String, Process> service : services.entrySet()) {
@@ -408,8 +408,8 @@ public final class CapacityBenchmark {
     builder.environment().putAll(common);
     builder.environment().put("CRAWLER_MANAGEMENT_PORT", Integer.toString(port));
     if (main == FetcherApp.class) {
-      // the site's hosts are 127.0.0.1 to 127.0.0.H, loopback addresses the fetcher denies by
-      // default
+      // the site's hosts are 127.0.0.1 to 127.0.0.H,
+      // loopback addresses the fetcher denies by default
       builder.environment().put("CRAWLER_FETCHER_ADDRESS_ALLOW", "127.0.0.0/8");
     } else {
       builder.environment().put("CRAWLER_STATE_DIR", work.resolve(name + "-state").toString());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crawler.cli.CrawlerCli;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -150,9 +151,9 @@ class ArchiveIT {
 
   /** What a {@code crawler} command prints on its standard output. */
   private static String output(String... args) {
-    java.io.PrintStream console = System.out;
+    PrintStream console = System.out;
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+    System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
     try {
       assertThat(CrawlerCli.run(args)).as(String.join(" ", args)).isZero();
     } finally {

@@ -90,8 +90,8 @@ class ConfigApplyIT {
                       new String[] {"config", "apply", second.toString()}, connection)))
           .isZero();
       long acknowledged = System.nanoTime();
-      // the requests the fetcher held with the old options go first; then three come the new
-      // delay apart
+      // the requests the fetcher held with the old options
+      // go first; then three come the new delay apart
       long newDelay = TimeUnit.MILLISECONDS.toNanos(400);
       Awaitility.await()
           .atMost(Duration.ofSeconds(30))

@@ -3,12 +3,15 @@ package dev.crawler.cli.crawl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.crawler.cli.CrawlerCli;
+import dev.crawler.frontier.rules.CrawlOption;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,8 +33,9 @@ class CrawlCommandTest {
         "crawl ftp://example.org/                               | ftp://example.org/",
         "crawl http://127.0.0.1:1/ --max-pages 0                | --max-pages must be at least 1",
         "crawl http://127.0.0.1:1/ --max-pages many             | --max-pages",
-        "crawl http://127.0.0.1:1/ --max-depth -1               | --max-depth must be at least 0",
-        "crawl http://127.0.0.1:1/ --delay-ms -5                | --delay-ms must be at least 0",
+        "crawl http://127.0.0.1:1/ --max-depth -2               | --max-depth must be -1 or more",
+        "crawl http://127.0.0.1:1/ --delay-ms -5                | --delay-ms must be 0 to 3600000",
+        "crawl http://127.0.0.1:1/ --delay-ms 7200000           | --delay-ms must be 0 to 3600000",
         "crawl http://127.0.0.1:1/ --bootstrap-servers x:9092   | --schema-registry",
         "crawl http://127.0.0.1:1/ --config /no/such/file       | /no/such/file",
         "crawl http://127.0.0.1:1/ --user-agent ' '             | --user-agent",
@@ -104,7 +108,7 @@ class CrawlCommandTest {
             dir.resolve("crawl.properties"),
             "frontier.max.depth=3\nfetcher.user.agent=test-bot/1.0\nkafka.linger.ms=10\n");
     CrawlCommand command = new CrawlCommand();
-    command.seeds = java.util.List.of("HTTP://Example.org:80/a/../b#x");
+    command.seeds = List.of("HTTP://Example.org:80/a/../b#x");
     command.settingsFile = config;
     command.dataDir = dir.resolve("data");
     command.partitions = 2;
@@ -118,7 +122,7 @@ class CrawlCommandTest {
                 .settings()
                 .crawl()
                 .global())
-        .containsEntry(dev.crawler.frontier.rules.CrawlOption.MAX_DEPTH, 3);
+        .containsEntry(CrawlOption.MAX_DEPTH, 3);
   }
 
   private record Result(int exit, String out, String err) {}
@@ -133,9 +137,7 @@ class CrawlCommandTest {
       System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
       int exit =
           CrawlerCli.run(
-              java.util.Arrays.stream(args)
-                  .map(arg -> arg.replace("'", ""))
-                  .toArray(String[]::new));
+              Arrays.stream(args).map(arg -> arg.replace("'", "")).toArray(String[]::new));
       return new Result(
           exit,
           outBytes.toString(StandardCharsets.UTF_8),

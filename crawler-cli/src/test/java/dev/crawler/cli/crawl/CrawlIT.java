@@ -173,8 +173,8 @@ class CrawlIT {
 
     assertThat(exit).isZero();
     List<TestSite.Hit> hits = site.hits().subList(before, site.hits().size());
-    // three requests released: each ends in exactly one outcome (a robots.txt block is one, without
-    // a hit)
+    // three requests released: each ends in exactly one
+    // outcome (a robots.txt block is one, without a hit)
     List<JsonNode> ended =
         lines(work.resolve("limited-log.jsonl")).stream()
             .filter(line -> !line.get("service").asText().equals("frontier"))

@@ -3,10 +3,14 @@ package dev.crawler.cli.crawl;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
@@ -53,7 +57,7 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
   private final List<String> urls = new ArrayList<>();
 
   /** Every page served, in order: origin and when. */
-  private final List<Served> served = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final List<Served> served = Collections.synchronizedList(new ArrayList<>());
 
   /** A page served: its origin, when ({@link System#nanoTime()}), and the User-Agent that asked. */
   public record Served(String origin, String path, long nanoTime, String agent) {}
@@ -165,7 +169,7 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
 
   /** Whether every origin served a page after this moment ({@link System#nanoTime()}). */
   public boolean isEveryOriginServedSince(long nanoTime) {
-    java.util.Set<String> origins = new HashSet<>();
+    Set<String> origins = new HashSet<>();
     for (Served page : served()) {
       if (page.nanoTime() > nanoTime) {
         origins.add(page.origin());
@@ -187,7 +191,6 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
     return closest;
   }
 
-  /** Requests per page served, by URL (origin + path). */
   /** When each request to the origin came ({@link System#nanoTime()}), robots.txt aside. */
   public List<Long> requestTimes(String origin) {
     List<Long> times = new ArrayList<>();
@@ -199,8 +202,9 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
     return times;
   }
 
+  /** Requests per page served, by URL (origin + path). */
   public Map<String, Integer> requests() {
-    Map<String, Integer> requests = new java.util.TreeMap<>();
+    Map<String, Integer> requests = new TreeMap<>();
     visits.forEach((url, count) -> requests.put(url, count.get()));
     return requests;
   }
@@ -211,7 +215,7 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
    *
    * @return the URLs of every page of every origin, home pages included
    */
-  public java.util.Set<String> addLinkedPages(int count, String extra) {
+  public Set<String> addLinkedPages(int count, String extra) {
     StringBuilder links = new StringBuilder();
     for (int i = 1; i <= count; i++) {
       links.append("<a href=\"/page/").append(i).append("\">page ").append(i).append("</a> ");
@@ -220,7 +224,7 @@ public final class EditableSite implements AfterEachCallback, AutoCloseable {
           page("Page " + i + " of {origin}", "The text of page " + i + " on {origin}. " + extra));
     }
     pages.put("/", page("Home of {origin}", links.toString()));
-    java.util.Set<String> all = new java.util.TreeSet<>();
+    Set<String> all = new TreeSet<>();
     for (String origin : urls) {
       all.add(origin + "/");
       for (int i = 1; i <= count; i++) {

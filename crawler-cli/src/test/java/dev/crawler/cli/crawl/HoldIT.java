@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.crawler.cli.CrawlerCli;
 import dev.crawler.embedded.EmbeddedCluster;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -78,9 +81,9 @@ class HoldIT {
       int bBefore = site.requestTimes(b).size();
       Thread.sleep(2_000);
       List<Long> aDuringPause = site.requestTimes(a);
-      java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
-      java.io.PrintStream stdout = System.out;
-      System.setOut(new java.io.PrintStream(printed, true, StandardCharsets.UTF_8));
+      ByteArrayOutputStream printed = new ByteArrayOutputStream();
+      PrintStream stdout = System.out;
+      System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
       try {
         assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"status"}, connection))).isZero();
       } finally {
@@ -106,7 +109,7 @@ class HoldIT {
           .until(() -> site.requestTimes(a).size() > aDuringPause.size());
       long firstAfterResume = site.requestTimes(a).get(aDuringPause.size());
       System.out.printf(
-          java.util.Locale.ROOT,
+          Locale.ROOT,
           "resume: first request %d ms after the command%n",
           TimeUnit.NANOSECONDS.toMillis(firstAfterResume - resumedAt));
 
@@ -123,7 +126,7 @@ class HoldIT {
         closest = Math.min(closest, slowed.get(i) - slowed.get(i - 1));
       }
       System.out.printf(
-          java.util.Locale.ROOT,
+          Locale.ROOT,
           "delay 300 ms: %d requests in 2 s, the closest two %d ms apart%n",
           slowed.size(),
           TimeUnit.NANOSECONDS.toMillis(closest));
@@ -185,7 +188,7 @@ class HoldIT {
 
   private static void report(String command, long issued, long acknowledged, long lastRequest) {
     System.out.printf(
-        java.util.Locale.ROOT,
+        Locale.ROOT,
         "%s: acknowledged %d ms after the command; last request %d ms after the command (%d ms"
             + " before the acknowledgement)%n",
         command,

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -131,8 +132,7 @@ class ReachIT {
       // and the Basic credentials as they go on the wire
       for (String credentials : List.of("crawler:" + PASSWORD, "proxy-user:" + PROXY_PASSWORD)) {
         secretsToFind.add(
-            java.util.Base64.getEncoder()
-                .encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+            Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
       }
       secretsToFind.addAll(sessions);
       assertThat(filesHolding(work.resolve("data"), secretsToFind))

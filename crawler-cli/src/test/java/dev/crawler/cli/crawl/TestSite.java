@@ -1,7 +1,9 @@
 package dev.crawler.cli.crawl;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,7 +28,7 @@ final class TestSite implements AutoCloseable {
   private final ServerConnector a = connector();
   private final ServerConnector b = connector();
   private final ServerConnector c = connector();
-  private final List<Hit> hits = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final List<Hit> hits = Collections.synchronizedList(new ArrayList<>());
   private final Map<String, Page> pages = new ConcurrentHashMap<>();
 
   private record Page(int status, String contentType, byte[] body, Map<String, String> headers) {}
@@ -54,7 +56,7 @@ final class TestSite implements AutoCloseable {
             response.setStatus(page.status());
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, page.contentType());
             page.headers().forEach((name, value) -> response.getHeaders().put(name, value));
-            response.write(true, java.nio.ByteBuffer.wrap(page.body()), callback);
+            response.write(true, ByteBuffer.wrap(page.body()), callback);
             return true;
           }
         });

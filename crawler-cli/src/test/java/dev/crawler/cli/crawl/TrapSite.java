@@ -1,10 +1,13 @@
 package dev.crawler.cli.crawl;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpHeader;
@@ -43,9 +46,8 @@ final class TrapSite implements AutoCloseable {
   private final Server server = new Server();
   private final ServerConnector trap = connector();
   private final ServerConnector archive = connector();
-  private final List<String> trapHits = java.util.Collections.synchronizedList(new ArrayList<>());
-  private final List<String> archiveHits =
-      java.util.Collections.synchronizedList(new ArrayList<>());
+  private final List<String> trapHits = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> archiveHits = Collections.synchronizedList(new ArrayList<>());
 
   TrapSite() throws Exception {
     server.addConnector(trap);
@@ -61,8 +63,7 @@ final class TrapSite implements AutoCloseable {
             response.setStatus(body == null ? 404 : 200);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
             String html = body == null ? "<html><title>Not found</title></html>" : body;
-            response.write(
-                true, java.nio.ByteBuffer.wrap(html.getBytes(StandardCharsets.UTF_8)), callback);
+            response.write(true, ByteBuffer.wrap(html.getBytes(StandardCharsets.UTF_8)), callback);
             return true;
           }
         });
@@ -96,12 +97,7 @@ final class TrapSite implements AutoCloseable {
     int month = (n - 1) / ARTICLES_PER_MONTH;
     int day = 1 + (n - 1) % 28;
     return String.format(
-        java.util.Locale.ROOT,
-        "/%d/%02d/%02d/%d.html",
-        FIRST_YEAR + month / 12,
-        1 + month % 12,
-        day,
-        n);
+        Locale.ROOT, "/%d/%02d/%02d/%d.html", FIRST_YEAR + month / 12, 1 + month % 12, day, n);
   }
 
   /** The months with articles: year and month of the first to the last article. */
@@ -163,7 +159,7 @@ final class TrapSite implements AutoCloseable {
       for (int m = 1; m <= 12; m++) {
         int index = (y - FIRST_YEAR) * 12 + m - 1;
         if (index >= 0 && index < months()) {
-          links.append(link(String.format(java.util.Locale.ROOT, "/%d/%02d/", y, m), "Month " + m));
+          links.append(link(String.format(Locale.ROOT, "/%d/%02d/", y, m), "Month " + m));
         }
       }
       return links.isEmpty() ? null : page("Year " + y, links.toString());
@@ -206,8 +202,7 @@ final class TrapSite implements AutoCloseable {
   }
 
   private static String monthPath(int index) {
-    return String.format(
-        java.util.Locale.ROOT, "/%d/%02d/", FIRST_YEAR + index / 12, 1 + index % 12);
+    return String.format(Locale.ROOT, "/%d/%02d/", FIRST_YEAR + index / 12, 1 + index % 12);
   }
 
   private static String link(String href, String text) {

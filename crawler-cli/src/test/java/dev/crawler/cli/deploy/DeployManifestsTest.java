@@ -6,18 +6,21 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.crawler.archive.ArchiveConfig;
 import dev.crawler.committer.CommitterConfig;
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.common.config.SettingsSource;
 import dev.crawler.common.ops.ManagementServer;
+import dev.crawler.common.streams.StreamsServiceConfig;
 import dev.crawler.fetcher.FetcherConfig;
 import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.AddressRange;
 import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.parser.ParserConfig;
+import dev.crawler.schemas.CleanupPolicy;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.SchemaRegistryClient;
@@ -54,6 +57,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -174,8 +178,7 @@ class DeployManifestsTest {
           }
           Class<?> type = KINDS.get(node.path("kind").asText());
           // fabric8's and Strimzi's models keep unknown fields in additionalProperties (walked
-          // below);
-          // the KEDA model has none, so the strict mapper refuses an unknown field there
+          // below); the KEDA model has none, so the strict mapper refuses an unknown field there
           Object object =
               type == null ? null : YAML.convertValue(withoutPatchDirective(node), type);
           manifests.add(new Manifest(file, node, object));
@@ -285,7 +288,7 @@ class DeployManifestsTest {
           manifest.object(),
           manifest.where(),
           unknown,
-          java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
+          Collections.newSetFromMap(new IdentityHashMap<>()));
     }
     assertThat(unknown).isEmpty();
   }
@@ -297,7 +300,7 @@ class DeployManifestsTest {
             "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  replica: 2\n  template:\n    spec:\n      containers: [{name: c, imagePullPolicy: Always, livenesProbe: {}}]\n",
             Deployment.class);
     List<String> unknown = new ArrayList<>();
-    walk(misspelt, "x", unknown, java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
+    walk(misspelt, "x", unknown, Collections.newSetFromMap(new IdentityHashMap<>()));
     assertThat(unknown)
         .hasSize(2)
         .anyMatch(problem -> problem.contains("replica"))
@@ -475,7 +478,7 @@ class DeployManifestsTest {
                   assertThat(String.valueOf(config.get(key)))
                       .as(spec.name() + " " + key)
                       .isEqualTo(value));
-      if (spec.cleanupPolicy() == dev.crawler.schemas.CleanupPolicy.DELETE) {
+      if (spec.cleanupPolicy() == CleanupPolicy.DELETE) {
         assertThat(config).as(spec.name() + ": a retention").containsKey("retention.ms");
       }
     }
@@ -540,7 +543,7 @@ class DeployManifestsTest {
   @Test
   void everyServiceIsAStaticGroupMemberNamedAfterItsPod() {
     // the base manifests (the overlays patch them)
-    List<Container> containers = new java.util.ArrayList<>();
+    List<Container> containers = new ArrayList<>();
     for (Manifest manifest : manifests) {
       if (manifest.file().startsWith(DEPLOY.resolve("base"))
           && manifest.object() instanceof StatefulSet set) {
@@ -562,7 +565,7 @@ class DeployManifestsTest {
           SettingsSource.variableOf(
               container.getName().equals("fetcher")
                   ? FetcherConfig.INSTANCE_ID_CONFIG
-                  : dev.crawler.common.streams.StreamsServiceConfig.INSTANCE_ID_CONFIG);
+                  : StreamsServiceConfig.INSTANCE_ID_CONFIG);
       assertThat(
               container.getEnv().stream()
                   .filter(v -> v.getName().equals(variable))
@@ -850,7 +853,7 @@ class DeployManifestsTest {
   /** The node, with kustomize's {@code $patch} directive (of a deleting patch) left out. */
   private static JsonNode withoutPatchDirective(JsonNode node) {
     JsonNode copy = node.deepCopy();
-    if (copy instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+    if (copy instanceof ObjectNode object) {
       object.remove("$patch");
     }
     return copy;

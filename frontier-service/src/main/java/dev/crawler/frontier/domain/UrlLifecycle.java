@@ -19,6 +19,18 @@ public final class UrlLifecycle {
 
   private UrlLifecycle() {}
 
+  /**
+   * How a stored URL was found: its state keeps the kind's name, parsed here alone ({@code LINK}
+   * for a name this version does not know).
+   */
+  public static UrlKind kindOf(UrlState state) {
+    try {
+      return UrlKind.valueOf(state.getKind());
+    } catch (IllegalArgumentException e) {
+      return UrlKind.LINK;
+    }
+  }
+
   /** What a discovery of a URL already known leads to. */
   public enum Rediscovery {
     /** Nothing changes: the first state takes precedence (seed 001). */

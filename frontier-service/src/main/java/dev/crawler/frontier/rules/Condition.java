@@ -1,5 +1,6 @@
 package dev.crawler.frontier.rules;
 
+import dev.crawler.common.url.RegisteredDomain;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -178,6 +179,6 @@ public sealed interface Condition {
    * localhost).
    */
   static String registeredDomain(String host) {
-    return dev.crawler.common.url.RegisteredDomain.of(host);
+    return RegisteredDomain.of(host);
   }
 }

@@ -1,11 +1,18 @@
 package dev.crawler.frontier.rules;
 
+import dev.crawler.common.hash.Sha256;
 import dev.crawler.schemas.InvalidUrlException;
 import dev.crawler.schemas.Origin;
+import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The crawl configuration ({@code crawl.yaml}): global options, sites, and the ordered rules, with
@@ -18,7 +25,7 @@ public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, 
 
   /** The same configuration with global options assigned on top (e.g. from command-line flags). */
   public CrawlConfig withGlobal(Map<CrawlOption<?>, Object> overrides) {
-    Map<CrawlOption<?>, Object> merged = new java.util.LinkedHashMap<>(global);
+    Map<CrawlOption<?>, Object> merged = new LinkedHashMap<>(global);
     merged.putAll(overrides);
     return new CrawlConfig(Map.copyOf(merged), sites, rules);
   }
@@ -97,15 +104,13 @@ public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, 
   public String version() {
     StringBuilder text = new StringBuilder();
     canonical(this, text);
-    byte[] digest =
-        dev.crawler.common.hash.Sha256.newDigest()
-            .digest(text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    return java.util.HexFormat.of().formatHex(digest).substring(0, 12);
+    byte[] digest = Sha256.newDigest().digest(text.toString().getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(digest).substring(0, 12);
   }
 
   private static void canonical(Object value, StringBuilder text) {
     if (value instanceof Map<?, ?> map) {
-      java.util.TreeMap<String, Object> sorted = new java.util.TreeMap<>();
+      TreeMap<String, Object> sorted = new TreeMap<>();
       map.forEach((key, entry) -> sorted.put(String.valueOf(key), entry));
       text.append('{');
       sorted.forEach(
@@ -115,7 +120,7 @@ public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, 
             text.append(';');
           });
       text.append('}');
-    } else if (value instanceof java.util.Collection<?> items) {
+    } else if (value instanceof Collection<?> items) {
       text.append('[');
       for (Object item : items) {
         canonical(item, text);
@@ -126,7 +131,7 @@ public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, 
       canonical(optional.orElse(null), text);
     } else if (value != null && value.getClass().isRecord()) {
       text.append(value.getClass().getSimpleName()).append('(');
-      for (java.lang.reflect.RecordComponent component : value.getClass().getRecordComponents()) {
+      for (RecordComponent component : value.getClass().getRecordComponents()) {
         try {
           text.append(component.getName()).append('=');
           canonical(component.getAccessor().invoke(value), text);

@@ -1,5 +1,6 @@
 package dev.crawler.frontier.rules;
 
+import dev.crawler.common.url.UrlNormalizer;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -101,7 +103,7 @@ public final class CrawlConfigLoader {
         for (Node seed : sequence(site.get("seeds"), where + ".seeds")) {
           String url = scalar(seed, where + ".seeds");
           try {
-            seeds.add(dev.crawler.common.url.UrlNormalizer.normalize(url));
+            seeds.add(UrlNormalizer.normalize(url));
           } catch (RuntimeException e) {
             throw error(
                 seed, where + ".seeds", "'" + url + "' is not a crawlable URL: " + e.getMessage());
@@ -332,8 +334,8 @@ public final class CrawlConfigLoader {
                 : Set.of();
         queryPolicies.add(new Condition.QueryPolicy(prefix, allowed));
       }
-      // one rule for all the policies: a query passes when any applicable policy allows it (seed
-      // 003)
+      // one rule for all the policies: a query passes
+      // when any applicable policy allows it (seed 003)
       rules.add(
           new Rule.Filter(
               "policies.url-query-parameters",
@@ -411,7 +413,7 @@ public final class CrawlConfigLoader {
         throw error(
             tuple.getKeyNode(),
             where.equals("the document") ? key : where + "." + key,
-            "unknown key; expected one of " + new java.util.TreeSet<>(allowed));
+            "unknown key; expected one of " + new TreeSet<>(allowed));
       }
       if (entries.put(key, tuple.getValueNode()) != null) {
         throw error(tuple.getKeyNode(), where + "." + key, "given twice");

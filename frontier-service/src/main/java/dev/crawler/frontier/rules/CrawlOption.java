@@ -2,11 +2,14 @@ package dev.crawler.frontier.rules;
 
 import dev.crawler.common.config.Durations;
 import dev.crawler.schemas.options.Access;
+import dev.crawler.schemas.options.Bounds;
 import dev.crawler.schemas.options.RequestOption;
 import dev.crawler.schemas.options.RequestOptions;
 import dev.crawler.schemas.options.RequestOptions.CanonicalScope;
 import dev.crawler.schemas.options.RequestOptions.Head;
 import dev.crawler.schemas.options.RequestOptions.Redirects;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -70,24 +73,21 @@ public final class CrawlOption<T> {
           "default-allow",
           DefaultAllow.ALLOW,
           value -> enumValue(DefaultAllow.class, value),
-          "allow | disallow | disallow-log: the fate of a URL no rule filtered.");
+          "The fate of a URL no rule filtered.");
   public static final CrawlOption<Scope> SCOPE =
       define(
           "scope",
           Scope.ORIGIN,
           value -> enumValue(Scope.class, value),
-          "origin | host | domain | directory | any: which URLs the crawl stays within.");
+          "`origin` (the seeds' origins), `host`, `domain` (registered domain), `directory` (the seed's directory and below), `any`.");
   public static final CrawlOption<Integer> MAX_DEPTH =
-      define(
-          "max-depth",
-          -1,
-          value -> integer(value, -1),
-          "The deepest link depth crawled (seeds are 0); -1 for no limit.");
+      intOption(
+          "max-depth", -1, -1, "The deepest link depth crawled (seeds are 0); -1 for no limit.");
   public static final CrawlOption<Integer> MAX_URL_LENGTH =
-      define(
+      intOption(
           "max-url-length",
           2048,
-          value -> integer(value, 1),
+          1,
           "The longest URL crawled, in characters (FDSE's default was 128).");
   public static final CrawlOption<Boolean> FOLLOW_QUERY_STRINGS =
       define(
@@ -106,53 +106,52 @@ public final class CrawlOption<T> {
           "ignore-extensions",
           DEFAULT_IGNORED_EXTENSIONS,
           value -> lowerCase(list(value)),
-          "File extensions not crawled (case-insensitive, at the end of the path).");
+          "A list (`[gif, jpg]`) or `gif|jpg`; matched at the end of the whole address, case-insensitive, as FDSE's `\\.(gif|jpg…)$` on the URL: `/img/LOGO.GIF` and `/get?f=report.pdf` are ignored, `/doc.pdf?x=1` is not (seed 001); sitemaps (`.xml.gz`) are read whatever their extension. The default keeps FDSE's `doc`, `xls` and `pdf` (and `docx`, `xlsx`, `ppt`, `pptx`) although the parser imports those files: a crawl configured for pages fetches no documents it did not ask for. To import them, give the list without them.");
   public static final CrawlOption<List<String>> SCHEMES =
       define(
           "schemes",
           List.of("http", "https"),
           CrawlOption::schemes,
-          "The URL schemes followed: http, https or both (seed 001's protocol rule); others are FILTERED (UNSUPPORTED_SCHEME).");
+          "The schemes followed, `http` and/or `https` (`[http]` is FDSE's protocol rule); other schemes are `FILTERED` (`UNSUPPORTED_SCHEME`).");
   public static final CrawlOption<Integer> MAX_REPEATED_SEGMENTS =
-      define(
+      intOption(
           "max-repeated-segments",
           2,
-          value -> integer(value, -1),
-          "How many times in a row a path segment, or a run of up to 10 segments, may appear (/a/a/ is 2); more is a URL trap, FILTERED (TRAP_REPEATED_SEGMENT); -1 for no limit.");
+          -1,
+          "How many times in a row a path segment, or a run of up to 10 segments, may appear: `/a/a/` passes, `/a/a/a/` and `/x/y/x/y/x/y/` are `FILTERED` (`TRAP_REPEATED_SEGMENT`); `-1` for no limit.");
   public static final CrawlOption<Integer> MAX_PATH_SEGMENTS =
-      define(
+      intOption(
           "max-path-segments",
           20,
-          value -> integer(value, -1),
-          "The most path segments a crawled URL has; more is FILTERED (TRAP_TOO_MANY_SEGMENTS); -1 for no limit.");
+          -1,
+          "The most path segments (`/a/b/c` has 3); more is `FILTERED` (`TRAP_TOO_MANY_SEGMENTS`); `-1` for no limit.");
   public static final CrawlOption<Integer> MAX_QUERY_PARAMETERS =
-      define(
+      intOption(
           "max-query-parameters",
           10,
-          value -> integer(value, -1),
+          -1,
           "The most query parameters a crawled URL has; more is FILTERED (TRAP_TOO_MANY_PARAMETERS); -1 for no limit.");
   public static final CrawlOption<Integer> MAX_CALENDAR_HOPS =
-      define(
+      intOption(
           "max-calendar-hops",
           5,
-          value -> integer(value, -1),
+          -1,
           "Links followed in a row between dated URLs of one template (the same address but for its numbers, with a date in it: a calendar's next day or month); a URL one hop further is FILTERED (TRAP_CALENDAR); -1 for no limit.");
   public static final CrawlOption<Long> MAX_PAGES_PER_ORIGIN =
-      define(
+      longOption(
           "max-pages-per-origin",
           -1L,
-          value -> (long) integer(value, -1),
-          "The most URLs of one origin admitted for fetching, ever; later ones are FILTERED (BUDGET_ORIGIN) and stay known; -1 for no limit.");
+          -1,
+          "The most URLs of an origin admitted for fetching, ever (sitemaps aside); later ones are `FILTERED` (`BUDGET_ORIGIN`) once and stay known; `-1` for no limit.");
   public static final CrawlOption<Long> MAX_PAGES_PER_SITE =
-      define(
+      longOption(
           "max-pages-per-site",
           -1L,
-          value -> (long) integer(value, -1),
+          -1,
           "The most URLs of one site (registered domain, all its origins) admitted for fetching, ever; later ones are FILTERED (BUDGET_SITE) and stay known; -1 for no limit.");
   public static final CrawlOption<Long> DELAY_MS =
-      carried(
+      carriedLong(
           RequestOptions.DELAY_MS,
-          value -> (long) integer(value, 0),
           "Milliseconds between the end of one request to an origin and the start of the next.");
   public static final CrawlOption<Boolean> OBEY_ROBOTS_TXT =
       carried(
@@ -173,59 +172,53 @@ public final class CrawlOption<T> {
       carried(
           RequestOptions.REDIRECTS,
           CrawlOption::redirects,
-          "record (the target is queued as a new URL) | follow N (N <= 10 hops within the fetch).");
+          "`record` (the target is queued as a new URL), `follow N` (N ≤ 10 hops within the fetch; the chain is recorded and loops stop it).");
 
   public static final CrawlOption<Integer> MAX_CONNECTIONS_PER_ORIGIN =
-      carried(
+      carriedInt(
           RequestOptions.MAX_CONNECTIONS_PER_ORIGIN,
-          value -> bounded(integer(value, 1), 16),
           "Requests to one origin at once, at most (1 to 16); each waits delay-ms after the previous one ended.");
   public static final CrawlOption<Long> MAX_CRAWL_DELAY_MS =
-      carried(
+      carriedLong(
           RequestOptions.MAX_CRAWL_DELAY_MS,
-          value -> (long) integer(value, 0),
           "The cap on robots.txt's Crawl-delay, in milliseconds; the cap is logged when it applies.");
   public static final CrawlOption<Long> MAX_BACKOFF_MS =
-      carried(
+      carriedLong(
           RequestOptions.MAX_BACKOFF_MS,
-          value -> (long) integer(value, 0),
-          "The cap on the delay raised by rate limits (429, 503 + Retry-After) and failures, in milliseconds.");
+          "The cap on the delay raised by rate limits (429, 503 + `Retry-After`) and failures; the raised delay halves after each quiet minute.");
   public static final CrawlOption<Integer> PATIENCE =
-      carried(
+      carriedInt(
           RequestOptions.PATIENCE,
-          value -> integer(value, 1),
-          "Failures that look persistent (refused, unknown host, gibberish, repeated 5xx or timeouts) before the origin is paused (seed 003).");
+          "Failures that look persistent (refused, unknown host, not HTTP, repeated 5xx or timeouts) before the origin is paused (seed 003); an answer restores it.");
   public static final CrawlOption<Long> PAUSE_MS =
-      carried(
+      carriedLong(
           RequestOptions.PAUSE_MS,
-          value -> (long) integer(value, 0),
-          "How long an origin whose patience ran out is paused, in milliseconds; its URLs stay queued.");
+          "How long an origin out of patience is paused; its URLs stay queued in the frontier (`DEFERRED`).");
   public static final CrawlOption<Head> HEAD =
       carried(
           RequestOptions.HEAD,
           value -> enumValue(Head.class, value),
-          "disabled | optional | required: whether a HEAD request goes first, for the metadata filters (seed 002).");
+          "`disabled`, `optional` (HEAD first, GET anyway if HEAD fails), `required` (a failed HEAD decides) — seed 002.");
   public static final CrawlOption<List<String>> CONTENT_TYPES =
       carried(
           RequestOptions.CONTENT_TYPES,
           value -> lowerCase(list(value)),
-          "When not empty, the only media types fetched (text/html, text/*); others are FILTERED (METADATA) before their body is read.");
+          "A list of media types (`text/html`, `text/*`); when not empty, other types are `FILTERED` (`METADATA`) before their body is read.");
   public static final CrawlOption<Long> MAX_CONTENT_LENGTH =
-      carried(
+      carriedLong(
           RequestOptions.MAX_CONTENT_LENGTH,
-          value -> (long) integer(value, -1),
           "The largest Content-Length fetched, in bytes; larger is FILTERED (METADATA) before its body is read; -1 for no limit.");
 
   public static final CrawlOption<CanonicalScope> CANONICAL_SCOPE =
       carried(
           RequestOptions.CANONICAL_SCOPE,
           value -> enumValue(CanonicalScope.class, value),
-          "domain | any: a canonical outside the page's registered domain is ignored unless any.");
+          "A canonical outside the page's registered domain is ignored unless any.");
   public static final CrawlOption<String> CHECKSUM_IGNORE =
       carried(
           RequestOptions.CHECKSUM_IGNORE,
           value -> String.valueOf(value).strip(),
-          "A CSS selector of the parts left out of the content checksum (footer, .clock), so they do not make a page look changed.");
+          "A CSS selector of the parts left out of the content checksum (`footer, .clock`): a changed clock does not make a page look changed.");
   public static final CrawlOption<List<String>> METADATA_CHECKSUM =
       carried(
           RequestOptions.METADATA_CHECKSUM,
@@ -233,11 +226,11 @@ public final class CrawlOption<T> {
           "The response headers the metadata checksum covers (etag, last-modified, …); empty for none.");
 
   public static final CrawlOption<Integer> RECRAWL_INTERVAL_PER_URL =
-      define(
+      intOption(
           "recrawl.interval-per-url",
           0,
-          value -> integer(value, 0),
-          "Minutes after which a fetched URL is fetched again (continuous refresh); 0 for never.");
+          0,
+          "Minutes after which a fetched URL is fetched again (continuous refresh; due times are an index in the frontier's state, scanned by time); `0` for never. A rediscovery before the due time is logged `PREMATURE` (once per due time); a sitemap `lastmod` newer than the last fetch makes the URL due at once; its `changefreq` sets the interval.");
   public static final CrawlOption<Boolean> RECRAWL_ADAPTIVE =
       define(
           "recrawl.adaptive",
@@ -245,22 +238,16 @@ public final class CrawlOption<T> {
           CrawlOption::bool,
           "Whether a URL's refresh interval halves when its content changed and doubles when it did not, between recrawl.min-interval and recrawl.max-interval.");
   public static final CrawlOption<Integer> RECRAWL_MIN_INTERVAL =
-      define(
-          "recrawl.min-interval",
-          60,
-          value -> integer(value, 1),
-          "The shortest adaptive refresh interval, in minutes.");
+      intOption(
+          "recrawl.min-interval", 60, 1, "The shortest adaptive refresh interval, in minutes.");
   public static final CrawlOption<Integer> RECRAWL_MAX_INTERVAL =
-      define(
-          "recrawl.max-interval",
-          43_200,
-          value -> integer(value, 1),
-          "The longest adaptive refresh interval, in minutes.");
+      intOption(
+          "recrawl.max-interval", 43_200, 1, "The longest adaptive refresh interval, in minutes.");
   public static final CrawlOption<Integer> RECRAWL_ERROR_INTERVAL =
-      define(
+      intOption(
           "recrawl.error-interval",
           0,
-          value -> integer(value, 0),
+          0,
           "Minutes after which a URL whose fetch failed is tried again; 0 for the refresh interval.");
 
   /** What a recrawl does with a URL no page links to any more (seed 002's orphans). */
@@ -278,7 +265,7 @@ public final class CrawlOption<T> {
           "orphans",
           Orphans.PROCESS,
           value -> enumValue(Orphans.class, value),
-          "process | ignore | delete: what crawler crawl --force-recrawl does with a URL no page links to any more.");
+          "What `crawler crawl --force-recrawl` does with a URL no page links to any more: `process` (fetched again, decided by the answer), `ignore` (left as it is, its document kept), `delete` (its document deleted, reason `ORPHAN`).");
 
   public static final CrawlOption<Boolean> RECRAWL_ACTIVE =
       define(
@@ -293,63 +280,63 @@ public final class CrawlOption<T> {
           true,
           CrawlOption::bool,
           Level.SITE,
-          "Whether this site takes part in the event-driven recrawl when recrawl.active is on.");
-  public static final CrawlOption<java.time.Duration> RECRAWL_INTERVAL =
+          "Whether the site takes part when `recrawl.active` is on (both must be on).");
+  public static final CrawlOption<Duration> RECRAWL_INTERVAL =
       define(
           "recrawl.interval",
-          java.time.Duration.ofMinutes(5),
+          Duration.ofMinutes(5),
           CrawlOption::duration,
           Level.GLOBAL,
           "How far apart the recrawl events run: minutes, or a number with s, m, h or d (30s, 5m, 2h, 1d).");
   public static final CrawlOption<Integer> RECRAWL_RUNS_PER_EVENT =
-      define(
+      intOption(
           "recrawl.runs-per-event",
           1,
-          value -> integer(value, 1),
+          1,
           Level.SITE,
-          "Requests one recrawl event makes, all for one site (one per page of a document).");
+          "Requests one event makes for its site (one per page of a document).");
   public static final CrawlOption<Integer> RECRAWL_MAX_COUNT =
-      define(
+      intOption(
           "recrawl.max-count",
           1,
-          value -> integer(value, 1),
+          1,
           Level.SITE,
           "How many times one document is recrawled at most.");
   public static final CrawlOption<Integer> RECRAWL_MIN_MINUTES_BETWEEN =
-      define(
+      intOption(
           "recrawl.min-minutes-between",
           0,
-          value -> integer(value, 0),
+          0,
           Level.SITE,
-          "The least time between two recrawls of one document, in minutes.");
+          "The least time between two recrawls of one document.");
   public static final CrawlOption<Integer> RECRAWL_NEWER_THAN_MINUTES =
-      define(
+      intOption(
           "recrawl.newer-than-minutes",
           0,
-          value -> integer(value, 0),
+          0,
           Level.SITE,
-          "Only documents published less than this many minutes ago are recrawled (one exactly that old is not); 0 for no limit.");
+          "Only documents published less than this long ago are recrawled (one exactly that old is not); `0` for no limit.");
   public static final CrawlOption<String> PAGINATION =
       carried(
           RequestOptions.PAGINATION,
           value -> String.valueOf(value).strip(),
-          "How a document's next page is found: rel=next (a link or a element with rel=next) or a CSS selector of the next-page link; the pages are published as one document. Empty for single pages.");
+          "`rel=next` (`<link rel=next>` or `<a rel=next>`) or a CSS selector of the next-page link (`a.next-page`): the pages of a document are published as one, in page order; empty for single pages.");
   public static final CrawlOption<String> CONTENT_KEEP =
       carried(
           RequestOptions.CONTENT_KEEP,
           value -> String.valueOf(value).strip(),
-          "A CSS selector of a page's content (article, #content): the text and the content checksum are taken from what it matches; empty, or where it matches nothing, the whole body.");
+          "A CSS selector of a page's content (`article`, `#content`): its text and content checksum are taken from what it matches (the outermost matches, in order); empty, or where it matches nothing, the whole body.");
   public static final CrawlOption<String> CONTENT_DROP =
       carried(
           RequestOptions.CONTENT_DROP,
           value -> String.valueOf(value).strip(),
-          "The parts of a page left out of its text and content checksum: auto drops nav, aside and the page's header and footer when the page has a main or article element; none drops nothing; anything else is a CSS selector of what is dropped.");
+          "The parts of a page left out of its text and content checksum: `auto` drops `nav`, `aside` and the page's `header` and `footer` (not an article's own) when the page has a `main` or an `article`; `none` drops nothing; anything else is a CSS selector of what is dropped on every page. Links, the canonical and the next page are read from the whole page first.");
 
   public static final CrawlOption<List<Access.Header>> HEADERS =
       carried(
           RequestOptions.HEADERS,
           SiteAccessOptions::headers,
-          "Request headers a site's requests carry, as a mapping (Accept-Language: de, X-Api-Key: ${env:API_KEY}); Authorization, Cookie and Proxy-Authorization must be secret references; a header holding a reference is a credential.");
+          "Request headers, a mapping: `{Accept-Language: de, X-Api-Key: '${env:API_KEY}'}`; `Authorization`, `Cookie` and `Proxy-Authorization` must be [secret references](#sites-behind-logins-and-proxies); a header holding a reference is a credential.");
   public static final CrawlOption<Boolean> COOKIES =
       carried(
           RequestOptions.COOKIES,
@@ -404,6 +391,7 @@ public final class CrawlOption<T> {
   private final Function<Object, T> parser;
   private final Level level;
   private final @Nullable RequestOption<T> carriedAs;
+  private final @Nullable Bounds bounds;
   private final String doc;
 
   private CrawlOption(
@@ -412,12 +400,14 @@ public final class CrawlOption<T> {
       Function<Object, T> parser,
       Level level,
       @Nullable RequestOption<T> carriedAs,
+      @Nullable Bounds bounds,
       String doc) {
     this.name = name;
     this.defaultValue = defaultValue;
     this.parser = parser;
     this.level = level;
     this.carriedAs = carriedAs;
+    this.bounds = bounds;
     this.doc = doc;
   }
 
@@ -427,10 +417,48 @@ public final class CrawlOption<T> {
    */
   private static <T> CrawlOption<T> carried(
       RequestOption<T> wire, Function<Object, T> parser, String doc) {
-    CrawlOption<T> option =
-        new CrawlOption<>(wire.name(), wire.defaultValue(), parser, Level.URL, wire, doc);
-    ALL.put(option.name, option);
-    return option;
+    return add(
+        new CrawlOption<>(
+            wire.name(),
+            wire.defaultValue(),
+            parser,
+            Level.URL,
+            wire,
+            wire.bounds().orElse(null),
+            doc));
+  }
+
+  /** A whole-number option requests carry, within the bounds the request catalogue gives it. */
+  private static CrawlOption<Long> carriedLong(RequestOption<Long> wire, String doc) {
+    Bounds bounds = wire.bounds().orElseThrow();
+    return carried(wire, value -> number(value, bounds), doc);
+  }
+
+  private static CrawlOption<Integer> carriedInt(RequestOption<Integer> wire, String doc) {
+    Bounds bounds = wire.bounds().orElseThrow();
+    return carried(wire, value -> (int) number(value, bounds), doc);
+  }
+
+  /** A whole-number option only the frontier reads: {@code min} or more. */
+  private static CrawlOption<Integer> intOption(
+      String name, int defaultValue, int min, String doc) {
+    return intOption(name, defaultValue, min, Level.URL, doc);
+  }
+
+  private static CrawlOption<Integer> intOption(
+      String name, int defaultValue, int min, Level level, String doc) {
+    Bounds bounds = new Bounds(min, Integer.MAX_VALUE);
+    return add(
+        new CrawlOption<>(
+            name, defaultValue, value -> (int) number(value, bounds), level, null, bounds, doc));
+  }
+
+  private static CrawlOption<Long> longOption(
+      String name, long defaultValue, long min, String doc) {
+    Bounds bounds = Bounds.atLeast(min);
+    return add(
+        new CrawlOption<>(
+            name, defaultValue, value -> number(value, bounds), Level.URL, null, bounds, doc));
   }
 
   private static <T> CrawlOption<T> define(
@@ -441,8 +469,11 @@ public final class CrawlOption<T> {
   /** An option only the frontier's decisions read: fetch requests do not carry it. */
   private static <T> CrawlOption<T> define(
       String name, T defaultValue, Function<Object, T> parser, Level level, String doc) {
-    CrawlOption<T> option = new CrawlOption<>(name, defaultValue, parser, level, null, doc);
-    ALL.put(name, option);
+    return add(new CrawlOption<>(name, defaultValue, parser, level, null, null, doc));
+  }
+
+  private static <T> CrawlOption<T> add(CrawlOption<T> option) {
+    ALL.put(option.name, option);
     return option;
   }
 
@@ -459,6 +490,11 @@ public final class CrawlOption<T> {
             || this == PROXY
             || this == CREDENTIALS_OVER_HTTP;
     return isAccess && defaultValue.equals(value);
+  }
+
+  /** The values a whole-number option takes; empty for the others. */
+  public Optional<Bounds> bounds() {
+    return Optional.ofNullable(bounds);
   }
 
   /** Whether the option's value may be a mapping (the access options). */
@@ -493,10 +529,6 @@ public final class CrawlOption<T> {
     return level;
   }
 
-  /**
-   * Whether the option is carried by the fetch requests of the URLs it is resolved for (the other
-   * services read it).
-   */
   /** Whether fetch requests carry the option (it is in the catalogue of {@link RequestOptions}). */
   public boolean isCarriedByRequests() {
     return carriedAs != null;
@@ -556,7 +588,7 @@ public final class CrawlOption<T> {
     if (value instanceof List<?> list) {
       return String.join(",", list.stream().map(CrawlOption::format).toList());
     }
-    if (value instanceof java.time.Duration duration) {
+    if (value instanceof Duration duration) {
       return duration.toSecondsPart() == 0
           ? duration.toMinutes() + "m"
           : duration.toSeconds() + "s";
@@ -583,36 +615,23 @@ public final class CrawlOption<T> {
     throw new IllegalArgumentException("'" + value + "' is not one of " + String.join(", ", names));
   }
 
-  private static java.time.Duration duration(Object value) {
-    return Durations.parse(
-        String.valueOf(value), Optional.of(java.time.temporal.ChronoUnit.MINUTES));
+  private static Duration duration(Object value) {
+    return Durations.parse(String.valueOf(value), Optional.of(ChronoUnit.MINUTES));
   }
 
-  private static int integer(Object value, int minimum) {
-    int number;
-    if (value instanceof Number n
-        && n.longValue() == n.intValue()
-        && !(value instanceof Double)
-        && !(value instanceof Float)) {
-      number = n.intValue();
+  /** A whole number within its bounds, as YAML gives it (a number, or text of one). */
+  private static long number(Object value, Bounds bounds) {
+    long number;
+    if (value instanceof Integer || value instanceof Long) {
+      number = ((Number) value).longValue();
     } else {
       try {
-        number = Integer.parseInt(String.valueOf(value).strip());
+        number = Long.parseLong(String.valueOf(value).strip());
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("'" + value + "' is not a whole number");
       }
     }
-    if (number < minimum) {
-      throw new IllegalArgumentException(number + " is less than " + minimum);
-    }
-    return number;
-  }
-
-  private static int bounded(int value, int maximum) {
-    if (value > maximum) {
-      throw new IllegalArgumentException(value + " is more than " + maximum);
-    }
-    return value;
+    return bounds.check(number);
   }
 
   static boolean bool(Object value) {
@@ -666,7 +685,7 @@ public final class CrawlOption<T> {
     }
     if (text.startsWith("follow")) {
       String hops = text.substring("follow".length()).strip();
-      int max = hops.isEmpty() ? 5 : integer(hops, 1);
+      int max = hops.isEmpty() ? 5 : (int) number(hops, new Bounds(1, Integer.MAX_VALUE));
       if (max > 10) {
         throw new IllegalArgumentException("at most 10 redirects are followed, not " + max);
       }

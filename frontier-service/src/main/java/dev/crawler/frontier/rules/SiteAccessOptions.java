@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -169,7 +170,7 @@ final class SiteAccessOptions {
     for (String key : map.keySet()) {
       if (!keys.contains(key)) {
         throw new IllegalArgumentException(
-            "unknown key '" + key + "'; expected one of " + new java.util.TreeSet<>(keys));
+            "unknown key '" + key + "'; expected one of " + new TreeSet<>(keys));
       }
     }
   }

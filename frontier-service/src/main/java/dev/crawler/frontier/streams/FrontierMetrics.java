@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 
@@ -85,7 +86,7 @@ final class FrontierMetrics {
   /** The {@code n} origins with the longest queues, longest first. */
   List<OriginStats> top(int n) {
     Comparator<OriginStats> byQueue = Comparator.comparingLong(OriginStats::getQueued);
-    java.util.PriorityQueue<OriginStats> smallest = new java.util.PriorityQueue<>(byQueue);
+    PriorityQueue<OriginStats> smallest = new PriorityQueue<>(byQueue);
     for (OriginStats stats : latest.values()) {
       smallest.add(stats);
       if (smallest.size() > n) {

@@ -135,13 +135,13 @@ public final class FrontierTopology {
     StateStores.add(topology, CONTROL_STORE, Serdes.String(), Serdes.Long(), PROCESSOR);
     StateStores.add(topology, DUE_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
     StateStores.add(topology, OPERATOR_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
-    // a URL's state, its queue entry and its lease are written a few times each, at discovery,
-    // release and outcome, seconds and commits apart: a record cache coalesced almost nothing and
-    // held back each commit to flush; uncached, a bench crawl took ~2 s less CPU of ~45 and crawled
-    // ~6% faster (four paired runs); FrontierScaleBenchmark decides as fast up to 10^6 known URLs
-    // and faster at 10^7 (after 573 s, 7.8 million URLs decided at 1.4 GB resident; cached, 5.8
-    // million at 3.4 GB). Control, due and origin state are written for every URL of an origin and
-    // stay cached.
+    // a URL's state, its queue entry and its lease are written a few times each, at
+    // discovery, release and outcome, seconds and commits apart: a record cache coalesced
+    // almost nothing and held back each commit to flush; uncached, a bench crawl took ~2
+    // s less CPU of ~45 and crawled ~6% faster (four paired runs); FrontierScaleBenchmark
+    // decides as fast up to 10^6 known URLs and faster at 10^7 (after 573 s, 7.8 million
+    // URLs decided at 1.4 GB resident; cached, 5.8 million at 3.4 GB). Control, due and
+    // origin state are written for every URL of an origin and stay cached.
     StateStores.addUncached(topology, URLS_STORE, Serdes.String(), URL_STATE_SERDE, PROCESSOR);
     StateStores.add(topology, ORIGINS_STORE, Serdes.String(), ORIGIN_STATE_SERDE, PROCESSOR);
     StateStores.addUncached(topology, QUEUE_STORE, Serdes.String(), Serdes.String(), PROCESSOR);

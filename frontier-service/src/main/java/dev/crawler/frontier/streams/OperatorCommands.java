@@ -7,19 +7,22 @@ import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.UrlKind;
+import dev.crawler.frontier.domain.TaskRules;
 import dev.crawler.frontier.domain.UrlLifecycle;
 import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.frontier.rules.Resolution;
-import dev.crawler.frontier.rules.RuleEngine;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.state.UrlState;
 import dev.crawler.frontier.state.UrlStatus;
 import dev.crawler.schemas.Origin;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,12 +38,11 @@ final class OperatorCommands {
 
   private static final Logger LOG = LoggerFactory.getLogger(OperatorCommands.class);
 
-  private final RuleEngine rules;
+  private final TaskRules rules;
   private final FrontierStores stores;
   private final FrontierOutput output;
   private final Releases releases;
   private final SiteBudgets budgets;
-  private final KnownUrlRules rulesForKnown;
   private final OperatorHolds holds;
   private final String configVersion;
   private final String task;
@@ -48,19 +50,12 @@ final class OperatorCommands {
   /** The operator store's key of the configuration version the delays were set under. */
   static final String CONFIG_VERSION_KEY = "~config-version";
 
-  /** How the rules decide a known URL again, in the scope the task knows for its origin. */
-  @FunctionalInterface
-  interface KnownUrlRules {
-    Resolution resolve(String url, String origin, OriginState originState, UrlState state);
-  }
-
   OperatorCommands(
-      RuleEngine rules,
+      TaskRules rules,
       FrontierStores stores,
       FrontierOutput output,
       Releases releases,
       SiteBudgets budgets,
-      KnownUrlRules rulesForKnown,
       OperatorHolds holds,
       String configVersion,
       String task) {
@@ -69,7 +64,6 @@ final class OperatorCommands {
     this.output = output;
     this.releases = releases;
     this.budgets = budgets;
-    this.rulesForKnown = rulesForKnown;
     this.holds = holds;
     this.configVersion = configVersion;
     this.task = task;
@@ -96,7 +90,7 @@ final class OperatorCommands {
   }
 
   private void hold(ControlCommand command) {
-    java.util.Optional<OperatorHolds.Hold> wanted = OperatorHolds.Hold.of(command);
+    Optional<OperatorHolds.Hold> wanted = OperatorHolds.Hold.of(command);
     if (wanted.isEmpty()) {
       acknowledge(command, "ignored: no target");
       return;
@@ -118,8 +112,7 @@ final class OperatorCommands {
     if (!hold.isOn() || hold.kind() == OperatorHolds.Kind.DELAY) {
       // resumed, unblocked, or another delay: the origins' queues go on at once
       Map<String, OriginState> changed = new HashMap<>();
-      try (org.apache.kafka.streams.state.KeyValueIterator<String, OriginState> all =
-          stores.origins.all()) {
+      try (KeyValueIterator<String, OriginState> all = stores.origins.all()) {
         while (all.hasNext()) {
           KeyValue<String, OriginState> entry = all.next();
           if (OperatorHolds.covers(hold.target(), entry.key)) {
@@ -145,9 +138,8 @@ final class OperatorCommands {
    * committer); one in flight follows when its outcome comes.
    */
   private int dropDocuments(OperatorHolds.Hold hold, Instant now) {
-    List<KeyValue<String, UrlState>> known = new java.util.ArrayList<>();
-    try (org.apache.kafka.streams.state.KeyValueIterator<String, UrlState> all =
-        stores.urls.all()) {
+    List<KeyValue<String, UrlState>> known = new ArrayList<>();
+    try (KeyValueIterator<String, UrlState> all = stores.urls.all()) {
       while (all.hasNext()) {
         KeyValue<String, UrlState> entry = all.next();
         UrlStatus status = entry.value.getStatus();
@@ -166,7 +158,7 @@ final class OperatorCommands {
 
   /** Decides a URL of an origin blocked with its documents FILTERED. */
   void blockedWithDocuments(String origin, String url, UrlState state, Instant now) {
-    java.util.Optional<OperatorHolds.Hold> block = holds.newest(OperatorHolds.Kind.BLOCK, origin);
+    Optional<OperatorHolds.Hold> block = holds.newest(OperatorHolds.Kind.BLOCK, origin);
     String by = block.map(OperatorHolds.Hold::issuedBy).orElse("an operator");
     if (state.getDueAt().toEpochMilli() > 0) {
       stores.due.delete(FrontierStores.dueKey(state.getDueAt(), url));
@@ -283,9 +275,8 @@ final class OperatorCommands {
   /** Decides a known URL again for a recrawl; returns whether it is queued to be fetched. */
   private boolean recrawl(
       String origin, OriginState originState, String url, UrlState state, Instant now) {
-    Resolution resolution = rulesForKnown.resolve(url, origin, originState, state);
-    boolean isSeed = UrlKind.SEED.name().equals(state.getKind());
-    boolean isSitemap = UrlKind.SITEMAP.name().equals(state.getKind());
+    Resolution resolution = rules.decideAgain(url, origin, originState.getInScope(), state);
+    UrlKind kind = UrlLifecycle.kindOf(state);
     if (state.getBudgetRejected()) {
       // never admitted: admitted now if the budgets allow (raised since), else left as it is
       return resolution.isCrawled()
@@ -304,8 +295,8 @@ final class OperatorCommands {
       return false;
     }
     if (state.getStatus() == UrlStatus.DONE
-        && !isSeed
-        && !isSitemap
+        && kind != UrlKind.SEED
+        && kind != UrlKind.SITEMAP
         && resolution.get(CrawlOption.ORPHANS) != CrawlOption.Orphans.PROCESS) {
       // orphans ignore or delete: fetched again only when a page links to it during the recrawl
       state.setAwaitingLinkSince(now);
@@ -332,7 +323,7 @@ final class OperatorCommands {
       UrlState state = entry.value;
       String origin = Origin.keyOf(url);
       state.setAwaitingLinkSince(Instant.EPOCH);
-      switch (rules.optionsFor(url, state.getDepth()).get(CrawlOption.ORPHANS)) {
+      switch (rules.option(CrawlOption.ORPHANS, url, state.getDepth())) {
         case PROCESS ->
             stores.requeue(
                 origin, changed.computeIfAbsent(origin, stores::originState), url, state);

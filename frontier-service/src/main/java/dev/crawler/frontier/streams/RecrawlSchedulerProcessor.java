@@ -177,8 +177,8 @@ final class RecrawlSchedulerProcessor
     for (String url : recrawled) {
       documents().put(url, state(url, event.site().orElseThrow()));
     }
-    // the next event keeps to the grid of the first; one missed while nothing ran fires at the next
-    // tick
+    // the next event keeps to the grid of the first; one
+    // missed while nothing ran fires at the next tick
     Instant next = (due.toEpochMilli() == 0 ? now : due).plus(interval);
     schedule()
         .put(

@@ -3,20 +3,19 @@ package dev.crawler.frontier.streams;
 import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.Outcome;
-import dev.crawler.events.UrlKind;
 import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.OriginWindow;
 import dev.crawler.frontier.domain.RefreshSchedule;
 import dev.crawler.frontier.domain.ReleaseBudget;
+import dev.crawler.frontier.domain.TaskRules;
+import dev.crawler.frontier.domain.UrlLifecycle;
 import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.frontier.rules.Resolution;
-import dev.crawler.frontier.rules.RuleEngine;
 import dev.crawler.frontier.state.Lease;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.state.UrlState;
 import dev.crawler.frontier.state.UrlStatus;
 import dev.crawler.schemas.Origin;
-import dev.crawler.schemas.options.RequestOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,21 +41,15 @@ final class Releases {
 
   private final FrontierSettings settings;
   private final ReleaseBudget budget;
-  private final RuleEngine rules;
+  private final TaskRules rules;
   private final FrontierStores stores;
   private final FrontierOutput output;
   private final OperatorHolds holds;
 
-  /** The version of the configuration the releases are decided with. */
-  private final String configVersion;
-
-  /** Whether the crawl configuration turns continuous refresh on anywhere (decided once). */
-  private final boolean isRefreshConfigured;
-
   Releases(
       FrontierSettings settings,
       ReleaseBudget budget,
-      RuleEngine rules,
+      TaskRules rules,
       FrontierStores stores,
       FrontierOutput output,
       OperatorHolds holds) {
@@ -66,8 +59,6 @@ final class Releases {
     this.stores = stores;
     this.output = output;
     this.holds = holds;
-    this.configVersion = settings.crawl().version();
-    this.isRefreshConfigured = settings.crawl().assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL);
   }
 
   /** Releases the origin's queue head while its window and the budget allow. */
@@ -114,7 +105,7 @@ final class Releases {
             .setDepth(state.getDepth())
             .setAttempt(attempt)
             .setReleasedAt(now)
-            .setKind(kindOf(state))
+            .setKind(UrlLifecycle.kindOf(state))
             .setIfNoneMatch(state.getEtag())
             .setIfModifiedSince(state.getLastModified())
             .setOptions(requestOptions(origin, url, state.getDepth()))
@@ -133,18 +124,7 @@ final class Releases {
 
   /** The options resolved for a URL, as the fetch request carries them. */
   private Map<String, String> requestOptions(String origin, String url, int depth) {
-    Map<String, String> options = new HashMap<>();
-    rules
-        .optionsFor(url, depth)
-        .options()
-        .forEach(
-            (option, setting) -> {
-              // the others concern the frontier alone, or no single request (site and global ones)
-              if (option.isCarriedByRequests() && !option.isCarriedOnlyWhenSet(setting.value())) {
-                options.put(option.name(), option.toRequestValue(setting.value()));
-              }
-            });
-    options.put(RequestOptions.CONFIG_VERSION.name(), configVersion);
+    Map<String, String> options = rules.requestOptions(url, depth);
     OptionalLong delay = holds.delayMillisOf(origin);
     if (delay.isPresent()) {
       // an operator's delay for the origin, until the configuration changes
@@ -153,21 +133,13 @@ final class Releases {
     return options;
   }
 
-  static UrlKind kindOf(UrlState state) {
-    try {
-      return UrlKind.valueOf(state.getKind());
-    } catch (IllegalArgumentException e) {
-      return UrlKind.LINK;
-    }
-  }
-
   /**
    * Continuous refresh: the URL is fetched again {@link RefreshSchedule#next its interval} after
    * this fetch ended; its due time goes in the time-ordered store {@value
    * FrontierTopology#DUE_STORE}.
    */
   void scheduleRefresh(String url, UrlState state, Outcome outcome, Instant now) {
-    if (!isRefreshConfigured && state.getDueAt().toEpochMilli() == 0) {
+    if (!rules.isRefreshConfigured() && state.getDueAt().toEpochMilli() == 0) {
       return; // no refresh anywhere in the configuration: no rules to resolve per URL
     }
     // resolved after the fetch: the configuration may have changed since the URL was discovered

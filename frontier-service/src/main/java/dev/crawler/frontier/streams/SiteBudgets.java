@@ -6,15 +6,17 @@ import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.SiteBudgetStep;
 import dev.crawler.events.UrlKind;
+import dev.crawler.frontier.domain.TaskRules;
+import dev.crawler.frontier.domain.UrlLifecycle;
 import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.frontier.rules.Resolution;
-import dev.crawler.frontier.rules.RuleEngine;
 import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.state.UrlState;
 import dev.crawler.frontier.state.UrlStatus;
 import dev.crawler.schemas.Origin;
 import java.net.URI;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Admission of the URLs the rules crawl under the budgets of their origin ({@code
@@ -39,12 +41,12 @@ final class SiteBudgets {
     OVER_ORIGIN_BUDGET
   }
 
-  private final RuleEngine rules;
+  private final TaskRules rules;
   private final FrontierStores stores;
   private final FrontierOutput output;
   private final Releases releases;
 
-  SiteBudgets(RuleEngine rules, FrontierStores stores, FrontierOutput output, Releases releases) {
+  SiteBudgets(TaskRules rules, FrontierStores stores, FrontierOutput output, Releases releases) {
     this.rules = rules;
     this.stores = stores;
     this.output = output;
@@ -63,7 +65,7 @@ final class SiteBudgets {
       UrlState state,
       Resolution resolution,
       Instant now) {
-    if (!UrlKind.SITEMAP.name().equals(state.getKind())) {
+    if (UrlLifecycle.kindOf(state) != UrlKind.SITEMAP) {
       long originBudget = resolution.get(CrawlOption.MAX_PAGES_PER_ORIGIN);
       long siteBudget = resolution.get(CrawlOption.MAX_PAGES_PER_SITE);
       originState.setOriginBudget(originBudget);
@@ -93,7 +95,7 @@ final class SiteBudgets {
             .setUrl(url)
             .setSourceUrl(state.getSourceUrl())
             .setDepth(state.getDepth())
-            .setKind(Releases.kindOf(state))
+            .setKind(UrlLifecycle.kindOf(state))
             .setDiscoveredAt(now)
             .setSiteBudget(SiteBudgetStep.RESERVE)
             .build();
@@ -119,15 +121,16 @@ final class SiteBudgets {
    * answer goes back to the URL's origin, where GRANTED queues the URL and DENIED logs it FILTERED
    * and gives the origin's place back. One partition decides for a site, so the budget is exact.
    */
-  void onStep(DiscoveredUrl step) {
+  void onStep(@Nullable String key, DiscoveredUrl step) {
     Instant now = output.now();
     String url = step.getUrl();
-    String origin = Origin.keyOf(url);
+    // a reservation comes keyed by its site, an answer by the URL's origin
+    String origin = Origin.keyOf(url, key);
     if (step.getSiteBudget() == SiteBudgetStep.RESERVE) {
       String counter = SITE_ADMITTED + siteOf(url);
       Long counted = stores.control.get(counter);
       long admitted = counted == null ? 0 : counted;
-      long budget = rules.optionsFor(url, step.getDepth()).get(CrawlOption.MAX_PAGES_PER_SITE);
+      long budget = rules.option(CrawlOption.MAX_PAGES_PER_SITE, url, step.getDepth());
       boolean isGranted = budget < 0 || admitted < budget;
       if (isGranted) {
         stores.control.put(counter, admitted + 1);

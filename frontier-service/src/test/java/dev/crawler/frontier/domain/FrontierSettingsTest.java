@@ -6,6 +6,8 @@ import dev.crawler.events.Outcome;
 import dev.crawler.frontier.rules.CrawlConfig;
 import dev.crawler.frontier.rules.CrawlOption;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -57,9 +59,7 @@ class FrontierSettingsTest {
   }
 
   private static FrontierSettings settings(long delay, int window, int maxAttempts) {
-    CrawlConfig crawl =
-        CrawlConfig.DEFAULTS.withGlobal(java.util.Map.of(CrawlOption.DELAY_MS, delay));
-    return new FrontierSettings(
-        crawl, java.util.List.of(), 0, window, Duration.ofMinutes(10), maxAttempts);
+    CrawlConfig crawl = CrawlConfig.DEFAULTS.withGlobal(Map.of(CrawlOption.DELAY_MS, delay));
+    return new FrontierSettings(crawl, List.of(), 0, window, Duration.ofMinutes(10), maxAttempts);
   }
 }

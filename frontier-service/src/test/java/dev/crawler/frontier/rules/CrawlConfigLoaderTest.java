@@ -2,6 +2,9 @@ package dev.crawler.frontier.rules;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.crawler.frontier.recrawl.RecrawlPolicy;
+import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -14,6 +17,8 @@ class CrawlConfigLoaderTest {
         "globals: {}                                                   | crawl.yaml:1: globals: unknown key",
         "global: {delay: 5}                                            | crawl.yaml:1: global.delay: unknown option",
         "global: {delay-ms: soon}                                      | crawl.yaml:1: global.delay-ms: 'soon' is not a whole number",
+        "global: {delay-ms: 7200000}                                   | crawl.yaml:1: global.delay-ms: 7200000 is more than 3600000",
+        "global: {max-connections-per-origin: 17}                      | crawl.yaml:1: global.max-connections-per-origin: 17 is more than 16",
         "global: {default-allow: maybe}                                | crawl.yaml:1: global.default-allow: 'maybe' is not one of allow, disallow, disallow-log",
         "global: {redirects: follow 20}                                | crawl.yaml:1: global.redirects: at most 10 redirects",
         "rules: [{may-not-have: {url-regex: '(unclosed'}}]             | crawl.yaml:1: rules[0].may-not-have.url-regex: bad regular expression",
@@ -45,7 +50,7 @@ class CrawlConfigLoaderTest {
         CrawlConfigLoader.parse("global: {recrawl.interval: " + value + "}", "crawl.yaml");
 
     org.assertj.core.api.Assertions.assertThat(config.global().get(CrawlOption.RECRAWL_INTERVAL))
-        .isEqualTo(java.time.Duration.ofSeconds(seconds));
+        .isEqualTo(Duration.ofSeconds(seconds));
   }
 
   @org.junit.jupiter.api.Test
@@ -58,18 +63,11 @@ class CrawlConfigLoaderTest {
                 + "  - {name: archive, seeds: ['http://archive.example/'], options: {recrawl.site-active: false}}\n",
             "crawl.yaml");
 
-    dev.crawler.frontier.recrawl.RecrawlPolicy news =
-        dev.crawler.frontier.recrawl.RecrawlPolicy.of(config, config.sites().get(0));
-    dev.crawler.frontier.recrawl.RecrawlPolicy archive =
-        dev.crawler.frontier.recrawl.RecrawlPolicy.of(config, config.sites().get(1));
+    RecrawlPolicy news = RecrawlPolicy.of(config, config.sites().get(0));
+    RecrawlPolicy archive = RecrawlPolicy.of(config, config.sites().get(1));
     org.assertj.core.api.Assertions.assertThat(news)
         .isEqualTo(
-            new dev.crawler.frontier.recrawl.RecrawlPolicy(
-                true,
-                2,
-                5,
-                java.time.Duration.ZERO,
-                java.util.Optional.of(java.time.Duration.ofMinutes(1440))));
+            new RecrawlPolicy(true, 2, 5, Duration.ZERO, Optional.of(Duration.ofMinutes(1440))));
     org.assertj.core.api.Assertions.assertThat(archive.isActive()).isFalse();
   }
 

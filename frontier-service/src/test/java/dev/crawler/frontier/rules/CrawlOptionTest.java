@@ -7,6 +7,8 @@ import dev.crawler.schemas.options.RequestOption;
 import dev.crawler.schemas.options.RequestOptions;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -17,7 +19,7 @@ class CrawlOptionTest {
   void carriesExactlyTheCatalogueOptionsWithTheirDefaults() {
     List<CrawlOption<?>> carried =
         CrawlOption.all().values().stream().filter(CrawlOption::isCarriedByRequests).toList();
-    java.util.Set<String> catalogue = new java.util.TreeSet<>(RequestOptions.all().keySet());
+    Set<String> catalogue = new TreeSet<>(RequestOptions.all().keySet());
     // the frontier writes it itself: no configuration sets it
     catalogue.remove(RequestOptions.CONFIG_VERSION.name());
 

@@ -3,8 +3,10 @@ package dev.crawler.frontier.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.crawler.events.Outcome;
 import dev.crawler.frontier.rules.Resolution.Disposition;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -358,7 +360,7 @@ class RuleEngineTest {
 
     assertThat(resolution.detail().orElse(null)).isEqualTo(detail);
     if (detail != null) {
-      assertThat(resolution.outcome()).contains(dev.crawler.events.Outcome.FILTERED);
+      assertThat(resolution.outcome()).contains(Outcome.FILTERED);
       assertThat(resolution.rule()).contains("max-repeated-segments set by default");
     }
   }
@@ -434,9 +436,9 @@ class RuleEngineTest {
         .as("a sitemap")
         .isTrue();
     assertThat(engine.resolve("http://other.example/sitemap.xml.gz", 0, seeds, true).outcome())
-        .contains(dev.crawler.events.Outcome.OUT_OF_SCOPE);
+        .contains(Outcome.OUT_OF_SCOPE);
     assertThat(engine.resolve("http://example.org/deep/sitemap.gz", 2, seeds, true).outcome())
-        .contains(dev.crawler.events.Outcome.TOO_DEEP);
+        .contains(Outcome.TOO_DEEP);
   }
 
   @org.junit.jupiter.api.Test
@@ -449,7 +451,7 @@ class RuleEngineTest {
     assertThat(CrawlConfig.DEFAULTS.assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL)).isFalse();
     assertThat(
             CrawlConfig.DEFAULTS
-                .withGlobal(java.util.Map.of(CrawlOption.RECRAWL_INTERVAL_PER_URL, 5))
+                .withGlobal(Map.of(CrawlOption.RECRAWL_INTERVAL_PER_URL, 5))
                 .assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL))
         .isTrue();
     assertThat(nested.assigns(CrawlOption.RECRAWL_INTERVAL_PER_URL)).isTrue();

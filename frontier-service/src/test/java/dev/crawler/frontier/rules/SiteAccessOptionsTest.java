@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.crawler.schemas.options.Access;
 import dev.crawler.schemas.options.RequestOptions;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,7 @@ class SiteAccessOptionsTest {
   }
 
   private static Map<String, String> carried(RuleEngine rules, String url) {
-    Map<String, String> options = new java.util.HashMap<>();
+    Map<String, String> options = new HashMap<>();
     rules
         .optionsFor(url, 1)
         .options()

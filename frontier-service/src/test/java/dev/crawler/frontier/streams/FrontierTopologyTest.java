@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.crawler.common.streams.TopologyTestSupport;
+import dev.crawler.events.ControlCommand;
+import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DeadLetter;
@@ -19,6 +21,7 @@ import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.frontier.state.UrlState;
 import dev.crawler.frontier.state.UrlStatus;
+import dev.crawler.schemas.Origin;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.InMemorySchemaRegistryClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -26,9 +29,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -298,8 +303,8 @@ class FrontierTopologyTest {
     var control = TopologyTestSupport.input(driver, topics.control());
     control.pipeInput(
         "",
-        dev.crawler.events.ControlCommand.newBuilder()
-            .setCommand(dev.crawler.events.ControlCommandType.CLEAR_ERRORS)
+        ControlCommand.newBuilder()
+            .setCommand(ControlCommandType.CLEAR_ERRORS)
             .setIssuedBy("test")
             .build());
     link(A + "/broken", A + "/other", 1);
@@ -310,12 +315,11 @@ class FrontierTopologyTest {
     assertThat(log.isEmpty()).isTrue();
   }
 
-  private void command(
-      dev.crawler.events.ControlCommandType type, String target, long issuedAt, boolean delete) {
+  private void command(ControlCommandType type, String target, long issuedAt, boolean delete) {
     TopologyTestSupport.input(driver, topics.control())
         .pipeInput(
             "",
-            dev.crawler.events.ControlCommand.newBuilder()
+            ControlCommand.newBuilder()
                 .setCommand(type)
                 .setTarget(target)
                 .setDeleteDocuments(delete)
@@ -328,7 +332,7 @@ class FrontierTopologyTest {
   @Test
   void aPausedOriginReleasesNothingUntilResumedAndTheOthersGoOn() {
     start(0);
-    command(dev.crawler.events.ControlCommandType.PAUSE, A, 1, false);
+    command(ControlCommandType.PAUSE, A, 1, false);
 
     seed(A + "/");
     seed(B + "/");
@@ -336,7 +340,7 @@ class FrontierTopologyTest {
     assertThat(requests.readValuesToList())
         .extracting(FetchRequest::getUrl)
         .containsExactly(B + "/");
-    command(dev.crawler.events.ControlCommandType.RESUME, A, 2, false);
+    command(ControlCommandType.RESUME, A, 2, false);
     assertThat(requests.readValuesToList())
         .extracting(FetchRequest::getUrl)
         .containsExactly(A + "/");
@@ -353,12 +357,12 @@ class FrontierTopologyTest {
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
     link(A + "/next", A + "/", 1);
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
-    command(dev.crawler.events.ControlCommandType.PAUSE, A, 1, false);
+    command(ControlCommandType.PAUSE, A, 1, false);
     link(A + "/queued", A + "/", 1);
     assertThat(requests.isEmpty()).isTrue();
 
-    command(dev.crawler.events.ControlCommandType.BLOCK, A, 2, true);
-    command(dev.crawler.events.ControlCommandType.RESUME, A, 3, false);
+    command(ControlCommandType.BLOCK, A, 2, true);
+    command(ControlCommandType.RESUME, A, 3, false);
 
     var filtered =
         TopologyTestSupport.output(driver, topics.outcomes()).readValuesToList().stream()
@@ -376,10 +380,7 @@ class FrontierTopologyTest {
     outcome(requests.readValue(), Outcome.COMMITTED, "committer");
     var control = TopologyTestSupport.input(driver, topics.control());
     control.pipeInput(
-        "",
-        dev.crawler.events.ControlCommand.newBuilder()
-            .setCommand(dev.crawler.events.ControlCommandType.CLEAR_ERRORS)
-            .build());
+        "", ControlCommand.newBuilder().setCommand(ControlCommandType.CLEAR_ERRORS).build());
 
     seed(A + "/");
 
@@ -529,8 +530,8 @@ class FrontierTopologyTest {
 
     control.pipeInput(
         "",
-        dev.crawler.events.ControlCommand.newBuilder()
-            .setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ALL)
+        ControlCommand.newBuilder()
+            .setCommand(ControlCommandType.RECRAWL_ALL)
             .setIssuedBy("test")
             .build());
     assertThat(requests.readValuesToList())
@@ -543,8 +544,8 @@ class FrontierTopologyTest {
         .containsExactly(A + "/x");
     control.pipeInput(
         "",
-        dev.crawler.events.ControlCommand.newBuilder()
-            .setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ORPHANS)
+        ControlCommand.newBuilder()
+            .setCommand(ControlCommandType.RECRAWL_ORPHANS)
             .setIssuedBy("test")
             .build());
 
@@ -577,8 +578,8 @@ class FrontierTopologyTest {
 
     control.pipeInput(
         "",
-        dev.crawler.events.ControlCommand.newBuilder()
-            .setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ALL)
+        ControlCommand.newBuilder()
+            .setCommand(ControlCommandType.RECRAWL_ALL)
             .setIssuedBy("test")
             .build());
     assertThat(requests.readValuesToList())
@@ -586,8 +587,8 @@ class FrontierTopologyTest {
         .containsExactly(A + "/");
     control.pipeInput(
         "",
-        dev.crawler.events.ControlCommand.newBuilder()
-            .setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ORPHANS)
+        ControlCommand.newBuilder()
+            .setCommand(ControlCommandType.RECRAWL_ORPHANS)
             .setIssuedBy("test")
             .build());
 
@@ -890,11 +891,11 @@ class FrontierTopologyTest {
 
     control.pipeInput(
         "",
-        dev.crawler.events.ControlCommand.newBuilder()
-            .setCommand(dev.crawler.events.ControlCommandType.RECRAWL_ALL)
+        ControlCommand.newBuilder()
+            .setCommand(ControlCommandType.RECRAWL_ALL)
             .setIssuedBy("test")
             .build());
-    List<String> released = new java.util.ArrayList<>();
+    List<String> released = new ArrayList<>();
     for (int round = 0; round < 5; round++) {
       List<FetchRequest> batch = requests.readValuesToList();
       batch.forEach(request -> released.add(request.getUrl()));
@@ -921,8 +922,7 @@ class FrontierTopologyTest {
     link(blog + "/3", www + "/", 1);
 
     // the driver hands what the frontier writes to crawl.discovered back to it, as Kafka would
-    List<org.apache.kafka.streams.KeyValue<String, DiscoveredUrl>> steps =
-        rekeyed.readKeyValuesToList();
+    List<KeyValue<String, DiscoveredUrl>> steps = rekeyed.readKeyValuesToList();
     assertThat(steps)
         .extracting(kv -> kv.key, kv -> kv.value.getUrl(), kv -> kv.value.getSiteBudget())
         .containsExactly(
@@ -984,14 +984,14 @@ class FrontierTopologyTest {
 
   private void seed(String url) {
     discovered.pipeInput(
-        dev.crawler.schemas.Origin.keyOf(url),
+        Origin.keyOf(url),
         DiscoveredUrl.newBuilder().setUrl(url).setDepth(0).setKind(UrlKind.SEED).build(),
         START);
   }
 
   private void link(String url, String source, int depth) {
     discovered.pipeInput(
-        dev.crawler.schemas.Origin.keyOf(url),
+        Origin.keyOf(url),
         DiscoveredUrl.newBuilder()
             .setUrl(url)
             .setSourceUrl(source)
@@ -1003,9 +1003,7 @@ class FrontierTopologyTest {
 
   private void outcome(FetchRequest request, Outcome outcome, String service) {
     outcomes.pipeInput(
-        dev.crawler.schemas.Origin.keyOf(request.getUrl()),
-        outcomeOf(request, outcome, service).build(),
-        START);
+        Origin.keyOf(request.getUrl()), outcomeOf(request, outcome, service).build(), START);
   }
 
   private static CrawlOutcome.Builder outcomeOf(

@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -401,7 +402,7 @@ class RecrawlSchedulerProcessorTest {
   }
 
   private static String[] urls(String rows) {
-    return java.util.Arrays.stream(rows.split(", "))
+    return Arrays.stream(rows.split(", "))
         .map(row -> "http://" + row.replace("/", ".example/"))
         .toArray(String[]::new);
   }

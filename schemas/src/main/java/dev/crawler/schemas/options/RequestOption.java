@@ -2,7 +2,9 @@ package dev.crawler.schemas.options;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One per-URL option as it travels in a fetch request's option map: its name, its default, how its
@@ -19,18 +21,29 @@ public final class RequestOption<T> {
   private final T defaultValue;
   private final Function<String, T> reader;
   private final Function<T, String> writer;
+  private final @Nullable Bounds bounds;
 
   RequestOption(
-      String name, T defaultValue, Function<String, T> reader, Function<T, String> writer) {
+      String name,
+      T defaultValue,
+      Function<String, T> reader,
+      Function<T, String> writer,
+      @Nullable Bounds bounds) {
     this.name = name;
     this.defaultValue = defaultValue;
     this.reader = reader;
     this.writer = writer;
+    this.bounds = bounds;
   }
 
   /** The key in a fetch request's option map, as the crawl configuration spells it. */
   public String name() {
     return name;
+  }
+
+  /** The values a whole-number option takes; empty for the others. */
+  public Optional<Bounds> bounds() {
+    return Optional.ofNullable(bounds);
   }
 
   /** The value of a URL whose configuration does not set the option. */

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The catalogue of per-URL options a fetch request carries ({@code FetchRequest.options}, copied
@@ -72,21 +73,21 @@ public final class RequestOptions {
 
   private static final Map<String, RequestOption<?>> ALL = new LinkedHashMap<>();
 
+  /** The longest delay between two requests to an origin: an hour. */
+  public static final long MAX_DELAY_MS = 3_600_000;
+
   public static final RequestOption<Long> DELAY_MS =
-      define("delay-ms", 1000L, RequestOptions::nonNegativeLong);
+      longOption("delay-ms", 1000L, new Bounds(0, MAX_DELAY_MS));
   public static final RequestOption<Integer> MAX_CONNECTIONS_PER_ORIGIN =
-      define(
-          "max-connections-per-origin",
-          1,
-          value -> (int) Math.min(MAX_CONNECTIONS_LIMIT, positiveLong(value)));
+      intOption("max-connections-per-origin", 1, new Bounds(1, MAX_CONNECTIONS_LIMIT));
   public static final RequestOption<Long> MAX_CRAWL_DELAY_MS =
-      define("max-crawl-delay-ms", 60_000L, RequestOptions::nonNegativeLong);
+      longOption("max-crawl-delay-ms", 60_000L, Bounds.atLeast(0));
   public static final RequestOption<Long> MAX_BACKOFF_MS =
-      define("max-backoff-ms", 600_000L, RequestOptions::nonNegativeLong);
+      longOption("max-backoff-ms", 600_000L, Bounds.atLeast(0));
   public static final RequestOption<Integer> PATIENCE =
-      define("patience", 5, value -> (int) Math.min(Integer.MAX_VALUE, positiveLong(value)));
+      intOption("patience", 5, new Bounds(1, Integer.MAX_VALUE));
   public static final RequestOption<Long> PAUSE_MS =
-      define("pause-ms", 600_000L, RequestOptions::nonNegativeLong);
+      longOption("pause-ms", 600_000L, Bounds.atLeast(0));
   public static final RequestOption<Boolean> OBEY_ROBOTS_TXT =
       define("obey-robots-txt", true, RequestOptions::isNotFalse);
   public static final RequestOption<Redirects> REDIRECTS =
@@ -96,7 +97,7 @@ public final class RequestOptions {
   public static final RequestOption<List<String>> CONTENT_TYPES =
       define("content-types", List.of(), RequestOptions::list, RequestOptions::join);
   public static final RequestOption<Long> MAX_CONTENT_LENGTH =
-      define("max-content-length", -1L, value -> Long.parseLong(value.strip()));
+      longOption("max-content-length", -1L, Bounds.atLeast(-1));
   public static final RequestOption<CanonicalScope> CANONICAL_SCOPE =
       define(
           "canonical-scope",
@@ -159,17 +160,39 @@ public final class RequestOptions {
 
   private static <T> RequestOption<T> define(
       String name, T defaultValue, Function<String, T> reader, Function<T, String> writer) {
-    RequestOption<T> option = new RequestOption<>(name, defaultValue, reader, writer);
+    return define(name, defaultValue, reader, writer, null);
+  }
+
+  private static <T> RequestOption<T> define(
+      String name,
+      T defaultValue,
+      Function<String, T> reader,
+      Function<T, String> writer,
+      @Nullable Bounds bounds) {
+    RequestOption<T> option = new RequestOption<>(name, defaultValue, reader, writer, bounds);
     ALL.put(name, option);
     return option;
   }
 
-  private static long nonNegativeLong(String value) {
+  private static RequestOption<Long> longOption(String name, long defaultValue, Bounds bounds) {
+    return define(name, defaultValue, value -> readNumber(value, bounds), String::valueOf, bounds);
+  }
+
+  private static RequestOption<Integer> intOption(String name, int defaultValue, Bounds bounds) {
+    return define(
+        name, defaultValue, value -> (int) readNumber(value, bounds), String::valueOf, bounds);
+  }
+
+  /**
+   * A number as a request carries it: one below the bounds is unreadable (the default applies), one
+   * above is taken as the maximum (a foreign record's larger delay stays as polite as allowed).
+   */
+  private static long readNumber(String value, Bounds bounds) {
     long number = Long.parseLong(value.strip());
-    if (number < 0) {
-      throw new IllegalArgumentException("negative");
+    if (number < bounds.min()) {
+      throw new IllegalArgumentException(number + " is less than " + bounds.min());
     }
-    return number;
+    return Math.min(number, bounds.max());
   }
 
   private static long positiveLong(String value) {

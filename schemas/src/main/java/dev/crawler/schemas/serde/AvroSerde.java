@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -192,12 +193,12 @@ public final class AvroSerde<T extends SpecificRecord>
 
     @Override
     public byte[] toByteArray() {
-      return java.util.Arrays.copyOf(buf, count);
+      return Arrays.copyOf(buf, count);
     }
 
     private void ensureRoom(int length) {
       if (count + length > buf.length) {
-        buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, count + length));
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + length));
       }
     }
   }

@@ -91,11 +91,10 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         id = send("POST", url, request).path("id").asInt(-1);
         break;
       } catch (SchemaRegistryException e) {
-        // two services registering the first schema of a subject at the same moment: Apicurio's
-        // Confluent API answers the one that lost the race 409 "already exists"; asked again, it
-        // gives
-        // the id. An incompatible schema answers 409 every time, so it still fails after the
-        // retries.
+        // two services registering the first schema of a subject at the same
+        // moment: Apicurio's Confluent API answers the one that lost the race
+        // 409 "already exists"; asked again, it gives the id. An incompatible
+        // schema answers 409 every time, so it still fails after the retries.
         if (e.status() != 409 || attempt >= REGISTER_ATTEMPTS) {
           throw e;
         }

@@ -3,6 +3,7 @@ package dev.crawler.schemas.serde;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.message.BinaryMessageDecoder;
 import org.apache.avro.message.BinaryMessageEncoder;
@@ -85,7 +86,7 @@ public final class StateSerde<T extends SpecificRecord>
   }
 
   @Override
-  public void configure(java.util.Map<String, ?> configs, boolean isKey) {}
+  public void configure(Map<String, ?> configs, boolean isKey) {}
 
   @Override
   public void close() {}

@@ -3,6 +3,7 @@ package dev.crawler.schemas.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DeadLetter;
 import dev.crawler.events.DiscoveredUrl;
@@ -20,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
@@ -221,9 +223,7 @@ class AvroSerdeTest {
         "outcome", new GenericData.EnumSymbol(newer.getField("outcome").schema(), "SOMETHING_NEW"));
     byte[] bytes = frame(registry.register("crawl.log-value", newer), newer, written);
 
-    var read =
-        AvroSerde.forValues(registry, dev.crawler.events.CrawlLogEntry.class)
-            .deserialize("crawl.log", bytes);
+    var read = AvroSerde.forValues(registry, CrawlLogEntry.class).deserialize("crawl.log", bytes);
 
     assertThat(read.getOutcome()).isEqualTo(Outcome.ERROR);
   }
@@ -341,7 +341,7 @@ class AvroSerdeTest {
             "k".getBytes(StandardCharsets.UTF_8),
             garbage,
             new RecordHeaders(),
-            java.util.Optional.empty());
+            Optional.empty());
 
     UndecodableRecordException error = null;
     try {

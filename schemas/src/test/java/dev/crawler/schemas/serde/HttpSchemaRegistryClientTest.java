@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.crawler.events.DiscoveredUrl;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class HttpSchemaRegistryClientTest {
@@ -36,18 +39,17 @@ class HttpSchemaRegistryClientTest {
   @org.junit.jupiter.params.provider.CsvSource({"0, 7", "1, 7", "4, 7", "5, -1"})
   void retriesTheConflictOfTwoFirstRegistrationsButNotAnIncompatibleSchema(
       int conflicts, int expected) throws IOException {
-    java.util.concurrent.atomic.AtomicInteger posts =
-        new java.util.concurrent.atomic.AtomicInteger();
+    AtomicInteger posts = new AtomicInteger();
     com.sun.net.httpserver.HttpServer server =
         com.sun.net.httpserver.HttpServer.create(
-            new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext(
         "/",
         exchange -> {
           boolean conflict = posts.incrementAndGet() <= conflicts;
           byte[] body =
               (conflict ? "{\"error_code\":409,\"message\":\"already exists\"}" : "{\"id\":7}")
-                  .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                  .getBytes(StandardCharsets.UTF_8);
           exchange.sendResponseHeaders(conflict ? 409 : 200, body.length);
           exchange.getResponseBody().write(body);
           exchange.close();

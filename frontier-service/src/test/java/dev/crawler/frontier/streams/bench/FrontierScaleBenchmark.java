@@ -12,6 +12,7 @@ import dev.crawler.schemas.Origin;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.nio.file.FileVisitResult;
@@ -46,6 +47,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * How the frontier scales with the number of URLs it knows (prints figures; not a test).
@@ -244,8 +246,7 @@ public final class FrontierScaleBenchmark {
     long bytes = changelogBytes(admin);
     long started = System.nanoTime();
     try (FrontierApp frontier = FrontierApp.start(config)) {
-      while (frontier.streamsService().streams().state()
-          != org.apache.kafka.streams.KafkaStreams.State.RUNNING) {
+      while (frontier.streamsService().streams().state() != KafkaStreams.State.RUNNING) {
         if (frontier.livenessProblem().isPresent()) {
           throw new IllegalStateException("the frontier stopped while restoring");
         }
@@ -648,7 +649,7 @@ public final class FrontierScaleBenchmark {
             }
           });
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("cannot measure " + directory, e);
+      throw new UncheckedIOException("cannot measure " + directory, e);
     }
     return total[0];
   }
