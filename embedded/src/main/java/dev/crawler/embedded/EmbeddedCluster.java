@@ -113,10 +113,17 @@ public final class EmbeddedCluster implements AutoCloseable {
   /** Stops the broker, then the registry. */
   @Override
   public void close() {
+    // the registry keeps its schemas apart from the broker: both stop at once
+    Thread stoppingRegistry = new Thread(registry::close, "schema-registry-stop");
+    stoppingRegistry.start();
     try {
       broker.close();
     } finally {
-      registry.close();
+      try {
+        stoppingRegistry.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

@@ -34,9 +34,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -160,20 +163,21 @@ final class Crawl {
       eventsThread.start();
 
       publishConfig(frontierConfig, kafka, topics);
-      frontier = FrontierApp.start(frontierConfig);
-      services.add(frontier);
       CrawlSettings fetcherSettings = settings.allowingSeedAddresses(plan.seeds());
       LOG.info(
           "the fetcher may connect to the seeds' addresses ({}) and to no other address of the"
               + " ranges it denies (fetcher.address.allow, fetcher.address.deny)",
           fetcherSettings.shared().getOrDefault(FetcherConfig.ADDRESS_ALLOW_CONFIG, "none"));
-      services.add(FetcherApp.start(fetcherSettings.fetcher(bootstrapServers, registryUrl)));
-      services.add(ParserApp.start(settings.parser(bootstrapServers, registryUrl)));
-      services.add(CommitterApp.start(settings.committer(bootstrapServers, registryUrl)));
+      CrawlSettings all = settings;
+      List<Callable<RunningService>> starts = new ArrayList<>();
+      starts.add(() -> frontier = FrontierApp.start(frontierConfig));
+      starts.add(() -> FetcherApp.start(fetcherSettings.fetcher(bootstrapServers, registryUrl)));
+      starts.add(() -> ParserApp.start(all.parser(bootstrapServers, registryUrl)));
+      starts.add(() -> CommitterApp.start(all.committer(bootstrapServers, registryUrl)));
       if (plan.warc().isPresent()) {
-        archive = ArchiveApp.start(settings.archive(bootstrapServers, registryUrl));
-        services.add(archive);
+        starts.add(() -> archive = ArchiveApp.start(all.archive(bootstrapServers, registryUrl)));
       }
+      startAll(starts);
 
       Instant crawling = Instant.now();
       seed(kafka, topics, crawling);
@@ -217,6 +221,45 @@ final class Crawl {
               log));
       return 0;
     }
+  }
+
+  /**
+   * Starts the services at once, each on a thread of its own (each spends its start-up waiting on
+   * the broker); every one that started is stopped with the crawl, even when another failed.
+   */
+  private void startAll(List<Callable<RunningService>> starts) {
+    ExecutorService starting = Executors.newFixedThreadPool(starts.size());
+    try {
+      List<Future<RunningService>> started = new ArrayList<>();
+      for (Callable<RunningService> start : starts) {
+        started.add(starting.submit(start));
+      }
+      RuntimeException failure = null;
+      for (Future<RunningService> service : started) {
+        try {
+          addService(service.get());
+        } catch (ExecutionException e) {
+          if (failure == null) {
+            failure =
+                e.getCause() instanceof RuntimeException cause
+                    ? cause
+                    : new IllegalStateException(e.getCause());
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          failure = new IllegalStateException("interrupted while starting the services", e);
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+    } finally {
+      starting.shutdown();
+    }
+  }
+
+  private synchronized void addService(RunningService service) {
+    services.add(service);
   }
 
   private void seed(Map<String, Object> kafka, Topics topics, Instant now) {
