@@ -68,8 +68,8 @@ public final class FetcherApp implements RunningService {
         CooperativeStickyAssignor.class.getName());
     config.groupLiveness().forEach(consumerProperties::putIfAbsent);
     if (config.hasInstanceId()) {
-      // static membership: restarted under its name, the fetcher takes its partitions back without
-      // a rebalance
+      // static membership: restarted under its name,
+      // the fetcher takes its partitions back without a rebalance
       consumerProperties.putIfAbsent(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, config.instanceId());
     }
     Map<String, Object> producerProperties = new HashMap<>(config.kafkaProperties());
@@ -78,8 +78,8 @@ public final class FetcherApp implements RunningService {
     ProducerBatching.defaults().forEach(producerProperties::putIfAbsent);
     producerProperties.putIfAbsent(
         ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSpec.MAX_MESSAGE_BYTES);
-    // a send waits at most this long for metadata or buffer space, so a broker away cannot freeze
-    // the loop
+    // a send waits at most this long for metadata or buffer space,
+    // so a broker away cannot freeze the loop
     producerProperties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
     Map<String, Object> stateReaderProperties = new HashMap<>(config.kafkaProperties());
     stateReaderProperties.remove(ConsumerConfig.GROUP_ID_CONFIG);

@@ -7,8 +7,11 @@ import dev.crawler.fetcher.domain.BodyBudget;
 import dev.crawler.fetcher.domain.RobotsPolicy;
 import dev.crawler.fetcher.http.TrustStore;
 import dev.crawler.schemas.serde.RecordSize;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.config.ConfigDef;
@@ -294,7 +297,7 @@ public final class FetcherConfig extends ServiceConfig {
 
     @Override
     public void ensureValid(String name, Object value) {
-      if (value instanceof java.util.List<?> ranges) {
+      if (value instanceof List<?> ranges) {
         for (Object range : ranges) {
           try {
             if (!range.toString().isBlank()) {
@@ -335,8 +338,8 @@ public final class FetcherConfig extends ServiceConfig {
       return host;
     }
     try {
-      return java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.io.IOException e) {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
       return "fetcher";
     }
   }

@@ -1,7 +1,7 @@
 /**
  * The fetcher service: fetches politely. Reads {@code crawl.fetch-requests}; writes {@code
- * crawl.fetch-results}, {@code crawl.outcomes}, {@code crawl.log} and, for redirects, {@code
- * crawl.discovered}.
+ * crawl.fetch-results}, {@code crawl.outcomes}, {@code crawl.log}, and {@code crawl.discovered} for
+ * the targets of redirects.
  */
 @NullMarked
 package dev.crawler.fetcher;

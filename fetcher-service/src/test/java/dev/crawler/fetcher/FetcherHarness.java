@@ -1,5 +1,7 @@
 package dev.crawler.fetcher;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.crawler.embedded.junit.TestCluster;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DiscoveredUrl;
@@ -113,7 +115,7 @@ final class FetcherHarness implements AutoCloseable {
         new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       ends = consumer.endOffsets(partitions);
     }
-    org.awaitility.Awaitility.await()
+    await()
         .atMost(timeout)
         .until(
             () ->

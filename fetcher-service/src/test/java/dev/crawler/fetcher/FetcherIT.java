@@ -10,8 +10,11 @@ import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchResult;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.UrlKind;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -170,7 +173,7 @@ class FetcherIT {
         assertThat(deferred.getDetail()).startsWith("robots.txt unavailable");
         assertThat(deferred.getRetryAt())
             .as("tried again in a minute")
-            .isAfter(java.time.Instant.now().plusSeconds(30));
+            .isAfter(Instant.now().plusSeconds(30));
       }
       assertThat(origins.hits(origins.origin(1)))
           .extracting(TestOrigins.Hit::path)
@@ -181,8 +184,7 @@ class FetcherIT {
   @Test
   void pausesAnOriginWhosePatienceRanOutAndDefersItsRequests() throws Exception {
     int closedPort;
-    try (java.net.ServerSocket socket =
-        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closedPort = socket.getLocalPort();
     }
     String origin = "http://127.0.0.1:" + closedPort;
@@ -212,7 +214,7 @@ class FetcherIT {
               Outcome.DEFERRED);
       assertThat(harness.outcomes(urls.get(1)).get(0).getRetryAt())
           .as("the failing request names the pause")
-          .isAfter(java.time.Instant.now().plusSeconds(500));
+          .isAfter(Instant.now().plusSeconds(500));
       assertThat(harness.outcomes(urls.get(4)).get(0).getDetail()).startsWith("origin paused");
     }
   }

@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.zip.GZIPOutputStream;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
@@ -36,8 +38,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class TestOrigins implements AutoCloseable {
 
   /**
-   * One request as the server saw it: its path and when it started and ended (System.nanoTime, in
-   * ms).
+   * One request as the server saw it: its path and when it started and ended, in milliseconds of
+   * the server's System.nanoTime.
    */
   public record Hit(String path, long startMillis, long endMillis) {}
 
@@ -127,7 +129,7 @@ public final class TestOrigins implements AutoCloseable {
   /** The requests an origin saw, in the order they started. */
   public List<Hit> hits(String origin) {
     List<Hit> list = new ArrayList<>(hits.getOrDefault(origin, List.of()));
-    list.sort(java.util.Comparator.comparingLong(Hit::startMillis));
+    list.sort(Comparator.comparingLong(Hit::startMillis));
     return list;
   }
 
@@ -221,10 +223,9 @@ public final class TestOrigins implements AutoCloseable {
       String origin = originOf(Request.getLocalPort(request));
       Site site = sites.getOrDefault(origin, new Site());
       String path = request.getHttpURI().getPathQuery();
-      // the end is taken as the response starts to be written: the client cannot have it sooner, so
-      // a
-      // gap measured here is never longer than the one the fetcher kept
-      java.util.function.Supplier<Callback> recording =
+      // the end is taken as the response starts to be written: the client cannot have it sooner,
+      // so a gap measured here is never longer than the one the fetcher kept
+      Supplier<Callback> recording =
           () -> {
             long end = nowMillis();
             return Callback.from(

@@ -61,8 +61,8 @@ class ParserConfigTest {
                     "100"))
             .streamsProperties();
 
-    // Kafka Streams prefers producer.linger.ms to linger.ms: a default under the prefix would hide
-    // the setting
+    // Kafka Streams prefers producer.linger.ms to linger.ms: a default under the prefix would
+    // hide the setting
     assertThat(properties)
         .containsEntry(ProducerConfig.LINGER_MS_CONFIG, "50")
         .doesNotContainKey(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG))

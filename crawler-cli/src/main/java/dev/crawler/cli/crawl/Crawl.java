@@ -37,9 +37,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -177,7 +175,7 @@ final class Crawl {
       if (plan.warc().isPresent()) {
         starts.add(() -> archive = ArchiveApp.start(all.archive(bootstrapServers, registryUrl)));
       }
-      startAll(starts);
+      ServiceStarts.startAll(starts, this::addService);
 
       Instant crawling = Instant.now();
       seed(kafka, topics, crawling);
@@ -220,41 +218,6 @@ final class Crawl {
               plan.crawlLog(),
               log));
       return 0;
-    }
-  }
-
-  /**
-   * Starts the services at once, each on a thread of its own (each spends its start-up waiting on
-   * the broker); every one that started is stopped with the crawl, even when another failed.
-   */
-  private void startAll(List<Callable<RunningService>> starts) {
-    ExecutorService starting = Executors.newFixedThreadPool(starts.size());
-    try {
-      List<Future<RunningService>> started = new ArrayList<>();
-      for (Callable<RunningService> start : starts) {
-        started.add(starting.submit(start));
-      }
-      RuntimeException failure = null;
-      for (Future<RunningService> service : started) {
-        try {
-          addService(service.get());
-        } catch (ExecutionException e) {
-          if (failure == null) {
-            failure =
-                e.getCause() instanceof RuntimeException cause
-                    ? cause
-                    : new IllegalStateException(e.getCause());
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          failure = new IllegalStateException("interrupted while starting the services", e);
-        }
-      }
-      if (failure != null) {
-        throw failure;
-      }
-    } finally {
-      starting.shutdown();
     }
   }
 

@@ -87,8 +87,8 @@ public final class ContentDecoding {
     ByteArrayInputStream raw = new ByteArrayInputStream(body);
     return switch (coding) {
       case "gzip", "x-gzip" -> new GZIPInputStream(raw, 8192);
-      // "deflate" is zlib-wrapped (RFC 9110); some servers send raw deflate, recognised by its
-      // first byte
+      // "deflate" is zlib-wrapped (RFC 9110);
+      // some servers send raw deflate, recognised by its first byte
       case "deflate" -> {
         Inflater inflater = new Inflater(!isZlib(body));
         yield new InflaterInputStream(raw, inflater, 8192) {
@@ -108,8 +108,8 @@ public final class ContentDecoding {
   }
 
   /**
-   * Whether a deflate body starts with a zlib header (RFC 1950: CMF 0x?8 and CMF*256+FLG divisible
-   * by 31).
+   * Whether a deflate body starts with a zlib header (RFC 1950): a CMF of 0x?8, and CMF*256+FLG
+   * divisible by 31.
    */
   private static boolean isZlib(byte[] body) {
     return body.length >= 2

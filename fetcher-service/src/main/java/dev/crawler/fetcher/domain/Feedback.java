@@ -6,8 +6,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * What one request says about its origin's health, for politeness (seed 003: rate limits, transient
- * errors, patience): one pure function of the attempt.
+ * What one request says about its origin's health, for politeness (rate limits, transient errors,
+ * patience): one pure function of the attempt.
  *
  * @param kind what kind of answer it was
  * @param retryAfterMillis how long the server asked to be left alone (a {@code Retry-After}
@@ -29,7 +29,7 @@ public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
     BROKEN,
     /** No connection: refused, unreachable, unknown host. Looks persistent at once. */
     UNREACHABLE,
-    /** The server does not speak HTTP ("gibberish", seed 003). Looks persistent at once. */
+    /** The server does not speak HTTP (it answers gibberish). Looks persistent at once. */
     PROTOCOL_ERROR
   }
 
@@ -78,9 +78,9 @@ public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
   }
 
   /**
-   * Whether an answer is a rate limit (seed 003's rate_limited): 429, or 503 with a {@code
-   * Retry-After} header, readable or not. The one rule the fetch's outcome ({@link FetchVerdict})
-   * and the origin's politeness (this feedback) both follow.
+   * Whether an answer is a rate limit: 429, or 503 with a {@code Retry-After} header, readable or
+   * not. The one rule the fetch's outcome ({@link FetchVerdict}) and the origin's politeness (this
+   * feedback) both follow.
    */
   public static boolean isRateLimit(FetchAttempt.Response response) {
     return response.status() == 429

@@ -99,14 +99,11 @@ public sealed interface FetchAttempt {
     PROTOCOL_ERROR,
     /** The body is larger than the limit (before or after decoding). */
     TOO_LARGE,
-    /**
-     * The response's headers failed the metadata filters (content type, length), so its body was
-     * not read.
-     */
+    /** The response's headers failed the metadata filters (type, length): its body was not read. */
     REJECTED_METADATA,
     /**
-     * The host's address is one the fetcher may not connect to ({@link AddressPolicy}): nothing was
-     * sent.
+     * The host's address is one the fetcher may not connect to ({@link AddressPolicy}): nothing is
+     * sent to it.
      */
     ADDRESS_DENIED,
     /**

@@ -6,6 +6,7 @@ import dev.crawler.schemas.options.RequestOptions.Redirects;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The crawl options that steer a fetch: a typed view of a fetch request's option map through the
@@ -13,16 +14,16 @@ import java.util.Map;
  * configuration, docs/crawl-config.md). A missing or unreadable value falls back to the default, so
  * a bad option never fails a fetch.
  *
- * @param delayMillis the minimum time between the end of one request to the origin and the start of
- *     the next
+ * @param delayMillis the least time between the end of one request to the origin and the start of
+ *     the next one, in milliseconds
  * @param maxConnections requests to the origin at once, at most
  * @param maxCrawlDelayMillis the cap on robots.txt's Crawl-delay
  * @param maxBackoffMillis the cap on the delay raised by rate limits and errors
- * @param patience persistent failures in a row before the origin is paused (seed 003: 5)
+ * @param patience persistent failures in a row before the origin is paused
  * @param pauseMillis how long an origin whose patience ran out is paused
  * @param obeysRobots whether robots.txt is obeyed
- * @param maxRedirects redirects followed within the fetch; 0 records a redirect (seed 003)
- * @param head whether a HEAD request goes first (seed 002)
+ * @param maxRedirects redirects followed within the fetch; 0 records a redirect
+ * @param head whether a HEAD request goes first
  * @param contentTypes the media types fetched (exact, or {@code type/*}); empty for all
  * @param maxContentLength the largest Content-Length fetched; -1 for no limit
  */
@@ -117,11 +118,8 @@ public record FetchOptions(
         RequestOptions.MAX_CONTENT_LENGTH.readFrom(options, maxContentLength));
   }
 
-  /**
-   * Whether the metadata filters let a response of this media type and length through (seed 002).
-   */
-  public boolean isAcceptedMetadata(
-      @org.jspecify.annotations.Nullable String mediaType, long contentLength) {
+  /** Whether the metadata filters let a response of this media type and length through. */
+  public boolean isAcceptedMetadata(@Nullable String mediaType, long contentLength) {
     if (maxContentLength >= 0 && contentLength > maxContentLength) {
       return false;
     }

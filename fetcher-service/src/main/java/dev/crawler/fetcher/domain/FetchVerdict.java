@@ -6,13 +6,11 @@ import dev.crawler.schemas.options.RequestOptions.Head;
 import java.util.Optional;
 
 /**
- * What a fetch attempt means for the crawl (the {@code Outcome} codes; StormCrawler's {@code
- * Status.fromHTTPCode}): the page was fetched and goes on to the parser, or the fetch decided the
- * URL's outcome. One pure function of the attempt.
+ * What a fetch attempt means for the crawl, in the {@code Outcome} codes: the page was fetched and
+ * goes on to the parser, or the fetch decided the URL's outcome. One pure function of the attempt.
  *
  * @param outcome empty when the page was fetched (2xx) and the parser decides next
- * @param detail why, e.g. {@code 301 http://a.example/new}, {@code 503}, {@code connect failed:
- *     ...}
+ * @param detail why: {@code 301 http://a.example/new}, {@code 503}, {@code connect failed: ...}
  * @param redirectTarget the normalized target of a redirect, to be discovered
  */
 public record FetchVerdict(
@@ -24,11 +22,10 @@ public record FetchVerdict(
   }
 
   /**
-   * Whether the GET follows a HEAD request that went first (seed 002): after a 2xx that the
-   * metadata filters accepted, always (HEAD and GET count as one request for politeness); after
-   * metadata the filters rejected, never (the URL ends {@code FILTERED}); after any other answer
-   * only when HEAD is optional (many servers answer HEAD badly), otherwise the HEAD's answer
-   * decides the URL.
+   * Whether the GET follows a HEAD request that went first: after a 2xx that the metadata filters
+   * accepted, always (HEAD and GET count as one request for politeness); after metadata the filters
+   * rejected, never (the URL ends {@code FILTERED}); after any other answer only when HEAD is
+   * optional (many servers answer HEAD badly), otherwise the HEAD's answer decides the URL.
    */
   public static boolean goesOnToGet(FetchAttempt head, Head mode) {
     boolean isAccepted =

@@ -10,11 +10,10 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything this fetcher knows about one origin (seed 003: one crawl loop per origin): its
- * requests waiting here, its robots.txt rules, its {@link OriginPoliteness}, the partition its
- * requests come from and whether its politeness state is shared with the origin's next owner.
- * Robots.txt requests count as requests. Forgetting an origin is forgetting this one object. Not
- * thread-safe: owned by the fetch loop's thread.
+ * Everything this fetcher knows about one origin: its requests waiting here, its robots.txt rules,
+ * its {@link OriginPoliteness}, the partition its requests come from and whether its politeness
+ * state is shared with the origin's next owner. Robots.txt requests count as requests. Forgetting
+ * an origin is forgetting this one object. Not thread-safe: owned by the fetch loop's thread.
  *
  * @param <T> a waiting request
  */
@@ -112,8 +111,7 @@ public final class HostQueue<T> {
   }
 
   /**
-   * Whether a request may start now, robots.txt included: only one at a time while robots.txt is
-   * fetched.
+   * Whether a request may start now, robots.txt's included; none does while robots.txt is fetched.
    */
   public boolean isReady(long now) {
     return !isFetchingRobots && politeness.isReady(now);

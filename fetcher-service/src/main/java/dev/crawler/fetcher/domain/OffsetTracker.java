@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The offsets of one partition that this fetcher received, and which of them are done (their result
@@ -33,8 +34,8 @@ public final class OffsetTracker {
   private long position = -1;
 
   /**
-   * The last commit Kafka acknowledged: a commit that failed is made again, even when nothing
-   * changed since.
+   * The last commit Kafka acknowledged: a commit that failed is made again, even when nothing has
+   * changed since then.
    */
   private Commit lastCommitted = new Commit(-1, "");
 
@@ -43,15 +44,15 @@ public final class OffsetTracker {
   }
 
   /**
-   * A tracker that treats these offset ranges (inclusive) as done already, from a previous owner's
-   * commit.
+   * A tracker that treats these offset ranges (inclusive) as done already: a previous owner's
+   * commit said so.
    */
   private OffsetTracker(List<long[]> skipped) {
     this.skipped = skipped;
   }
 
   /** A tracker that goes on from the metadata of the partition's last commit. */
-  public static OffsetTracker resuming(@org.jspecify.annotations.Nullable String metadata) {
+  public static OffsetTracker resuming(@Nullable String metadata) {
     return new OffsetTracker(parse(metadata));
   }
 
@@ -126,8 +127,8 @@ public final class OffsetTracker {
   }
 
   /**
-   * The done offsets beyond the first one not done, as {@code done:a-b,c-d}; cut short at the size
-   * limit.
+   * The done offsets beyond the first one not done, as {@code done:a-b,c-d}, cut short when over
+   * the size limit.
    */
   private String metadata() {
     StringBuilder text = new StringBuilder();
@@ -163,7 +164,7 @@ public final class OffsetTracker {
     return true;
   }
 
-  private static List<long[]> parse(@org.jspecify.annotations.Nullable String metadata) {
+  private static List<long[]> parse(@Nullable String metadata) {
     List<long[]> ranges = new ArrayList<>();
     if (metadata == null || !metadata.startsWith(METADATA_PREFIX)) {
       return ranges;

@@ -3,12 +3,11 @@ package dev.crawler.fetcher.domain;
 import java.util.OptionalLong;
 
 /**
- * One origin's politeness (seed 003's origin crawler state): the delay between the end of one
- * request and the start of the next, raised to robots.txt's Crawl-delay (capped) and by back-off
- * after rate limits and failures, decayed after a quiet period; at most a few requests at once; and
- * a patience counter that pauses the origin when failures look persistent. Times are epoch
- * milliseconds, so the state can be handed to the origin's next owner ({@link Snapshot}). Not
- * thread-safe: owned by the fetch loop's thread.
+ * One origin's politeness: the delay between the end of one request and the start of the next,
+ * raised to robots.txt's Crawl-delay (capped) and by back-off after rate limits and failures,
+ * decayed after a quiet period; at most a few requests at once; and a patience counter that pauses
+ * the origin when failures look persistent. Times are epoch milliseconds, so the state can pass to
+ * the origin's next owner ({@link Snapshot}). Not thread-safe: owned by the fetch loop's thread.
  */
 public final class OriginPoliteness {
 
@@ -19,8 +18,7 @@ public final class OriginPoliteness {
   public static final long SIGNIFICANT_WAIT_MILLIS = 10_000;
 
   /**
-   * The smallest back-off delay: a rate limit on an origin fetched without delay waits at least
-   * this.
+   * The smallest back-off: an origin fetched without delay waits at least this after a rate limit.
    */
   public static final long MIN_BACKOFF_MILLIS = 1_000;
 
@@ -117,10 +115,7 @@ public final class OriginPoliteness {
     return options;
   }
 
-  /**
-   * Robots.txt's Crawl-delay in milliseconds; empty when it sets none. Returns the delay now in
-   * force.
-   */
+  /** Sets robots.txt's Crawl-delay (ms; empty when it sets none); returns the delay in force. */
   public Delay crawlDelay(OptionalLong millis) {
     crawlDelayMillis = millis.orElse(-1);
     return delay();
@@ -175,9 +170,9 @@ public final class OriginPoliteness {
 
   /**
    * A request to the origin ended at {@code now}: the back-off, the patience and the pause follow
-   * what it said (seed 003). A rate limit raises the delay (to Retry-After when the server names
-   * it, else doubled) up to the cap and is no failure; a failure that looks persistent lowers the
-   * patience, and at 0 the origin is paused for the pause option and the patience is full again for
+   * what it said. A rate limit raises the delay (to Retry-After when the server names it, else
+   * doubled) up to the cap and is no failure; a failure that looks persistent lowers the patience,
+   * and at 0 the origin is paused for the pause option and the patience is full again for
    * afterwards; an answer restores the patience and, after a quiet period, halves the back-off.
    */
   public Change ended(long now, Feedback feedback) {
@@ -265,8 +260,7 @@ public final class OriginPoliteness {
   /**
    * Whether the state must reach the origin's next owner even if this fetcher crashes now: the
    * origin is paused, backed off, has lost patience, or its next request is further away than
-   * {@value #SIGNIFICANT_WAIT_MILLIS} ms. Other changes are shared only when the origin is handed
-   * over.
+   * {@value #SIGNIFICANT_WAIT_MILLIS} ms. Other changes are shared only at the origin's hand-over.
    */
   public boolean isWorthSharing(long now) {
     Snapshot snapshot = snapshot(now);

@@ -5,9 +5,9 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Fetches one URL over HTTP (StormCrawler's {@code Protocol}): the narrow interface between the
- * crawler and its HTTP client. Implementations are asynchronous and thread-safe, and never complete
- * the future exceptionally: every way a request can end is a {@link FetchAttempt}.
+ * Fetches one URL over HTTP: the narrow interface between the crawler and its HTTP client.
+ * Implementations are asynchronous and thread-safe, and never complete the future exceptionally:
+ * every way a request can end is a {@link FetchAttempt}.
  */
 public interface PageFetcher extends AutoCloseable {
 
@@ -19,8 +19,7 @@ public interface PageFetcher extends AutoCloseable {
    * @param maxRedirects redirects followed within this request, each recorded in the response's
    *     chain; 0 to return a 3xx as it is
    * @param metadataFilters when set, a 2xx response whose Content-Type or Content-Length they
-   *     reject ends as {@link FetchAttempt.FailureKind#REJECTED_METADATA} without its body being
-   *     read
+   *     reject ends as {@link FetchAttempt.FailureKind#REJECTED_METADATA}, its body unread
    * @param access how the site is reached: headers, cookies, credentials, proxy
    */
   record Call(

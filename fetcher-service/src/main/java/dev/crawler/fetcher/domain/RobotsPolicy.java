@@ -27,6 +27,13 @@ public final class RobotsPolicy {
   /** How soon robots.txt is fetched again after it could not be fetched. */
   public static final Duration RETRY_AFTER_FAILURE = Duration.ofMinutes(1);
 
+  /**
+   * The {@code Sitemap:} lines of one robots.txt read unless configured: enough for a site's own
+   * sitemaps (a larger set belongs in an index), few enough that reading them all waits no longer
+   * than a hundred of the origin's delays before its pages.
+   */
+  public static final int DEFAULT_MAX_SITEMAPS = 100;
+
   private final String productToken;
   private final Duration ttl;
   private final int maxSitemaps;
@@ -35,13 +42,6 @@ public final class RobotsPolicy {
    * @param userAgent the User-Agent header; rules are matched on its product token
    * @param ttl how long parsed rules are used before robots.txt is fetched again
    */
-  /**
-   * The {@code Sitemap:} lines of one robots.txt read unless configured: enough for a site's own
-   * sitemaps (a larger set belongs in an index), few enough that reading them all waits no longer
-   * than a hundred of the origin's delays before its pages.
-   */
-  public static final int DEFAULT_MAX_SITEMAPS = 100;
-
   public RobotsPolicy(String userAgent, Duration ttl) {
     this(userAgent, ttl, DEFAULT_MAX_SITEMAPS);
   }
@@ -95,8 +95,8 @@ public final class RobotsPolicy {
       // available, as a 4xx is; each page is judged by the same address policy when it is fetched
       return new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
     }
-    // 5xx, an unfollowed redirect, or no response: the origin may be in trouble; do not crawl it
-    // for now
+    // 5xx, an unfollowed redirect, or no response: the origin may be in trouble;
+    // do not crawl it for now
     return new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_NONE);
   }
 

@@ -1,6 +1,6 @@
 /**
- * The fetcher's decisions, free of Kafka and Jetty: politeness, robots verdicts, outcomes, commit
- * points.
+ * The fetcher's decisions, free of Kafka and Jetty: politeness, robots verdicts, outcomes, the
+ * offsets to commit.
  */
 @NullMarked
 package dev.crawler.fetcher.domain;

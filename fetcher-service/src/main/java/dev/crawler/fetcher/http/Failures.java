@@ -4,9 +4,12 @@ import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
 import java.io.EOFException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.UnresolvedAddressException;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpException;
 
 /** How a failed request is told: its kind, and a description in words without Jetty's dumps. */
@@ -22,7 +25,7 @@ final class Failures {
       if (cause instanceof GuardedAddressResolver.AddressDeniedException) {
         return FailureKind.ADDRESS_DENIED;
       }
-      if (cause instanceof TimeoutException || cause instanceof java.net.SocketTimeoutException) {
+      if (cause instanceof TimeoutException || cause instanceof SocketTimeoutException) {
         return FailureKind.TIMEOUT;
       }
       if (cause instanceof ConnectException
@@ -45,8 +48,8 @@ final class Failures {
    * Jetty's description of one of its objects ({@code HttpConnectionOverHTTP@61630baf::…}): no
    * reason for an operator.
    */
-  private static final java.util.regex.Pattern OBJECT_DUMP =
-      java.util.regex.Pattern.compile("(^|[\\s:(])([a-z]+\\.)*[A-Z][A-Za-z0-9$]*@[0-9a-f]{5,}");
+  private static final Pattern OBJECT_DUMP =
+      Pattern.compile("(^|[\\s:(])([a-z]+\\.)*[A-Z][A-Za-z0-9$]*@[0-9a-f]{5,}");
 
   /**
    * A short description of a failure in words: the innermost HTTP parse error when there is one,
@@ -85,10 +88,10 @@ final class Failures {
       if (cause instanceof EOFException) {
         return "the server closed the connection before the response ended";
       }
-      if (cause instanceof java.nio.channels.ClosedChannelException) {
+      if (cause instanceof ClosedChannelException) {
         return "the connection was closed";
       }
-      if (cause instanceof TimeoutException || cause instanceof java.net.SocketTimeoutException) {
+      if (cause instanceof TimeoutException || cause instanceof SocketTimeoutException) {
         return "no answer in time";
       }
       if (cause instanceof ConnectException) {

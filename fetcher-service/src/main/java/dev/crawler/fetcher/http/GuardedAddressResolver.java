@@ -1,6 +1,7 @@
 package dev.crawler.fetcher.http;
 
 import dev.crawler.fetcher.domain.AddressPolicy;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,7 +86,7 @@ final class GuardedAddressResolver implements SocketAddressResolver {
   }
 
   /** No address of the host may be connected to: what the crawl log says of the URL. */
-  static final class AddressDeniedException extends java.io.IOException {
+  static final class AddressDeniedException extends IOException {
     private static final long serialVersionUID = 1L;
 
     AddressDeniedException(String host, AddressPolicy.Denial denial) {

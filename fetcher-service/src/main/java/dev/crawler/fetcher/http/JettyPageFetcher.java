@@ -1,50 +1,37 @@
 package dev.crawler.fetcher.http;
 
-import dev.crawler.common.url.UrlNormalizer;
 import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.BodyBudget;
 import dev.crawler.fetcher.domain.ContentDecoding;
 import dev.crawler.fetcher.domain.Exchange;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
-import dev.crawler.fetcher.domain.FetchOptions;
 import dev.crawler.fetcher.domain.PageFetcher;
 import dev.crawler.fetcher.domain.Secrets;
 import dev.crawler.schemas.Origin;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.client.Connection;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
-import org.eclipse.jetty.http.MimeTypes;
-import org.eclipse.jetty.util.SocketAddressResolver;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
 /**
  * The {@link PageFetcher} on Jetty's asynchronous {@link HttpClient}: HTTP/1.1, and HTTP/2 where
- * the server offers it (ALPN over TLS). Redirects are followed here, not by Jetty, so each hop is
- * recorded and loops are caught. The raw body is read up to the size limit and the request aborted
- * beyond it; the content coding (gzip, deflate, br) is then decoded with the same limit ({@link
- * ContentDecoding}). TLS certificates are not verified by default: a crawler must read sites whose
- * certificates are expired or self-signed.
+ * the server offers it (ALPN over TLS). A fetch has its site's access set up first ({@link
+ * SiteGate}), then goes hop by hop: redirects are followed here, not by Jetty, so each hop is
+ * recorded and loops are caught, and a request answered as logged out goes once more after a new
+ * login. The raw body is read up to the size limit and the request aborted beyond it ({@link
+ * BodyCollector}); the content coding (gzip, deflate, br) is then decoded with the same limit
+ * ({@link ContentDecoding}). TLS certificates are not verified by default: a crawler must read
+ * sites whose certificates are expired or self-signed ({@link HttpClients}).
  */
 public final class JettyPageFetcher implements PageFetcher {
 
@@ -55,11 +42,8 @@ public final class JettyPageFetcher implements PageFetcher {
    */
   public static final int MAX_RESPONSE_HEADERS_BYTES = 64 * 1024;
 
-  private final HttpClient client;
-  private final HttpClient verifiedClient;
+  private final HttpClients clients;
   private final SiteGate gate;
-  private final QueuedThreadPool threads;
-  private final ScheduledExecutorScheduler scheduler;
   private final long maxBodyBytes;
   private final BodyBudget bodies;
   private final Duration requestTimeout;
@@ -68,8 +52,8 @@ public final class JettyPageFetcher implements PageFetcher {
 
   /**
    * @param userAgent the User-Agent header
-   * @param maxBodyBytes the largest body read, before and after decoding; a longer one is a {@link
-   *     FailureKind#TOO_LARGE} failure
+   * @param maxBodyBytes the largest body read, before and after decoding; a longer one fails the
+   *     attempt as {@link FailureKind#TOO_LARGE}
    * @param connectTimeout how long connecting may take
    * @param idleTimeout how long a connection may stay silent during a request
    * @param requestTimeout how long a whole request may take, redirects followed included
@@ -129,75 +113,17 @@ public final class JettyPageFetcher implements PageFetcher {
     this.bodies = bodies;
     this.requestTimeout = requestTimeout;
     this.idleTimeout = idleTimeout;
-    QueuedThreadPool threads =
-        new QueuedThreadPool(Math.max(8, Runtime.getRuntime().availableProcessors() * 4), 2);
-    threads.setName("fetcher-http");
-    threads.setDaemon(true);
-    ScheduledExecutorScheduler scheduler =
-        new ScheduledExecutorScheduler("fetcher-http-timer", true);
-    // started here and stopped in close(), after both clients: the clients share them, so neither
-    // may stop them under the other (a started bean is not managed by its container)
-    try {
-      threads.start();
-      scheduler.start();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot start the HTTP client's threads", e);
-    }
-    this.threads = threads;
-    this.scheduler = scheduler;
-    OriginCookieJars jars = new OriginCookieJars();
-    ProxyRoutes[] routes = new ProxyRoutes[1];
-    SocketAddressResolver resolver =
-        new GuardedAddressResolver(
-            new SocketAddressResolver.Async(threads, scheduler, connectTimeout.toMillis()),
-            addresses,
-            (host, port) -> routes[0] != null && routes[0].isProxy(host, port));
-    SslContextFactory.Client tls = new SslContextFactory.Client(!verifyTls);
-    if (!verifyTls) {
-      tls.setEndpointIdentificationAlgorithm(null);
-    }
-    this.client =
-        HttpClients.newClient(
-            tls,
-            threads,
-            scheduler,
-            resolver,
+    this.clients =
+        new HttpClients(
             userAgent,
             connectTimeout,
             idleTimeout,
-            maxConnections);
-    client.setHttpCookieStore(jars.store(verifyTls));
-    if (verifyTls && trustStore.isEmpty()) {
-      this.verifiedClient = client;
-    } else {
-      SslContextFactory.Client verifying = new SslContextFactory.Client(false);
-      trustStore.ifPresent(
-          store -> {
-            verifying.setTrustStorePath(store.path().toString());
-            verifying.setTrustStorePassword(store.password());
-          });
-      this.verifiedClient =
-          HttpClients.newClient(
-              verifying,
-              threads,
-              scheduler,
-              resolver,
-              userAgent,
-              connectTimeout,
-              idleTimeout,
-              maxConnections);
-      verifiedClient.setHttpCookieStore(jars.store(true));
-    }
-    routes[0] =
-        verifiedClient == client
-            ? new ProxyRoutes(client)
-            : new ProxyRoutes(client, verifiedClient);
-    this.gate =
-        new SiteGate(client, verifiedClient, jars, routes[0], secrets, requestTimeout, resolver);
-    HttpClients.start(client);
-    if (verifiedClient != client) {
-      HttpClients.start(verifiedClient);
-    }
+            maxConnections,
+            verifyTls,
+            addresses,
+            trustStore);
+    this.gate = new SiteGate(clients, secrets, requestTimeout);
+    clients.start();
   }
 
   @Override
@@ -288,7 +214,7 @@ public final class JettyPageFetcher implements PageFetcher {
               FailureKind.CONNECT_FAILED, "bad URL: " + e.getMessage(), millisSince(started)));
       return;
     }
-    request.send(new BodyCollector(call, ready, isRetry, url, chain, exchanges, attempt, started));
+    request.send(new Hop(call, ready, isRetry, url, chain, exchanges, attempt, started));
   }
 
   @Override
@@ -298,14 +224,7 @@ public final class JettyPageFetcher implements PageFetcher {
 
   @Override
   public void close() {
-    for (org.eclipse.jetty.util.component.LifeCycle each :
-        List.of(client, verifiedClient, threads, scheduler)) {
-      try {
-        each.stop();
-      } catch (Exception e) {
-        // stopping: nothing left to do with the client
-      }
-    }
+    clients.stop();
   }
 
   private static boolean sameOrigin(String url, String other) {
@@ -317,22 +236,11 @@ public final class JettyPageFetcher implements PageFetcher {
   }
 
   /**
-   * Collects the body up to the limit, follows a redirect when asked, and turns the result into a
-   * {@link FetchAttempt}.
+   * One request of a fetch (the first, a redirect's, or the first again after a new login) and what
+   * its response makes of the fetch: the attempt, the next hop, or a new login first.
    */
-  /** The body buffer of a response without a Content-Length, before it grows. */
-  private static final int INITIAL_BODY_BYTES = 16 * 1024;
+  private final class Hop extends BodyCollector {
 
-  /**
-   * The most a Content-Length reserves before the bytes come: a server that announces a large body
-   * and sends it slowly, or never, holds no more than this per connection; a larger body grows as
-   * it arrives.
-   */
-  private static final int MAX_PRESIZED_BODY_BYTES = 256 * 1024;
-
-  private final class BodyCollector implements Response.Listener {
-
-    private final Call call;
     private final SiteGate.Ready ready;
     private final boolean isRetry;
     private final String url;
@@ -342,17 +250,7 @@ public final class JettyPageFetcher implements PageFetcher {
     private final long started;
     private final long sentAt = System.currentTimeMillis();
 
-    /**
-     * The body so far: sized by Content-Length when there is one, so it is usually written once.
-     */
-    private byte[] body = new byte[INITIAL_BODY_BYTES];
-
-    private int bodyLength;
-
-    /** The bytes of the body's buffer beyond its first, reserved in the budget. */
-    private long reserved;
-
-    BodyCollector(
+    Hop(
         Call call,
         SiteGate.Ready ready,
         boolean isRetry,
@@ -361,7 +259,7 @@ public final class JettyPageFetcher implements PageFetcher {
         List<Exchange> exchanges,
         CompletableFuture<FetchAttempt> attempt,
         long started) {
-      this.call = call;
+      super(call, maxBodyBytes, bodies);
       this.ready = ready;
       this.isRetry = isRetry;
       this.url = url;
@@ -372,89 +270,7 @@ public final class JettyPageFetcher implements PageFetcher {
     }
 
     @Override
-    public void onHeaders(Response response) {
-      long length = response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
-      if (length > maxBodyBytes && !call.isHead()) {
-        response.abort(
-            new Failures.AbortedException(
-                FailureKind.TOO_LARGE,
-                "Content-Length " + length + " is over the limit of " + maxBodyBytes + " bytes"));
-        return;
-      }
-      if (length > body.length && length <= maxBodyBytes && !call.isHead()) {
-        int size = (int) Math.min(length, MAX_PRESIZED_BODY_BYTES);
-        if (!reserve(response, size)) {
-          return;
-        }
-        body = new byte[size];
-      }
-      FetchOptions filters = call.metadataFilters();
-      int status = response.getStatus();
-      if (filters != null && status >= 200 && status < 300) {
-        String mediaType =
-            mediaType(response.getHeaders().get(HttpHeader.CONTENT_TYPE)).orElse(null);
-        if (!filters.isAcceptedMetadata(mediaType, length)) {
-          response.abort(
-              new Failures.AbortedException(
-                  FailureKind.REJECTED_METADATA,
-                  "Content-Type "
-                      + mediaType
-                      + ", Content-Length "
-                      + (length < 0 ? "unknown" : length)));
-        }
-      }
-    }
-
-    @Override
-    public void onContent(Response response, ByteBuffer content) {
-      int size = content.remaining();
-      if ((long) bodyLength + size > maxBodyBytes) {
-        response.abort(
-            new Failures.AbortedException(
-                FailureKind.TOO_LARGE, "body is over the limit of " + maxBodyBytes + " bytes"));
-        return;
-      }
-      if (bodyLength + size > body.length) {
-        // no or a wrong Content-Length (a compressed body is decoded on the way): grow, within the
-        // limit
-        long grown = Math.min(maxBodyBytes, Math.max(bodyLength + size, 2L * body.length));
-        int length = (int) Math.min(grown, Integer.MAX_VALUE - 8);
-        if (!reserve(response, length)) {
-          return;
-        }
-        body = Arrays.copyOf(body, length);
-      }
-      content.get(body, bodyLength, size);
-      bodyLength += size;
-    }
-
-    /**
-     * Reserves what a buffer of {@code length} takes beyond the one held; aborts the request when
-     * the budget has no room.
-     */
-    private boolean reserve(Response response, int length) {
-      long wanted = Math.max(0, (long) length - INITIAL_BODY_BYTES) - reserved;
-      if (wanted <= 0) {
-        return true;
-      }
-      if (!bodies.tryReserve(wanted)) {
-        response.abort(
-            new Failures.AbortedException(
-                FailureKind.BUDGET_SPENT,
-                "the fetcher holds "
-                    + bodies.used()
-                    + " bytes of bodies, its budget of "
-                    + bodies.capacity()));
-        return false;
-      }
-      reserved += wanted;
-      return true;
-    }
-
-    @Override
-    public void onComplete(Result result) {
-      bodies.release(reserved);
-      reserved = 0;
+    void completed(Result result) {
       long millis = millisSince(started);
       if (result.isFailed()) {
         Throwable failure = result.getFailure();
@@ -492,7 +308,7 @@ public final class JettyPageFetcher implements PageFetcher {
                 });
         return;
       }
-      Optional<String> target = redirectTarget(response);
+      Optional<String> target = Responses.redirectTarget(url, response);
       if (target.isPresent()
           && chain.size() < call.maxRedirects()
           && !target.get().equals(url)
@@ -501,118 +317,50 @@ public final class JettyPageFetcher implements PageFetcher {
         next.add(url);
         List<Exchange> recorded = new ArrayList<>(exchanges);
         if (recordsExchanges) {
-          recorded.add(exchange(response, Optional.of(Arrays.copyOf(body, bodyLength))));
+          recorded.add(exchange(response, Optional.of(copyOfBody())));
         }
         send(call, ready, isRetry, target.get(), next, recorded, attempt, started);
         return;
       }
-      Map<String, String> headers = new LinkedHashMap<>();
-      for (HttpField field : response.getHeaders()) {
-        headers.merge(
-            field.getName(),
-            Redaction.received(field.getName(), field.getValue()),
-            (first, second) -> first + ", " + second);
-      }
+      attempt.complete(answered(response, millis));
+    }
+
+    /** The attempt a final response makes: its body decoded, its headers redacted. */
+    private FetchAttempt answered(Response response, long millis) {
+      Map<String, String> headers = Responses.headers(response);
       ContentDecoding.Decoded decoded =
           ContentDecoding.decode(
-              response.getHeaders().get(HttpHeader.CONTENT_ENCODING),
-              bodyLength == body.length ? body : Arrays.copyOf(body, bodyLength),
-              maxBodyBytes);
+              response.getHeaders().get(HttpHeader.CONTENT_ENCODING), body(), maxBodyBytes);
       if (decoded instanceof ContentDecoding.TooLarge tooLarge) {
-        attempt.complete(
-            new FetchAttempt.Failure(FailureKind.TOO_LARGE, tooLarge.detail(), millis));
-        return;
+        return new FetchAttempt.Failure(FailureKind.TOO_LARGE, tooLarge.detail(), millis);
       }
       if (decoded instanceof ContentDecoding.Broken broken) {
-        attempt.complete(
-            new FetchAttempt.Failure(FailureKind.BROKEN_RESPONSE, broken.detail(), millis));
-        return;
+        return new FetchAttempt.Failure(FailureKind.BROKEN_RESPONSE, broken.detail(), millis);
       }
       String contentType = response.getHeaders().get(HttpHeader.CONTENT_TYPE);
-      Optional<String> charset =
-          Optional.ofNullable(contentType).map(MimeTypes::getCharsetFromContentType);
       byte[] bytes = ((ContentDecoding.Body) decoded).bytes();
       List<Exchange> recorded = exchanges;
       if (recordsExchanges) {
         recorded = new ArrayList<>(exchanges);
         // the body as received, unless it is the decoded one (no content coding): sent once
         recorded.add(
-            exchange(
-                response,
-                bytes.length == bodyLength
-                        && Arrays.equals(bytes, 0, bodyLength, body, 0, bodyLength)
-                    ? Optional.empty()
-                    : Optional.of(Arrays.copyOf(body, bodyLength))));
+            exchange(response, isBody(bytes) ? Optional.empty() : Optional.of(copyOfBody())));
       }
-      attempt.complete(
-          new FetchAttempt.Response(
-              status,
-              headers,
-              bytes,
-              mediaType(contentType),
-              charset,
-              millis,
-              chain,
-              url,
-              recorded));
-    }
-
-    /** The exchange of this request and its response, as sent and received. */
-    private Exchange exchange(Response response, Optional<byte[]> rawBody) {
-      Request request = response.getRequest();
-      List<Exchange.Header> sent = new ArrayList<>();
-      for (HttpField field : request.getHeaders()) {
-        sent.add(
-            new Exchange.Header(
-                field.getName(), Redaction.sent(field.getName(), field.getValue(), call.access())));
-      }
-      List<Exchange.Header> received = new ArrayList<>();
-      for (HttpField field : response.getHeaders()) {
-        received.add(
-            new Exchange.Header(
-                field.getName(), Redaction.received(field.getName(), field.getValue())));
-      }
-      return new Exchange(
-          url,
-          request.getMethod(),
-          response.getVersion().asString(),
-          peerAddress(request),
-          Instant.ofEpochMilli(sentAt),
-          sent,
+      return new FetchAttempt.Response(
           response.getStatus(),
-          response.getReason() == null ? "" : response.getReason(),
-          received,
-          rawBody);
+          headers,
+          bytes,
+          Responses.mediaType(contentType),
+          Responses.charset(contentType),
+          millis,
+          chain,
+          url,
+          recorded);
     }
 
-    /** The normalized target of a 3xx, when it names a usable one. */
-    private Optional<String> redirectTarget(Response response) {
-      int status = response.getStatus();
-      if (status < 300 || status >= 400 || status == 304) {
-        return Optional.empty();
-      }
-      return Optional.ofNullable(response.getHeaders().get(HttpHeader.LOCATION))
-          .flatMap(location -> UrlNormalizer.resolve(url, location))
-          .flatMap(UrlNormalizer::tryNormalize);
+    private Exchange exchange(Response response, Optional<byte[]> rawBody) {
+      return Responses.exchange(url, response, sentAt, call.access(), rawBody);
     }
-  }
-
-  /** The IP address a request's connection went to, when Jetty tells it. */
-  private static Optional<String> peerAddress(Request request) {
-    Connection connection = request.getConnection();
-    if (connection != null
-        && connection.getRemoteSocketAddress() instanceof InetSocketAddress address
-        && address.getAddress() != null) {
-      return Optional.of(address.getAddress().getHostAddress());
-    }
-    return Optional.empty();
-  }
-
-  private static Optional<String> mediaType(@org.jspecify.annotations.Nullable String contentType) {
-    return Optional.ofNullable(contentType)
-        .map(MimeTypes::getContentTypeWithoutCharset)
-        .map(type -> type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT))
-        .filter(type -> !type.isEmpty());
   }
 
   private static long millisSince(long started) {

@@ -20,8 +20,7 @@ import org.eclipse.jetty.client.Socks5Proxy;
  * An HTTP proxy gets requests in absolute form for http and a CONNECT tunnel for https; a SOCKS5
  * proxy a CONNECT. Proxy credentials (Basic for HTTP proxies, user name and password for SOCKS5)
  * are resolved by the caller and kept only in the clients. A proxy's address passes the address
- * guard (the operator named it); the target's own address is judged by the caller before the
- * request. Thread-safe.
+ * guard (the operator named it); the caller judges the target's own address first. Thread-safe.
  */
 final class ProxyRoutes {
 

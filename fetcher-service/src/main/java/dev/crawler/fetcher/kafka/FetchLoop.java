@@ -16,7 +16,9 @@ import dev.crawler.schemas.serde.UndecodableRecordException;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -54,10 +56,7 @@ public final class FetchLoop implements Runnable {
   /** How long closing waits for requests in flight. */
   static final Duration CLOSE_GRACE = Duration.ofSeconds(30);
 
-  /**
-   * How long one commit may wait for Kafka (a broker away must not hold a stop past its grace
-   * period).
-   */
+  /** How long one commit may wait for Kafka: a broker away must not hold a stop past its grace. */
   static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
 
   /** How often the loop looks again while Kafka acknowledges nothing. */
@@ -70,10 +69,8 @@ public final class FetchLoop implements Runnable {
    * @param maxInFlight requests in flight at most, over all origins
    * @param maxHeld requests held in memory at most before reading stops
    * @param commitInterval how often offsets are committed and politeness state written
-   * @param maxHold the longest a request waits here for its origin; beyond, it is deferred to the
-   *     frontier
-   * @param backoffQuiet how long without rate limits or failures before an origin's back-off is
-   *     halved
+   * @param maxHold the longest a request waits here for its origin before it is deferred
+   * @param backoffQuiet how long without rate limits or failures before an origin's back-off halves
    * @param handoverTimeout how long a revoked partition's running requests may take to finish
    * @param instanceId names this fetcher in the politeness state it writes
    */
@@ -91,8 +88,8 @@ public final class FetchLoop implements Runnable {
    * The loop's Kafka clients, closed with it.
    *
    * @param requests reads fetch requests in the fetchers' group
-   * @param stateReader reads the politeness topic's partitions on assignment (no group, assigned by
-   *     hand)
+   * @param stateReader reads the politeness topic's partitions on assignment, outside any group
+   *     (assigned by hand)
    * @param producer writes results, outcomes, discovered URLs, politeness state and dead letters
    * @param control reads operators' commands (no group, every partition); null for none
    */
@@ -124,12 +121,13 @@ public final class FetchLoop implements Runnable {
   private final PartitionOffsets offsets;
   private final FetchRecords records;
   private final ResultWriter writer;
+  private final RequestEnds ends;
   private final RequestRunner runner;
   private final PolitenessHandover handover;
   private final OperatorView operators;
 
   /** The ids of the commands acted on, oldest first: each comes once per control partition. */
-  private final java.util.Set<String> acknowledged = new java.util.LinkedHashSet<>();
+  private final Set<String> acknowledged = new LinkedHashSet<>();
 
   private static final int MAX_REMEMBERED_COMMANDS = 1_000;
   private final AtomicBoolean running = new AtomicBoolean(true);
@@ -168,11 +166,13 @@ public final class FetchLoop implements Runnable {
     this.writer =
         new ResultWriter(
             clients.producer(), offsets, records, tasks, clock, 2 * settings.maxInFlight());
+    this.ends = new RequestEnds(origins, writer, records, offsets, clock, settings.maxHold());
     this.runner =
         new RequestRunner(
             origins,
             fetcher,
             robots,
+            ends,
             writer,
             records,
             offsets,
@@ -212,8 +212,8 @@ public final class FetchLoop implements Runnable {
   }
 
   /**
-   * Asks the loop to stop: it finishes the requests in flight (up to {@link #CLOSE_GRACE}), commits
-   * and closes.
+   * Asks the loop to stop: it finishes the requests in flight (for up to {@link #CLOSE_GRACE}),
+   * commits and closes.
    */
   public void stop() {
     running.set(false);
@@ -335,7 +335,7 @@ public final class FetchLoop implements Runnable {
     } catch (RuntimeException e) {
       Pending unfetchable =
           new Pending(partition, raw.offset(), "", request, options, clock.millis());
-      runner.end(
+      ends.end(
           unfetchable,
           Decision.of(request.getUrl(), Outcome.ERROR, "not a fetchable URL: " + e.getMessage()),
           null);
@@ -381,8 +381,8 @@ public final class FetchLoop implements Runnable {
 
   private void close() {
     try {
-      // a stopped fetcher leaves its group, named or not: its partitions move now, not after the
-      // session timeout
+      // a stopped fetcher leaves its group, named or not:
+      // its partitions move now, not after the session timeout
       consumer.close(
           CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
               .withTimeout(COMMIT_TIMEOUT));

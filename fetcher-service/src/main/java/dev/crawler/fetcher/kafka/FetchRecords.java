@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The records the fetcher writes, serialized for its byte-array producer: a page's fetch result,
  * the outcome and crawl-log entry of a request that ended here (and a redirect's target as a
- * discovered URL), sitemaps robots.txt names, politeness state, dead letters. Times come from the
- * loop's clock.
+ * discovered URL), the sitemaps robots.txt names, politeness state and dead letters, all timed by
+ * the loop's clock.
  */
 final class FetchRecords {
 

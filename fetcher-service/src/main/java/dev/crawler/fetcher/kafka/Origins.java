@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -173,7 +174,7 @@ final class Origins {
   }
 
   /** The origins known here that match. */
-  List<HostQueue<Pending>> matching(java.util.function.Predicate<String> origin) {
+  List<HostQueue<Pending>> matching(Predicate<String> origin) {
     List<HostQueue<Pending>> found = new ArrayList<>();
     for (HostQueue<Pending> host : hosts.values()) {
       if (origin.test(host.origin())) {
@@ -184,7 +185,7 @@ final class Origins {
   }
 
   /** The names of the origins known here that match. */
-  List<String> known(java.util.function.Predicate<String> origin) {
+  List<String> known(Predicate<String> origin) {
     return matching(origin).stream().map(HostQueue::origin).toList();
   }
 

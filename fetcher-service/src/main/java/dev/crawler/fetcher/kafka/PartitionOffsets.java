@@ -11,6 +11,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -194,7 +195,7 @@ final class PartitionOffsets {
     }
     try {
       tracker.readUpTo(consumer.position(partition, Duration.ZERO));
-    } catch (org.apache.kafka.common.errors.TimeoutException | IllegalStateException e) {
+    } catch (TimeoutException | IllegalStateException e) {
       // no position yet (just assigned): the next commit reads it
     } catch (WakeupException e) {
       consumer.wakeup(); // the wake-up was meant for the next poll (a completion, or stop())

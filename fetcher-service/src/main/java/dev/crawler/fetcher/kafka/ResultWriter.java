@@ -34,8 +34,7 @@ final class ResultWriter {
   static final long ACKNOWLEDGEMENT_STALL_MILLIS = 2_000;
 
   /**
-   * The records written for one request, kept to write again when a write fails for a reason that
-   * passes.
+   * One request's records, kept to be written again when a write fails for a passing reason.
    *
    * @param hasFallback whether the first record is a fetch result, replaced by an {@code ERROR}
    *     outcome if Kafka refuses it for good
@@ -104,8 +103,8 @@ final class ResultWriter {
 
   private void send(Write write) {
     if (isStalled()) {
-      // Kafka takes nothing (the broker away), and a send would block the loop: written when it
-      // does
+      // Kafka takes nothing (the broker away), and a send would block the loop:
+      // written when it does
       unwritten.add(write);
       return;
     }

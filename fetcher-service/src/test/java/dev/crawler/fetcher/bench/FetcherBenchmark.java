@@ -1,5 +1,6 @@
 package dev.crawler.fetcher.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.TopicInstaller;
 import dev.crawler.events.FetchRequest;
@@ -34,16 +35,15 @@ import org.eclipse.jetty.client.HttpClient;
  * The fetcher's politeness and speed, measured at the servers (prints figures; not a test):
  *
  * <ul>
- *   <li>(a) 50 origins at a delay of 200 ms: requests/s against the politeness bound of 50 / 0.2 s
- *       = 250/s;
+ *   <li>(a) 50 origins at a delay of 200 ms: requests/s against their bound of 50 / 0.2 s = 250/s;
  *   <li>(b) the same with one origin answering in 2 s: the other 49 against their bound;
  *   <li>(c) no delay, local pages: requests/s of one fetcher, beside Jetty's HttpClient alone on
  *       the same pages.
  * </ul>
  *
  * <p>Everything runs in this JVM: an embedded broker and registry, the origins (Jetty), one
- * fetcher. Arguments: pages per origin for (a) and (b) (default 40), pages in all for (c) (default
- * 20000).
+ * fetcher. Arguments: the pages per origin of (a) and (b), 40 by default, and the pages in all of
+ * (c), 20000 by default.
  */
 public final class FetcherBenchmark {
 
@@ -99,8 +99,8 @@ public final class FetcherBenchmark {
       for (int i = first; i < originCount; i++) {
         List<TestOrigins.Hit> hits = pagesOf(origins.hits(origins.origin(i)));
         pages += hits.size();
-        // from the first page's start to the last page's start: (n - 1) intervals, each bounded by
-        // the delay
+        // from the first page's start to the last page's start:
+        // (n - 1) intervals, each bounded by the delay
         double seconds =
             (hits.get(hits.size() - 1).startMillis() - hits.get(0).startMillis()) / 1000.0;
         double rate = (hits.size() - 1) / seconds;
@@ -283,7 +283,7 @@ public final class FetcherBenchmark {
   }
 
   private static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }
 

@@ -2,11 +2,14 @@ package dev.crawler.fetcher.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawler.events.Outcome;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
 import dev.crawler.schemas.options.RequestOptions.Head;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -57,7 +60,7 @@ class FetchVerdictTest {
     assertThat(verdict.redirectTarget().isPresent()).isEqualTo("REDIRECT".equals(outcome));
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void recognisesARedirectBackIntoTheFollowedChainAsALoop() {
     FetchAttempt.Response response =
         new FetchAttempt.Response(
@@ -67,17 +70,17 @@ class FetchVerdictTest {
             Optional.empty(),
             Optional.empty(),
             5,
-            java.util.List.of("http://a.example/a"),
+            List.of("http://a.example/a"),
             "http://a.example/b");
 
     FetchVerdict verdict = FetchVerdict.of("http://a.example/a", response);
 
-    assertThat(verdict.outcome()).contains(dev.crawler.events.Outcome.REDIRECT);
+    assertThat(verdict.outcome()).contains(Outcome.REDIRECT);
     assertThat(verdict.detail()).contains("302 http://a.example/a (redirect loop)");
     assertThat(verdict.redirectTarget()).as("a loop's target is not discovered again").isEmpty();
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void resolvesTheLocationOfAFollowedRedirectAgainstTheUrlThatAnswered() {
     FetchAttempt.Response response =
         new FetchAttempt.Response(
@@ -87,7 +90,7 @@ class FetchVerdictTest {
             Optional.empty(),
             Optional.empty(),
             5,
-            java.util.List.of("http://a.example/a"),
+            List.of("http://a.example/a"),
             "http://b.example/x/y");
 
     assertThat(FetchVerdict.of("http://a.example/a", response).redirectTarget())
@@ -133,7 +136,7 @@ class FetchVerdictTest {
                 Optional.empty(),
                 Optional.empty(),
                 1,
-                java.util.List.of(),
+                List.of(),
                 URL)
             : new FetchAttempt.Failure(FailureKind.valueOf(answer), answer, 1);
 

@@ -2,6 +2,7 @@ package dev.crawler.fetcher.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import crawlercommons.robots.SimpleRobotRules;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,7 +49,7 @@ class HostQueueTest {
     HostQueue<String> host = host();
     assertThat(host.needsRobots(0)).isTrue();
 
-    host.robots(new crawlercommons.robots.SimpleRobotRules(), 1000);
+    host.robots(new SimpleRobotRules(), 1000);
 
     assertThat(host.needsRobots(999)).isFalse();
     assertThat(host.needsRobots(1000)).isTrue();
@@ -134,7 +135,7 @@ class HostQueueTest {
   @Test
   void isIdleOnlyWithNothingWaitingOrRunningItsDelayOverAndItsRobotsExpired() {
     HostQueue<String> host = host();
-    host.robots(new crawlercommons.robots.SimpleRobotRules(), 10_000);
+    host.robots(new SimpleRobotRules(), 10_000);
     assertThat(host.isIdle(5_000)).as("robots.txt still valid").isFalse();
     assertThat(host.isIdle(10_000)).isTrue();
 

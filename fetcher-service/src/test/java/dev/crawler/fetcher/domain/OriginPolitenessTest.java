@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.crawler.fetcher.domain.Feedback.Kind;
 import dev.crawler.fetcher.domain.OriginPoliteness.Change;
 import dev.crawler.schemas.options.RequestOptions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -56,8 +57,8 @@ class OriginPolitenessTest {
   }
 
   /**
-   * The back-off curve: each rate limit without Retry-After doubles the delay, up to the cap (10
-   * minutes).
+   * The back-off curve: each rate limit without Retry-After doubles the delay, up to the cap of 10
+   * minutes (600000 ms).
    */
   @ParameterizedTest(name = "after {0} rate limits the delay is {1} ms")
   @CsvSource({"1, 2000", "2, 4000", "3, 8000", "4, 16000", "9, 512000", "10, 600000", "11, 600000"})
@@ -120,7 +121,7 @@ class OriginPolitenessTest {
     for (int i = 0; i < 3; i++) {
       request(politeness, 0, FeedbackTest.of(Kind.RATE_LIMITED));
     }
-    List<Long> backoffs = new java.util.ArrayList<>();
+    List<Long> backoffs = new ArrayList<>();
     for (long at = 60_000; at <= 240_000; at += 60_000) {
       request(politeness, at, FeedbackTest.answered());
       backoffs.add(politeness.backoffMillis());
@@ -130,7 +131,7 @@ class OriginPolitenessTest {
     assertThat(politeness.delay().millis()).isEqualTo(1000);
   }
 
-  /** Patience (seed 003): persistent-looking failures lower it; at 0 the origin is paused. */
+  /** Patience: persistent-looking failures lower it; at 0 the origin is paused. */
   @ParameterizedTest(name = "{0}")
   @CsvSource({
     // failures in a row, then what the last one changed and the patience left

@@ -99,8 +99,8 @@ class RobotsPolicyTest {
   }
 
   /**
-   * RFC 9309 section 2.2.2: the most specific (longest) match wins; allow wins a tie; {@code *} and
-   * {@code $}.
+   * RFC 9309 section 2.2.2: the most specific (longest) match wins, allow wins a tie, and the
+   * special characters {@code *} and {@code $} match.
    */
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({
@@ -167,7 +167,7 @@ class RobotsPolicyTest {
         1);
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void readsTheFirstSitemapsOfARobotsTxtThatNamesThousands() {
     StringBuilder txt = new StringBuilder("User-agent: *\nDisallow: /private/\n");
     for (int i = 0; i < 20_000; i++) {

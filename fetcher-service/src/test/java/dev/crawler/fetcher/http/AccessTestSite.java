@@ -2,6 +2,8 @@ package dev.crawler.fetcher.http;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.pathmap.PathSpec;
+import org.eclipse.jetty.security.Authenticator;
 import org.eclipse.jetty.security.Constraint;
 import org.eclipse.jetty.security.HashLoginService;
 import org.eclipse.jetty.security.SecurityHandler;
@@ -23,10 +26,12 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.handler.PathMappingsHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.util.security.Credential;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * A site behind the doors crawlers meet, on 127.0.0.1: {@code /basic/} and {@code /digest/} need
@@ -57,15 +62,13 @@ public final class AccessTestSite implements AutoCloseable {
   }
 
   /** Over https, with the key store's certificate (password {@code secret}), when one is given. */
-  public AccessTestSite(String password, String apiKey, java.nio.file.Path keyStore)
-      throws Exception {
+  public AccessTestSite(String password, String apiKey, Path keyStore) throws Exception {
     this.password = password;
     this.apiKey = apiKey;
     if (keyStore == null) {
       connector = new ServerConnector(server);
     } else {
-      org.eclipse.jetty.util.ssl.SslContextFactory.Server tls =
-          new org.eclipse.jetty.util.ssl.SslContextFactory.Server();
+      SslContextFactory.Server tls = new SslContextFactory.Server();
       tls.setKeyStorePath(keyStore.toString());
       tls.setKeyStorePassword("secret");
       connector = new ServerConnector(server, tls);
@@ -82,7 +85,7 @@ public final class AccessTestSite implements AutoCloseable {
           @Override
           public boolean handle(Request request, Response response, Callback callback)
               throws Exception {
-            Map<String, String> headers = new java.util.LinkedHashMap<>();
+            Map<String, String> headers = new LinkedHashMap<>();
             request
                 .getHeaders()
                 .forEach(field -> headers.put(field.getLowerCaseName(), field.getValue()));
@@ -90,7 +93,7 @@ public final class AccessTestSite implements AutoCloseable {
             return super.handle(request, response, callback);
           }
         };
-    server.setHandler(new org.eclipse.jetty.server.handler.ContextHandler(recording, "/"));
+    server.setHandler(new ContextHandler(recording, "/"));
     server.start();
   }
 
@@ -118,7 +121,7 @@ public final class AccessTestSite implements AutoCloseable {
     server.stop();
   }
 
-  private Handler secured(org.eclipse.jetty.security.Authenticator authenticator) {
+  private Handler secured(Authenticator authenticator) {
     HashLoginService users = new HashLoginService("test");
     UserStore store = new UserStore();
     store.addUser(USER, Credential.getCredential(password), new String[] {"user"});

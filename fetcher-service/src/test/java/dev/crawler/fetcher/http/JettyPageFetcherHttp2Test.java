@@ -33,8 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The fetcher speaks HTTP/2 to a server that offers it over TLS (ALPN), and reads a self-signed
- * site.
+ * The fetcher speaks HTTP/2 to a server offering it over TLS (ALPN) and reads a self-signed site.
  */
 class JettyPageFetcherHttp2Test {
 

@@ -7,8 +7,13 @@ import dev.crawler.fetcher.domain.BodyBudget;
 import dev.crawler.fetcher.domain.Exchange;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -16,8 +21,10 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.GZIPOutputStream;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -51,7 +58,7 @@ class JettyPageFetcherTest {
     connector.setHost("127.0.0.1");
     // room for a response with more headers than the fetcher takes
     connector
-        .getConnectionFactory(org.eclipse.jetty.server.HttpConnectionFactory.class)
+        .getConnectionFactory(HttpConnectionFactory.class)
         .getHttpConfiguration()
         .setResponseHeaderSize(512 * 1024);
     server.addConnector(connector);
@@ -419,8 +426,8 @@ class JettyPageFetcherTest {
   void decodesBodiesItselfUnderTheLimitNeverLettingJettyDecodeThem() throws Exception {
     FetchAttempt attempt = fetcher.get(base + "/gzip-bomb", Map.of(), 0).get(5, TimeUnit.SECONDS);
 
-    // Jetty decoding it would abort on the decoded bytes ("body is over the limit"), racing its own
-    // decoder
+    // Jetty decoding it would abort on the decoded bytes ("body is over the limit"),
+    // racing its own decoder
     assertThat(attempt)
         .isInstanceOfSatisfying(
             FetchAttempt.Failure.class,
@@ -430,9 +437,9 @@ class JettyPageFetcherTest {
             });
   }
 
-  private static byte[] gzip(byte[] bytes) throws java.io.IOException {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    try (java.util.zip.GZIPOutputStream zip = new java.util.zip.GZIPOutputStream(out)) {
+  private static byte[] gzip(byte[] bytes) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream zip = new GZIPOutputStream(out)) {
       zip.write(bytes);
     }
     return out.toByteArray();
@@ -451,7 +458,7 @@ class JettyPageFetcherTest {
   @Test
   void reportsARefusedConnection() throws Exception {
     int closedPort;
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closedPort = socket.getLocalPort();
     }
     FetchAttempt attempt =
@@ -468,16 +475,13 @@ class JettyPageFetcherTest {
     String dump =
         "HttpConnectionOverHTTP@61630baf::SocketChannelEndPoint@2c1b9e4e{l=/127.0.0.1:40000,r=/127.0.0.1:8080,OPEN,fill=-,flush=-,to=3/30000}";
 
-    assertThat(Failures.describe(new java.io.EOFException(dump)))
+    assertThat(Failures.describe(new EOFException(dump)))
         .isEqualTo("the server closed the connection before the response ended");
-    assertThat(
-            Failures.describe(
-                new java.io.IOException("oejcti." + dump, new java.io.EOFException())))
+    assertThat(Failures.describe(new IOException("oejcti." + dump, new EOFException())))
         .isEqualTo("the server closed the connection before the response ended");
-    assertThat(
-            Failures.describe(new java.io.IOException("wrapped", new java.io.EOFException(dump))))
+    assertThat(Failures.describe(new IOException("wrapped", new EOFException(dump))))
         .isEqualTo("wrapped");
-    assertThat(Failures.describe(new java.nio.channels.ClosedChannelException()))
+    assertThat(Failures.describe(new ClosedChannelException()))
         .isEqualTo("the connection was closed");
     assertThat(
             Failures.describe(

@@ -16,7 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -134,7 +136,7 @@ class SiteAccessTest {
   @Test
   void authenticatesWithBasicAndDigestAndRecordsNoCredential() throws Exception {
     for (Access.AuthScheme scheme : Access.AuthScheme.values()) {
-      String path = "/" + scheme.name().toLowerCase(java.util.Locale.ROOT) + "/page";
+      String path = "/" + scheme.name().toLowerCase(Locale.ROOT) + "/page";
       FetchAttempt.Response response =
           page(site.base() + path, access(List.of(), false, auth(scheme), Optional.empty(), true));
 
@@ -336,7 +338,7 @@ class SiteAccessTest {
   }
 
   private static void keytool(String... arguments) throws Exception {
-    List<String> command = new java.util.ArrayList<>();
+    List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
     command.addAll(List.of(arguments));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();

@@ -1,6 +1,7 @@
 package dev.crawler.fetcher.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.events.ArchivedExchanges;
@@ -29,6 +30,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -138,8 +140,8 @@ class FetchLoopTest {
     assertThat(written(topics.exchanges()))
         .extracting(ArchivedExchanges::getUrl, ArchivedExchanges::getPurpose)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(ORIGIN + "/robots.txt", ExchangePurpose.ROBOTS),
-            org.assertj.core.groups.Tuple.tuple(ORIGIN + "/gone", ExchangePurpose.PAGE));
+            tuple(ORIGIN + "/robots.txt", ExchangePurpose.ROBOTS),
+            tuple(ORIGIN + "/gone", ExchangePurpose.PAGE));
     assertThat(written(topics.exchanges()).get(1).getRequestId()).isEqualTo("r-/gone");
   }
 
@@ -192,8 +194,7 @@ class FetchLoopTest {
     assertThat(outcomes)
         .extracting(CrawlOutcome::getUrl, CrawlOutcome::getOutcome)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(ORIGIN + "/one", Outcome.RATE_LIMITED),
-            org.assertj.core.groups.Tuple.tuple(ORIGIN + "/two", Outcome.DEFERRED));
+            tuple(ORIGIN + "/one", Outcome.RATE_LIMITED), tuple(ORIGIN + "/two", Outcome.DEFERRED));
     assertThat(outcomes.get(1).getRetryAt())
         .as("Retry-After capped at max-backoff-ms, 10 min")
         .isEqualTo(answered.plusMillis(1).plus(Duration.ofMinutes(10)));
@@ -305,8 +306,8 @@ class FetchLoopTest {
   }
 
   /**
-   * Two turns of the loop: what the last one read or was handed (HTTP answers, acknowledgements) is
-   * acted on.
+   * Turns the loop twice, so that what the last turn read or was handed (HTTP answers,
+   * acknowledgements) is acted on.
    */
   private void turn() {
     loop.iterate();
@@ -351,7 +352,7 @@ class FetchLoopTest {
   }
 
   private Optional<Long> committedOffset() {
-    OffsetAndMetadata committed = consumer.committed(java.util.Set.of(partition)).get(partition);
+    OffsetAndMetadata committed = consumer.committed(Set.of(partition)).get(partition);
     return Optional.ofNullable(committed).map(OffsetAndMetadata::offset);
   }
 

@@ -1,5 +1,6 @@
 package dev.crawler.parser.domain;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,8 +22,8 @@ import org.jspecify.annotations.Nullable;
 final class HtmlFacts implements NodeVisitor {
 
   /**
-   * {@code a[href]}, {@code area[href]}, {@code frame[src]} and {@code iframe[src]}, in document
-   * order.
+   * The elements links are read from, in document order: {@code a[href]}, {@code area[href]},
+   * {@code frame[src]} and {@code iframe[src]}.
    */
   final List<Element> linkElements = new ArrayList<>();
 
@@ -32,8 +33,8 @@ final class HtmlFacts implements NodeVisitor {
   @Nullable String language;
 
   /**
-   * The first {@code <link rel=canonical href>}, resolved against the base; may be empty or not
-   * http.
+   * The first {@code <link rel=canonical href>}, resolved against the base; may be empty, or of a
+   * scheme other than http.
    */
   @Nullable String canonicalHref;
 
@@ -127,7 +128,7 @@ final class HtmlFacts implements NodeVisitor {
   }
 
   /** The publish date, from the first of the places publishers put it ({@link PublishDates}). */
-  Optional<java.time.Instant> publishedAt() {
+  Optional<Instant> publishedAt() {
     return PublishDates.first(
         Optional.ofNullable(articlePublishedTime),
         jsonLdScripts,

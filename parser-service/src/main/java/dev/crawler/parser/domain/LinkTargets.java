@@ -1,6 +1,7 @@
 package dev.crawler.parser.domain;
 
 import dev.crawler.common.url.UrlNormalizer;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -37,7 +38,7 @@ final class LinkTargets {
   private final int capacity;
   private final LinkedHashMap<String, Optional<String>> recent;
   private Base lastBase = new Base("", null, null, null, null);
-  private final java.util.Map<String, Boolean> normalAuthorities = new java.util.HashMap<>();
+  private final Map<String, Boolean> normalAuthorities = new HashMap<>();
 
   LinkTargets(int capacity) {
     this.capacity = capacity;
@@ -119,10 +120,7 @@ final class LinkTargets {
 
   private static final int MAX_AUTHORITIES = 4_096;
 
-  /**
-   * From {@code from} on: a path of plain segments and perhaps a query of one plain {@code
-   * name=value} pair.
-   */
+  /** From {@code from} on: plain path segments, perhaps a query of one plain {@code name=value}. */
   static boolean isSimple(String reference, int from) {
     int segment = from;
     int i = from;

@@ -1,21 +1,14 @@
 package dev.crawler.parser.domain;
 
 import dev.crawler.common.url.UrlNormalizer;
-import dev.crawler.events.UrlKind;
-import dev.crawler.schemas.InvalidUrlException;
-import dev.crawler.schemas.Origin;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -43,27 +36,17 @@ import org.jsoup.parser.Parser;
  *       ParseResult.Rejected rejected} with a detail saying why.
  * </ul>
  *
+ * <p>This class decides how a page is read and builds the parsed document from what the others
+ * find: {@link HtmlFacts} reads an HTML page's elements, {@link Outlinks} its links, {@link
+ * HeaderFacts} the response's headers and {@link PageText} the text; {@link CollapsedText}
+ * collapses and cuts text.
+ *
  * <p>Thread-safe and stateless: one instance serves every task. No regular expression is compiled
  * and no digest looked up per page, and the body is not copied.
  */
 public final class PageParser {
 
   private static final Set<String> HTML_TYPES = Set.of("text/html", "application/xhtml+xml");
-
-  /**
-   * A {@code Link} header value naming the canonical, RFC 8288: {@code <uri>; rel="canonical"} or
-   * {@code rel=canonical}.
-   */
-  private static final Pattern CANONICAL_LINK_HEADER =
-      Pattern.compile(
-          "<([^>]*)>\\s*;[^,<]*?\\brel\\s*=\\s*(?:\"[^\"]*?\\bcanonical\\b[^\"]*\"|canonical\\b)",
-          Pattern.CASE_INSENSITIVE);
-
-  /**
-   * The anchor text kept per link, in characters: a link wrapped around a whole article is not an
-   * anchor.
-   */
-  static final int MAX_ANCHOR_CHARS = 1_000;
 
   /** The longest title kept, in characters. */
   static final int MAX_TITLE_CHARS = 2_000;
@@ -74,20 +57,15 @@ public final class PageParser {
   /** The longest declared language kept, in characters: a tag or a short list of them. */
   static final int MAX_LANGUAGE_CHARS = 100;
 
-  /**
-   * Each thread's recently resolved link targets: a stream thread parses page after page of the
-   * same sites.
-   */
-  private static final ThreadLocal<LinkTargets> LINK_TARGETS =
-      ThreadLocal.withInitial(() -> new LinkTargets(LinkTargets.DEFAULT_CAPACITY));
-
   private final ParserSettings settings;
   private final LanguageDetection languages;
+  private final Outlinks outlinks;
 
   /** A parser detecting languages with this JVM's {@link LanguageDetection#shared() detector}. */
   public PageParser(ParserSettings settings) {
     this.settings = settings;
     this.languages = LanguageDetection.shared();
+    this.outlinks = new Outlinks(settings);
   }
 
   /** A parser with {@link ParserSettings#DEFAULTS}. */
@@ -133,15 +111,15 @@ public final class PageParser {
       }
       return parseText(page, type);
     } catch (IOException | RuntimeException e) {
-      // jsoup reads any bytes; what is left is a bug or a page nobody foresaw: this page, not the
-      // service
+      // jsoup reads any bytes; what is left is a bug or a page nobody foresaw:
+      // this page fails, not the service
       return new ParseResult.Rejected("cannot parse " + type + ": " + e);
     }
   }
 
   private ParseResult parseHtml(Page page, String type, ParseOptions options) throws IOException {
-    // the response's charset, else one the page declares up front; else jsoup looks (BOM, then
-    // meta)
+    // the response's charset, else one the page declares up front;
+    // else jsoup looks for one (a byte order mark, then meta)
     Optional<Charset> charset =
         page.declaredCharset().or(() -> MetaCharset.declaredUpFront(page.body()));
     Document document =
@@ -152,19 +130,20 @@ public final class PageParser {
     HtmlFacts facts = HtmlFacts.of(document, settings.robotsAgent());
     List<Link> links = new ArrayList<>(facts.linkElements.size());
     int[] dropped = new int[1];
-    int outlinkCount = links(facts.linkElements, links, dropped);
-    String title = cut(collapseWhitespace(document.title()), MAX_TITLE_CHARS);
+    int outlinkCount = outlinks.collect(facts.linkElements, links, dropped);
+    String title =
+        CollapsedText.cut(CollapsedText.collapseWhitespace(document.title()), MAX_TITLE_CHARS);
     Optional<String> canonical =
         Optional.ofNullable(facts.canonicalHref)
             .flatMap(UrlNormalizer::tryNormalize)
-            .or(() -> headerCanonical(page))
+            .or(() -> HeaderFacts.canonical(page))
             .filter(url -> url.length() <= settings.maxLinkChars());
     canonical = canonical.filter(url -> options.acceptsCanonical(normalizedUrl(page), url));
-    RobotsMeta robots = facts.robots.and(headerRobots(page));
+    RobotsMeta robots = facts.robots.and(HeaderFacts.robots(page, settings.robotsAgent()));
     Optional<String> nextPage =
         options
             .pagination()
-            .flatMap(how -> nextPage(document, how, normalizedUrl(page)))
+            .flatMap(how -> Outlinks.nextPage(document, how, normalizedUrl(page)))
             .filter(url -> url.length() <= settings.maxLinkChars());
     // everything above is read from the whole page; the text and its checksum from its content
     Element body = document.body();
@@ -178,22 +157,21 @@ public final class PageParser {
             : PageText.withChecksum(content, title);
     String checksum = text.checksum();
     if (options.checksumIgnore().isPresent() && content != null) {
-      // parts that change on every visit (a clock, a visitor count) are left out of the checksum
-      // only
+      // parts that change on every visit (a clock, a visitor count): out of the checksum only
       content.select(options.checksumIgnore().get()).remove();
       checksum = ContentChecksum.of(title, PageText.of(content));
     }
-    byte[] utf8Text = truncate(text.utf8Text());
+    byte[] utf8Text = CollapsedText.cutUtf8(text.utf8Text(), settings.maxTextChars());
     return new ParseResult.Parsed(
         normalizedUrl(page),
         type,
         document.charset().name(),
         Optional.of(title).filter(t -> !t.isEmpty()),
         Optional.ofNullable(facts.description)
-            .map(PageParser::collapseWhitespace)
-            .map(description -> cut(description, MAX_DESCRIPTION_CHARS)),
+            .map(CollapsedText::collapseWhitespace)
+            .map(description -> CollapsedText.cut(description, MAX_DESCRIPTION_CHARS)),
         new ParseResult.Language(
-            Optional.ofNullable(facts.language).or(() -> headerLanguage(page)),
+            Optional.ofNullable(facts.language).or(() -> HeaderFacts.language(page)),
             languages.detectUtf8(utf8Text)),
         utf8Text,
         canonical,
@@ -207,8 +185,8 @@ public final class PageParser {
         nextPage,
         ParseResult.FileFacts.ofAuthor(
             Optional.ofNullable(facts.author)
-                .map(PageParser::collapseWhitespace)
-                .map(author -> cut(author, MAX_TITLE_CHARS))));
+                .map(CollapsedText::collapseWhitespace)
+                .map(author -> CollapsedText.cut(author, MAX_TITLE_CHARS))));
   }
 
   /**
@@ -222,18 +200,20 @@ public final class PageParser {
     Document document = Jsoup.parse(file.xhtml(), page.url());
     List<Link> links = new ArrayList<>();
     int[] dropped = new int[1];
-    int outlinkCount = links(document.select("a[href]"), links, dropped);
+    int outlinkCount = outlinks.collect(document.select("a[href]"), links, dropped);
     // a PDF's link annotations are its links, not its text
     document.select("div.annotation").remove();
     String title =
-        cut(collapseWhitespace(file.title().orElseGet(document::title)), MAX_TITLE_CHARS);
+        CollapsedText.cut(
+            CollapsedText.collapseWhitespace(file.title().orElseGet(document::title)),
+            MAX_TITLE_CHARS);
     Element body = document.body();
     PageText.WithChecksum text =
         body == null
             ? new PageText.WithChecksum(new byte[0], ContentChecksum.of(title, ""))
             : PageText.withChecksum(body, title);
-    byte[] utf8Text = truncate(text.utf8Text());
-    RobotsMeta robots = headerRobots(page);
+    byte[] utf8Text = CollapsedText.cutUtf8(text.utf8Text(), settings.maxTextChars());
+    RobotsMeta robots = HeaderFacts.robots(page, settings.robotsAgent());
     return new ParseResult.Parsed(
         normalizedUrl(page),
         file.contentType(),
@@ -242,12 +222,12 @@ public final class PageParser {
         Optional.empty(),
         new ParseResult.Language(
             file.language()
-                .map(language -> cut(language.strip(), MAX_LANGUAGE_CHARS))
+                .map(language -> CollapsedText.cut(language.strip(), MAX_LANGUAGE_CHARS))
                 .filter(language -> !language.isEmpty())
-                .or(() -> headerLanguage(page)),
+                .or(() -> HeaderFacts.language(page)),
             languages.detectUtf8(utf8Text)),
         utf8Text,
-        headerCanonical(page).filter(url -> url.length() <= settings.maxLinkChars()),
+        HeaderFacts.canonical(page).filter(url -> url.length() <= settings.maxLinkChars()),
         robots.noindex(),
         robots.nofollow(),
         links,
@@ -258,98 +238,12 @@ public final class PageParser {
         Optional.empty(),
         new ParseResult.FileFacts(
             file.author()
-                .map(PageParser::collapseWhitespace)
-                .map(author -> cut(author, MAX_TITLE_CHARS))
+                .map(CollapsedText::collapseWhitespace)
+                .map(author -> CollapsedText.cut(author, MAX_TITLE_CHARS))
                 .filter(author -> !author.isEmpty()),
             file.createdAt(),
             file.modifiedAt(),
             file.pageCount()));
-  }
-
-  /** The {@code Content-Language} header's value, when the response has a non-blank one. */
-  static Optional<String> headerLanguage(Page page) {
-    return page.header("Content-Language")
-        .map(String::strip)
-        .filter(language -> !language.isEmpty())
-        .map(language -> cut(language, MAX_LANGUAGE_CHARS));
-  }
-
-  /**
-   * The next page of a multi-page document: the first {@code <link>} or {@code <a>} with {@code
-   * rel=next}, or the first element the selector matches, whose {@code href} resolves to another
-   * URL of the page's origin (a next page elsewhere is not part of the same document).
-   */
-  static Optional<String> nextPage(Document document, String how, String pageUrl) {
-    String selector =
-        how.equalsIgnoreCase(ParseOptions.REL_NEXT)
-            ? "link[rel~=(?i)^next$][href], a[rel~=(?i)^next$][href]"
-            : how;
-    for (Element element : document.select(selector)) {
-      Optional<String> next = UrlNormalizer.tryNormalize(element.absUrl("href"));
-      if (next.isPresent() && !next.get().equals(pageUrl) && isSameOrigin(next.get(), pageUrl)) {
-        return next;
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static boolean isSameOrigin(String url, String other) {
-    try {
-      return Origin.keyOf(url).equals(Origin.keyOf(other));
-    } catch (InvalidUrlException e) {
-      return false;
-    }
-  }
-
-  /**
-   * Adds the crawlable links of the elements to {@code links}, first occurrence of each URL only,
-   * at most {@code maxOutlinks} of them and none longer than {@code maxLinkChars}, and returns how
-   * many crawlable links there were, repeats and dropped ones included.
-   */
-  private int links(List<Element> elements, List<Link> links, int[] dropped) {
-    // pages repeat links (menus, "top" links), and sites repeat them across pages: LinkTargets
-    // remembers
-    LinkTargets targets = LINK_TARGETS.get();
-    Map<String, Link> byUrl = new LinkedHashMap<>();
-    int count = 0;
-    for (Element element : elements) {
-      boolean isFrame = element.nameIs("frame") || element.nameIs("iframe");
-      Optional<String> url = targets.of(element, isFrame ? "src" : "href");
-      if (url.isEmpty()) {
-        continue; // unresolvable against the base; mailto:, javascript:, tel:, ftp:, malformed:
-        // nothing to crawl
-      }
-      count++;
-      if (url.get().length() > settings.maxLinkChars()) {
-        dropped[0]++; // a link no server would take; as a record, one that could stop the crawl
-        continue;
-      }
-      boolean isNofollow = !isFrame && HtmlFacts.hasToken(element.attr("rel"), "nofollow");
-      Link known = byUrl.get(url.get());
-      if (known == null && byUrl.size() >= settings.maxOutlinks()) {
-        dropped[0]++; // a page with more links than the bound: the first ones are kept
-        continue;
-      }
-      if (known == null) {
-        Optional<String> anchor = element.nameIs("a") ? anchor(element) : Optional.empty();
-        byUrl.put(
-            url.get(),
-            new Link(url.get(), isFrame ? UrlKind.FRAME : UrlKind.LINK, anchor, isNofollow));
-      } else if (known.isNofollow() && !isNofollow) {
-        // followed once is followed: the page links to it without reservation somewhere
-        byUrl.put(url.get(), new Link(known.url(), known.kind(), known.anchor(), false));
-      }
-    }
-    links.addAll(byUrl.values());
-    return count;
-  }
-
-  private static Optional<String> anchor(Element a) {
-    String text = PageText.of(a);
-    if (text.isBlank()) {
-      return Optional.empty();
-    }
-    return Optional.of(cut(text, MAX_ANCHOR_CHARS));
   }
 
   private ParseResult parseXml(Page page, String type) throws IOException {
@@ -395,18 +289,18 @@ public final class PageParser {
    * robots still count.
    */
   private ParseResult textDocument(Page page, String type, Charset charset, String content) {
-    String text = collapseWhitespace(content);
-    RobotsMeta robots = headerRobots(page);
-    String kept = truncate(text);
+    String text = CollapsedText.collapseWhitespace(content);
+    RobotsMeta robots = HeaderFacts.robots(page, settings.robotsAgent());
+    String kept = CollapsedText.cut(text, settings.maxTextChars());
     return new ParseResult.Parsed(
         normalizedUrl(page),
         type,
         charset.name(),
         Optional.empty(),
         Optional.empty(),
-        new ParseResult.Language(headerLanguage(page), languages.detect(kept)),
+        new ParseResult.Language(HeaderFacts.language(page), languages.detect(kept)),
         kept.getBytes(StandardCharsets.UTF_8),
-        headerCanonical(page),
+        HeaderFacts.canonical(page),
         robots.noindex(),
         robots.nofollow(),
         List.of(),
@@ -423,69 +317,13 @@ public final class PageParser {
   }
 
   /**
-   * The canonical named by the HTTP {@code Link} header, resolved against the page URL and
-   * normalized.
-   */
-  private static Optional<String> headerCanonical(Page page) {
-    Optional<String> header = page.header("Link");
-    if (header.isEmpty()) {
-      return Optional.empty();
-    }
-    Matcher matcher = CANONICAL_LINK_HEADER.matcher(header.get());
-    while (matcher.find()) {
-      Optional<String> url =
-          UrlNormalizer.resolve(page.url(), matcher.group(1)).flatMap(UrlNormalizer::tryNormalize);
-      if (url.isPresent()) {
-        return url;
-      }
-    }
-    return Optional.empty();
-  }
-
-  /** The directives of every {@code X-Robots-Tag} header. */
-  private RobotsMeta headerRobots(Page page) {
-    RobotsMeta robots = RobotsMeta.NONE;
-    for (Map.Entry<String, String> header : page.headers().entrySet()) {
-      if (header.getKey().equalsIgnoreCase("X-Robots-Tag")) {
-        robots = robots.and(RobotsMeta.parseHeader(header.getValue(), settings.robotsAgent()));
-      }
-    }
-    return robots;
-  }
-
-  private String truncate(String text) {
-    return cut(text, settings.maxTextChars());
-  }
-
-  /**
-   * {@link #truncate(String)} of a text in UTF-8. A text of no more bytes than the limit has no
-   * more characters either, and is kept as it is without being decoded.
-   */
-  private byte[] truncate(byte[] utf8Text) {
-    if (utf8Text.length <= settings.maxTextChars()) {
-      return utf8Text;
-    }
-    String text = new String(utf8Text, StandardCharsets.UTF_8);
-    String cut = truncate(text);
-    return cut.length() == text.length() ? utf8Text : cut.getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** The first {@code max} characters, one fewer when the cut would split a surrogate pair. */
-  static String cut(String text, int max) {
-    if (text.length() <= max) {
-      return text;
-    }
-    int end = max > 0 && Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;
-    return text.substring(0, end);
-  }
-
-  /**
    * The content checksum: lower-case hex SHA-256 of the UTF-8 bytes of {@code title + "\n" + text},
    * each whitespace-collapsed ({@link #collapseWhitespace(String)}), so a page that differs only in
    * layout has the same checksum and one that differs in a word has another.
    */
   public static String checksum(String title, String text) {
-    return ContentChecksum.of(collapseWhitespace(title), collapseWhitespace(text));
+    return ContentChecksum.of(
+        CollapsedText.collapseWhitespace(title), CollapsedText.collapseWhitespace(text));
   }
 
   /**
@@ -494,57 +332,6 @@ public final class PageParser {
    * is already so, as jsoup's text is.
    */
   public static String collapseWhitespace(String text) {
-    if (isCollapsed(text)) {
-      return text;
-    }
-    StringBuilder collapsed = new StringBuilder(text.length());
-    boolean pendingSpace = false;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (isWhitespace(c)) {
-        pendingSpace = collapsed.length() > 0;
-      } else {
-        if (pendingSpace) {
-          collapsed.append(' ');
-          pendingSpace = false;
-        }
-        collapsed.append(c);
-      }
-    }
-    return collapsed.toString();
-  }
-
-  private static boolean isCollapsed(String text) {
-    int length = text.length();
-    if (length > 0 && (isWhitespace(text.charAt(0)) || isWhitespace(text.charAt(length - 1)))) {
-      return false;
-    }
-    boolean previousSpace = false;
-    for (int i = 0; i < length; i++) {
-      char c = text.charAt(i);
-      if (c == ' ') {
-        if (previousSpace) {
-          return false;
-        }
-        previousSpace = true;
-      } else if (isWhitespace(c)) {
-        return false;
-      } else {
-        previousSpace = false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * Tab, line feed, vertical tab, form feed, carriage return and space, as bits of a mask indexed
-   * by the character.
-   */
-  private static final long ASCII_WHITESPACE =
-      1L << '\t' | 1L << '\n' | 1L << 0x0B | 1L << '\f' | 1L << '\r' | 1L << ' ';
-
-  static boolean isWhitespace(char c) {
-    // one comparison for the usual character, a letter
-    return c <= ' ' ? (ASCII_WHITESPACE & (1L << c)) != 0 : c == '\u00A0';
+    return CollapsedText.collapseWhitespace(text);
   }
 }

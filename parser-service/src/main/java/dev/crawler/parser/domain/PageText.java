@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The visible text of an element, whitespace-collapsed: exactly {@code
- * PageParser.collapseWhitespace(element.text())}, in one pass and without the intermediate string.
+ * CollapsedText.collapseWhitespace(element.text())}, in one pass, with no intermediate string.
  *
  * <p>jsoup's {@link Element#text()} walks the tree, adds a space at block and line-break
  * boundaries, normalizes each text node's whitespace code point by code point (dropping zero-width
@@ -50,10 +50,7 @@ final class PageText implements NodeVisitor {
   /** Whitespace seen since the last character kept: a space goes before the next one. */
   private boolean pendingSpace;
 
-  /**
-   * The output's length up to the last character above U+0020: {@link String#trim()} drops the
-   * rest.
-   */
+  /** The output's length to its last character above U+0020 (where {@link String#trim()} cuts). */
   private int kept;
 
   private PageText() {}
@@ -157,8 +154,8 @@ final class PageText implements NodeVisitor {
   }
 
   /**
-   * Whether the element or one of its five nearest ancestors keeps whitespace ({@code <pre>},
-   * {@code <textarea>}).
+   * Whether the element or one of its five nearest ancestors keeps whitespace, as {@code <pre>} and
+   * {@code <textarea>} do.
    */
   private static boolean preservesWhitespace(@Nullable Element element) {
     Element current = element;
@@ -172,8 +169,7 @@ final class PageText implements NodeVisitor {
   }
 
   /**
-   * Text as jsoup normalizes it: its whitespace as spaces, zero-width spaces and soft hyphens
-   * dropped.
+   * Text as jsoup normalizes it: whitespace as spaces, zero-width spaces and soft hyphens dropped.
    *
    * <p>This loop runs once per character of almost every page's text. It keeps the state in locals
    * and decides inline ({@link #keep} and {@link #whitespace} are the same decisions, for the rare
@@ -227,7 +223,7 @@ final class PageText implements NodeVisitor {
     char[] chars = charsOf(text);
     for (int i = 0, n = text.length(); i < n; i++) {
       char c = chars[i];
-      if (PageParser.isWhitespace(c)) {
+      if (CollapsedText.isWhitespace(c)) {
         whitespace(c);
       } else {
         keep(c);

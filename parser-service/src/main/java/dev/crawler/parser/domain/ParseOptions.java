@@ -10,8 +10,8 @@ import java.util.Optional;
 /**
  * The crawl options that steer parsing one URL: a typed view, through the catalogue ({@link
  * RequestOptions}), of the options its fetch request carried (the frontier resolves them from the
- * crawl configuration). A missing or unusable value keeps the default; so does a selector jsoup
- * cannot read.
+ * crawl configuration). A missing or unusable value keeps the default, and so does a selector that
+ * jsoup cannot read.
  *
  * @param canonicalWithinDomain a canonical is accepted only within the page's registered domain
  *     (option {@code canonical-scope: domain}, the default; {@code any} accepts any)
@@ -21,12 +21,12 @@ import java.util.Optional;
  *     metadata-checksum}, e.g. {@code etag, last-modified}); none: no metadata checksum
  * @param obeysRobotsMeta whether a page's robots nofollow keeps its links (option {@code
  *     obey-robots-meta}; false is seed 001's "rogue" mode)
- * @param obeysLinkNofollow whether links marked {@code rel="nofollow"} are left out (option {@code
- *     obey-link-nofollow})
+ * @param obeysLinkNofollow option {@code obey-link-nofollow}: whether links marked {@code
+ *     rel="nofollow"} are left out
  * @param pagination how a document's next page is found (option {@code pagination}): {@value
  *     #REL_NEXT}, or a CSS selector of the next-page link; empty for single-page documents
- * @param mainContent which part of a page is its content (options {@code content-keep} and {@code
- *     content-drop})
+ * @param mainContent options {@code content-keep} and {@code content-drop}: the part of a page that
+ *     is its content
  */
 public record ParseOptions(
     boolean canonicalWithinDomain,
@@ -73,8 +73,8 @@ public record ParseOptions(
   }
 
   /**
-   * Whether a page at {@code pageUrl} may name {@code canonical}: always, or within its registered
-   * domain.
+   * Whether a page at {@code pageUrl} may name {@code canonical}: always, or only when the two
+   * share a registered domain.
    */
   public boolean acceptsCanonical(String pageUrl, String canonical) {
     return !canonicalWithinDomain || registeredDomain(pageUrl).equals(registeredDomain(canonical));

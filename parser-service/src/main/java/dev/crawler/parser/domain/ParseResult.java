@@ -14,8 +14,8 @@ public sealed interface ParseResult {
    * A page parsed.
    *
    * @param url the page's URL, normalized (what a canonical URL is compared with)
-   * @param contentType the media type the page was parsed as (declared, or recognized when
-   *     undeclared)
+   * @param contentType the media type the page was parsed as: the declared one, else the one
+   *     recognized from the body
    * @param charset the charset the body was decoded with (declared, else from a byte order mark or
    *     {@code <meta charset>}, else UTF-8)
    * @param title the title, whitespace collapsed, when the page has a non-blank one
@@ -113,8 +113,7 @@ public sealed interface ParseResult {
     }
 
     /**
-     * The URLs this page makes known to the frontier, the page being {@code depth} hops from a
-     * seed:
+     * The URLs this page, {@code depth} hops from a seed, makes known to the frontier:
      *
      * <ul>
      *   <li>a non-canonical page: only its canonical, at the page's depth (its own links are the

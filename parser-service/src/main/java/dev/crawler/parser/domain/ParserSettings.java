@@ -10,8 +10,8 @@ import java.util.Set;
  *
  * @param importedContentTypes the media types imported ({@code type/subtype}, compared lower-case,
  *     without parameters); responses of other types are {@code IMPORT_REJECTED} (seed 002's import)
- * @param maxTextChars characters of text kept per document, at least 0; the checksum covers all of
- *     it
+ * @param maxTextChars characters of text kept per document, at least 0; the checksum covers all the
+ *     text, kept or not
  * @param recentLinks links each parser task remembers having sent to the frontier, so that a link
  *     on many pages (menus, footers) is sent once; 0 sends every link ({@link RecentLinks})
  * @param robotsAgent the crawler's name in robots directives addressed to one crawler ({@code <meta
@@ -92,8 +92,8 @@ public record ParserSettings(
   }
 
   /**
-   * @throws IllegalArgumentException when a media type is not {@code type/subtype}, or a number is
-   *     negative
+   * @throws IllegalArgumentException when a media type is not {@code type/subtype}, or when a
+   *     number is negative
    */
   public ParserSettings {
     Set<String> types = new HashSet<>();

@@ -6,9 +6,9 @@ import java.util.Set;
 /**
  * The robots directives of a page, from {@code <meta name="robots">} and the {@code X-Robots-Tag}
  * header (seed 002's robots meta; comma-separated tokens, case-insensitive; {@code none} means
- * both), including the forms addressed to one crawler: {@code <meta name="googlebot">} and {@code
- * X-Robots-Tag: googlebot: noindex} apply only to the crawler of that name, ours being the parser's
- * robots agent.
+ * both), including the forms addressed to one crawler, ours being named by the parser's robots
+ * agent: {@code <meta name="googlebot">} and {@code X-Robots-Tag: googlebot: noindex} apply only to
+ * the crawler of that name.
  *
  * @param noindex the page asks not to be indexed
  * @param nofollow the page asks that its links not be followed
@@ -46,8 +46,7 @@ record RobotsMeta(boolean noindex, boolean nofollow) {
 
   /**
    * The directives of an {@code X-Robots-Tag} value for the crawler named {@code agent}: a value
-   * that starts with a user agent ({@code googlebot: noindex, nofollow}) applies only to that
-   * crawler.
+   * starting with a user agent ({@code googlebot: noindex, nofollow}) applies to that one only.
    */
   static RobotsMeta parseHeader(String value, String agent) {
     String text = value.strip();

@@ -14,6 +14,7 @@ import java.net.URI;
 import java.net.URL;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -123,7 +124,7 @@ public final class SitemapReader {
           new Entry(
               entry.getUrl().toString(),
               false,
-              Optional.ofNullable(entry.getLastModified()).map(java.util.Date::toInstant),
+              Optional.ofNullable(entry.getLastModified()).map(Date::toInstant),
               Optional.ofNullable(entry.getChangeFrequency())
                   .map(frequency -> frequency.name().toLowerCase(Locale.ROOT)),
               OptionalDouble.of(entry.getPriority())));

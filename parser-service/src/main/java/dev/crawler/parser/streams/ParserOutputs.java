@@ -131,8 +131,8 @@ public record ParserOutputs(
         .setRequestId(result.getRequestId())
         .setDepth(result.getDepth())
         .setAttempt(result.getAttempt())
-        // a page that is its own canonical after redirects is canonical under the URL it was
-        // requested as
+        // a page that is its own canonical after redirects is canonical under the URL it
+        // was requested as
         .setCanonicalUrl(
             document.isNonCanonical()
                 ? document.canonicalUrl().orElse(null)
@@ -152,8 +152,8 @@ public record ParserOutputs(
         .setEtag(page.header("ETag").orElse(null))
         .setLastModified(page.header("Last-Modified").orElse(null))
         .setFetchedAt(result.getFetchedAt())
-        // the date the page states; else the response's Last-Modified; else the committer uses the
-        // first sight
+        // the date the page states; else the response's Last-Modified; else the committer
+        // uses the first sight
         .setPublishedAt(
             document
                 .publishedAt()
@@ -170,8 +170,7 @@ public record ParserOutputs(
   }
 
   /**
-   * The page of a fetch result; its body is the record's own array whenever the buffer is all of
-   * one.
+   * The page of a fetch result; its body is the record's own array when the buffer is all of it.
    */
   public static Page page(FetchResult result) {
     ByteBuffer body = result.getBody();
@@ -187,8 +186,8 @@ public record ParserOutputs(
       bytes = new byte[body.remaining()];
       body.duplicate().get(bytes);
     }
-    // after redirects followed in the fetch, the page is at the last target: its links resolve
-    // against that
+    // after redirects followed in the fetch, the page is at the last target: its links
+    // resolve against that
     String answeredBy = result.getFinalUrl() != null ? result.getFinalUrl() : result.getUrl();
     return new Page(
         answeredBy,

@@ -75,8 +75,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   /**
    * @param parser parses a page; must not throw for bad content, but whatever it throws ends as an
    *     ERROR outcome for the page
-   * @param settings which media types are imported, and the links remembered as sent ({@link
-   *     RecentLinks})
+   * @param settings the media types imported and the links remembered as sent ({@link RecentLinks})
    * @param parseDuration times each page's parse ({@link #parseDuration(MeterRegistry)})
    */
   ParserProcessor(
@@ -91,10 +90,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     this.recentLinks = new RecentLinks(settings.recentLinks(), RecentLinks.DEFAULT_MAX_AGE_MILLIS);
   }
 
-  /**
-   * Whether the page is a file the import loop reads (a PDF, an office document): imported and not
-   * a page.
-   */
+  /** Whether the page is a file the import loop reads (a PDF, an office document), not a page. */
   private boolean isImportedAsFile(Page page) {
     return page.body().length > 0
         && page.mediaType()
@@ -106,8 +102,8 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
-    // (re-)initialized, possibly after an aborted transaction: what it remembers may not have been
-    // written
+    // (re-)initialized, possibly after an aborted transaction: what it remembers may not
+    // have been written
     recentLinks.clear();
   }
 
@@ -115,8 +111,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
    * Processes one fetch result.
    *
    * @throws IllegalArgumentException for a record without a value, and {@code InvalidUrlException}
-   *     for one with neither a key nor a valid URL: poison records, which the dead-letter handler
-   *     keeps
+   *     for one with neither a key nor a valid URL: poison records, kept by the dead-letter handler
    */
   @Override
   public void process(Record<String, FetchResult> record) {

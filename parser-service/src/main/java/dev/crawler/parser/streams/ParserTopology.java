@@ -29,7 +29,7 @@ import org.apache.kafka.streams.Topology;
  *       transactions cannot wait for);
  *   <li>a rejected page: {@code IMPORT_REJECTED} on {@code crawl.outcomes} and {@code crawl.log}
  *       (same key); an unexpected failure while processing the record: {@code ERROR} there, with
- *       the exception.
+ *       the exception as the detail.
  *   <li>a record that cannot be decoded, or has no value: {@code crawl.dead-letters}, by the {@code
  *       DeadLetterHandler} the service installs.
  * </ul>

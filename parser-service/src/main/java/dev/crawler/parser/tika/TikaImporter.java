@@ -43,8 +43,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Imports files through Apache Tika in processes of their own: Tika's pipes ({@link PipesParser}),
  * which run each parse in a forked JVM with a bounded heap and kill it when a parse outlasts its
- * time, so that no file can hang, exhaust or crash the parser service. The only class that imports
- * Tika.
+ * time, so that no file can hang, exhaust or crash the parser service. No other class imports Tika.
  *
  * <ul>
  *   <li>A file is written to this importer's inbox (a directory of its work directory), named with
@@ -92,8 +91,8 @@ public final class TikaImporter implements FileImporter {
   /**
    * What an import needs.
    *
-   * @param workDirectory where the importer keeps its configuration and inbox (created, and deleted
-   *     on close)
+   * @param workDirectory holds the importer's configuration and inbox; created, and deleted when
+   *     the importer is closed
    * @param processes forked JVMs parsing at once
    * @param timeout the longest a file's parse may take
    * @param maxHeapMegabytes each forked JVM's heap

@@ -21,8 +21,8 @@ import java.util.Random;
 /**
  * Prints how many files per second one import process reads, per format, and what it costs: the CPU
  * of the import process and of the calling thread per file, and the peak resident memory of both
- * JVMs. {@code java ... ImportBenchmark [FILES_PER_FORMAT]} (300 by default), with the parser's
- * test files.
+ * JVMs. Run as {@code java ... ImportBenchmark [FILES_PER_FORMAT]} (300 by default), on the
+ * parser's test files.
  */
 public final class ImportBenchmark {
 

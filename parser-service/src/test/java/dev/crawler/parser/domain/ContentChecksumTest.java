@@ -41,10 +41,7 @@ class ContentChecksumTest {
     }
   }
 
-  /**
-   * Long texts of every kind of character, pairs and unpaired surrogates across the chunk
-   * boundaries.
-   */
+  /** Long texts of every kind of character, with pairs and lone surrogates across chunk ends. */
   @Test
   void equalsTheDefinitionOnGeneratedTexts() throws Exception {
     char[] alphabet = {

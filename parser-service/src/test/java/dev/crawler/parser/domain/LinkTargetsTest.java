@@ -3,6 +3,7 @@ package dev.crawler.parser.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Optional;
+import java.util.Random;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -239,7 +240,7 @@ class LinkTargetsTest {
       "https://a.example:443/",
       "http://127.0.0.3:8080/"
     };
-    java.util.Random random = new java.util.Random(20261124);
+    Random random = new Random(20261124);
     LinkTargets remembering = new LinkTargets(100_000);
     for (int n = 0; n < 20_000; n++) {
       StringBuilder reference = new StringBuilder(starts[random.nextInt(starts.length)]);

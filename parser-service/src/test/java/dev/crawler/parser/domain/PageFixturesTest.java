@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -68,7 +69,7 @@ class PageFixturesTest {
         .containsExactly(links == null ? new String[0] : links.split(" "));
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void rejectsAnEmptyBodyWithAReason() throws IOException {
     Page page =
         new Page(

@@ -113,7 +113,7 @@ class PageParserTest {
     assertThat(parsed.links().get(0).anchor())
         .hasValueSatisfying(
             anchor ->
-                assertThat(anchor).hasSize(PageParser.MAX_ANCHOR_CHARS).startsWith("word word"));
+                assertThat(anchor).hasSize(Outlinks.MAX_ANCHOR_CHARS).startsWith("word word"));
   }
 
   @ParameterizedTest(name = "meta {0} / header {1} -> noindex {2}, nofollow {3}")
@@ -564,41 +564,6 @@ class PageParserTest {
     assertThat(cut.contentChecksum())
         .isEqualTo(PageParser.checksum("T", "0123456789 and more"))
         .isNotEqualTo(other.contentChecksum());
-  }
-
-  @ParameterizedTest(name = "cut({0}, {1}) = {2}")
-  @CsvSource({
-    "abcdef, 3, abc",
-    "abc, 3, abc",
-    "abc, 5, abc",
-    "abc, 0, ''",
-    "a\uD83D\uDE00b, 2, a",
-    "a\uD83D\uDE00b, 3, a\uD83D\uDE00"
-  })
-  void cutsTextWithoutSplittingASurrogatePair(String text, int max, String expected) {
-    assertThat(PageParser.cut(text, max)).isEqualTo(expected);
-  }
-
-  @ParameterizedTest(name = "[{0}] -> [{1}]")
-  @CsvSource(
-      delimiter = '|',
-      textBlock =
-          """
-          a b             | a b
-          '  a   b  '     | a b
-          'a\\t\\nb\\r\\n' | a b
-          a\\u00a0b       | a b
-          ''              | ''
-          '   '           | ''
-          """)
-  void collapsesWhitespace(String text, String expected) {
-    String input =
-        text.replace("\\t", "\t")
-            .replace("\\n", "\n")
-            .replace("\\r", "\r")
-            .replace("\\u00a0", "\u00a0");
-
-    assertThat(PageParser.collapseWhitespace(input)).isEqualTo(expected);
   }
 
   @ParameterizedTest(name = "{0} -> {1}")

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -91,7 +92,7 @@ class PageTest {
         new Page(
             "http://a.example/",
             Map.of(),
-            java.util.HexFormat.of().parseHex(hex),
+            HexFormat.of().parseHex(hex),
             Optional.of("text/html"),
             Optional.ofNullable(charset));
 

@@ -7,10 +7,7 @@ import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/**
- * Where the parser finds a publish date is tested through {@link PageParserTest}; here, how it
- * reads one.
- */
+/** How the parser reads a publish date; where it finds one is tested in {@link PageParserTest}. */
 class PublishDatesTest {
 
   @ParameterizedTest(name = "[{0}] -> {1}")

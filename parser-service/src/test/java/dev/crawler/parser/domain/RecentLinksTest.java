@@ -36,7 +36,7 @@ class RecentLinksTest {
     assertThat(links.isNew("a")).isTrue();
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void sendsALinkAgainOnceItsMaximumAgeHasPassed() {
     RecentLinks links = new RecentLinks(10, 1000);
 

@@ -176,7 +176,7 @@ class SitemapReaderTest {
             reader.read(
                 "http://a.example/sitemap.txt",
                 Optional.of("text/plain"),
-                list.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                list.toString().getBytes(StandardCharsets.UTF_8));
 
     assertThat(read.entries()).hasSize(SitemapReader.MAX_ENTRIES);
     assertThat(read.listed()).isGreaterThanOrEqualTo(SitemapReader.MAX_ENTRIES);

@@ -1,6 +1,7 @@
 package dev.crawler.parser.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.crawler.common.streams.TopologyTestSupport;
 import dev.crawler.events.CrawlLogEntry;
@@ -13,6 +14,7 @@ import dev.crawler.events.ParsedDocument;
 import dev.crawler.events.UrlKind;
 import dev.crawler.parser.domain.Page;
 import dev.crawler.parser.domain.PageParser;
+import dev.crawler.parser.domain.ParseOptions;
 import dev.crawler.parser.domain.ParseResult;
 import dev.crawler.parser.domain.ParserSettings;
 import dev.crawler.schemas.Topics;
@@ -22,10 +24,12 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
@@ -113,7 +117,7 @@ class ParserTopologyTest {
                     .setLastModified("Mon, 23 Nov 2026 09:00:00 GMT")
                     .setFetchedAt(FETCHED)
                     .setPublishedAt(
-                        java.time.Instant.parse(
+                        Instant.parse(
                             "2026-11-23T09:00:00Z")) // the page states none: Last-Modified
                     .setContentChecksum(PageParser.checksum("Home", "Welcome home X B again"))
                     .setMetadataChecksum(null)
@@ -149,9 +153,7 @@ class ParserTopologyTest {
     assertThat(links)
         .extracting(DiscoveredUrl::getUrl, DiscoveredUrl::getSourceUrl)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(A + "/menu", A + "/1"),
-            org.assertj.core.groups.Tuple.tuple(A + "/one", A + "/1"),
-            org.assertj.core.groups.Tuple.tuple(A + "/two", A + "/2"));
+            tuple(A + "/menu", A + "/1"), tuple(A + "/one", A + "/1"), tuple(A + "/two", A + "/2"));
     // normalized here, so the frontier does not normalize them again
     assertThat(links).allSatisfy(link -> assertThat(link.getNormalized()).isTrue());
     assertThat(parsed.readValuesToList())
@@ -303,8 +305,7 @@ class ParserTopologyTest {
     assertThat(one.getKind()).isEqualTo(UrlKind.LINK);
     assertThat(one.getDepth()).isZero();
     assertThat(one.getSourceUrl()).isEqualTo(A + "/sitemap.xml");
-    assertThat(one.getSitemapLastModified())
-        .isEqualTo(java.time.Instant.parse("2026-11-20T00:00:00Z"));
+    assertThat(one.getSitemapLastModified()).isEqualTo(Instant.parse("2026-11-20T00:00:00Z"));
     assertThat(one.getSitemapChangeFrequency()).isEqualTo("weekly");
     assertThat(one.getSitemapPriority()).isEqualTo(0.3);
     assertThat(one.getNormalized()).isFalse(); // as the sitemap writes it
@@ -328,7 +329,7 @@ class ParserTopologyTest {
     List<ParsedDocument> documents = parsed.readValuesToList();
     assertThat(documents.get(0).getMetadataChecksum())
         .isEqualTo(
-            dev.crawler.parser.domain.PageParser.checksum(
+            PageParser.checksum(
                 "", "etag: \"v1\"\nlast-modified: Mon, 23 Nov 2026 09:00:00 GMT\n"));
     assertThat(documents.get(1).getMetadataChecksum())
         .as("no option: no metadata checksum")
@@ -361,9 +362,7 @@ class ParserTopologyTest {
     assertThat(parsed.readValuesToList())
         .extracting(ParsedDocument::getPublishedAt)
         .containsExactly(
-            java.time.Instant.parse("2026-11-23T09:00:00Z"),
-            java.time.Instant.parse("2026-11-01T08:00:00Z"),
-            null);
+            Instant.parse("2026-11-23T09:00:00Z"), Instant.parse("2026-11-01T08:00:00Z"), null);
   }
 
   @Test
@@ -541,14 +540,13 @@ class ParserTopologyTest {
   @Test
   void anUnexpectedFailureEndsThePageInErrorAndTheNextPageIsParsed() {
     PageParser real = PageParser.withDefaults();
-    java.util.function.BiFunction<Page, dev.crawler.parser.domain.ParseOptions, ParseResult>
-        failingOnBoom =
-            (page, options) -> {
-              if (page.url().endsWith("/boom")) {
-                throw new IllegalStateException("boom");
-              }
-              return real.parse(page, options);
-            };
+    BiFunction<Page, ParseOptions, ParseResult> failingOnBoom =
+        (page, options) -> {
+          if (page.url().endsWith("/boom")) {
+            throw new IllegalStateException("boom");
+          }
+          return real.parse(page, options);
+        };
     start(
         ParserTopology.build(
             topics, ParserSettings.DEFAULTS, new SimpleMeterRegistry(), failingOnBoom));
@@ -611,7 +609,7 @@ class ParserTopologyTest {
     // 9 MB of a Latin-1 page whose text is twice as long in UTF-8: a fetch result the topics take,
     // a parsed document they would refuse
     byte[] latin1 = new byte[9 * 1024 * 1024];
-    java.util.Arrays.fill(latin1, (byte) 0xE9);
+    Arrays.fill(latin1, (byte) 0xE9);
     FetchResult huge = result(A + "/latin", "text/html", "", Map.of());
     huge.setBody(ByteBuffer.wrap(latin1));
     huge.setCharset("ISO-8859-1");

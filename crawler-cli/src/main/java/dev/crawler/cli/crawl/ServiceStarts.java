@@ -1,0 +1,53 @@
+package dev.crawler.cli.crawl;
+
+import dev.crawler.common.RunningService;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+
+/** How {@code crawler crawl} starts its services. */
+final class ServiceStarts {
+
+  private ServiceStarts() {}
+
+  /**
+   * Starts the services at once, each on a thread of its own (each spends its start-up waiting on
+   * the broker); every one that started is handed to {@code started} (to be stopped with the
+   * crawl), even when another failed.
+   */
+  static void startAll(List<Callable<RunningService>> starts, Consumer<RunningService> started) {
+    ExecutorService starting = Executors.newFixedThreadPool(starts.size());
+    try {
+      List<Future<RunningService>> futures = new ArrayList<>();
+      for (Callable<RunningService> start : starts) {
+        futures.add(starting.submit(start));
+      }
+      RuntimeException failure = null;
+      for (Future<RunningService> service : futures) {
+        try {
+          started.accept(service.get());
+        } catch (ExecutionException e) {
+          if (failure == null) {
+            failure =
+                e.getCause() instanceof RuntimeException cause
+                    ? cause
+                    : new IllegalStateException(e.getCause());
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          failure = new IllegalStateException("interrupted while starting the services", e);
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+    } finally {
+      starting.shutdown();
+    }
+  }
+}
