@@ -5,6 +5,7 @@ import dev.crawler.fetcher.domain.FetchOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
@@ -75,16 +76,19 @@ final class HttpClients {
     if (!verifyTls) {
       tls.setEndpointIdentificationAlgorithm(null);
     }
-    this.open =
-        newClient(
-            tls,
-            threads,
-            scheduler,
-            resolver,
-            userAgent,
-            connectTimeout,
-            idleTimeout,
-            maxConnections);
+    // both clients share the threads, the timer, the address guard and their settings
+    Function<SslContextFactory.Client, HttpClient> client =
+        factory ->
+            newClient(
+                factory,
+                threads,
+                scheduler,
+                resolver,
+                userAgent,
+                connectTimeout,
+                idleTimeout,
+                maxConnections);
+    this.open = client.apply(tls);
     open.setHttpCookieStore(jars.store(verifyTls));
     if (verifyTls && trustStore.isEmpty()) {
       this.verified = open;
@@ -95,16 +99,7 @@ final class HttpClients {
             verifying.setTrustStorePath(store.path().toString());
             verifying.setTrustStorePassword(store.password());
           });
-      this.verified =
-          newClient(
-              verifying,
-              threads,
-              scheduler,
-              resolver,
-              userAgent,
-              connectTimeout,
-              idleTimeout,
-              maxConnections);
+      this.verified = client.apply(verifying);
       verified.setHttpCookieStore(jars.store(true));
     }
     routes[0] = verified == open ? new ProxyRoutes(open) : new ProxyRoutes(open, verified);
