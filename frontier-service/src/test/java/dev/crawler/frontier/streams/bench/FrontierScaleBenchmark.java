@@ -492,10 +492,6 @@ public final class FrontierScaleBenchmark {
   }
 
   /**
-   * The sum over the frontier's RocksDB stores of one of Kafka Streams' RocksDB property metrics
-   * (recorded at the default level INFO), in bytes; 0 when none is reported.
-   */
-  /**
    * A RocksDB metric of the frontier's stores, the stores' figures combined by {@code combine}
    * (sum, or max for a shared cache).
    */
