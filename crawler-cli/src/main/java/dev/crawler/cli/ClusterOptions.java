@@ -5,6 +5,8 @@ import dev.crawler.common.config.SettingsSource;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
 import dev.crawler.schemas.serde.RegistryAccess;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -49,6 +51,16 @@ public final class ClusterOptions {
               + " ssl.truststore.location=…, ssl.truststore.password=…; the CRAWLER_SCHEMA_REGISTRY_* variables give them too"
               + " (better for secrets: a command line is seen by every user of the machine)")
   Map<String, String> registry = new LinkedHashMap<>();
+
+  /**
+   * Who issues a command from this command line, as the crawl log and {@code crawler status} name
+   * them: {@code user@host}.
+   */
+  public static String operator() throws UnknownHostException {
+    return System.getProperty("user.name", "operator")
+        + "@"
+        + InetAddress.getLocalHost().getHostName();
+  }
 
   /** The Kafka clients' settings: the bootstrap servers and every {@code --kafka} setting. */
   public Map<String, Object> kafkaProperties() {

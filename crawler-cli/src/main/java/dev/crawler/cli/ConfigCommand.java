@@ -10,7 +10,6 @@ import dev.crawler.frontier.rules.CrawlConfigException;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.schemas.Topics;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,10 +80,7 @@ public final class ConfigCommand {
         System.err.println("crawler: " + e.getMessage());
         return CrawlerCli.USAGE_ERROR;
       }
-      String by =
-          System.getProperty("user.name", "operator")
-              + "@"
-              + InetAddress.getLocalHost().getHostName();
+      String by = ClusterOptions.operator();
       Topics topics = cluster.topics();
       Optional<CrawlConfiguration> before = inForce(cluster.kafkaProperties(), topics);
       if (before.isPresent() && before.get().getVersion().equals(config.version())) {

@@ -4,7 +4,6 @@ import dev.crawler.common.control.ControlTopic;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
 import dev.crawler.schemas.Topics;
-import java.net.InetAddress;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -38,10 +37,7 @@ public final class ErrorsCommand {
           ControlCommand.newBuilder()
               .setCommand(ControlCommandType.CLEAR_ERRORS)
               .setIssuedAt(Instant.now())
-              .setIssuedBy(
-                  System.getProperty("user.name", "operator")
-                      + "@"
-                      + InetAddress.getLocalHost().getHostName())
+              .setIssuedBy(ClusterOptions.operator())
               .build();
       int partitions = ControlTopic.broadcast(cluster.kafkaProperties(), topics, command);
       System.out.println(

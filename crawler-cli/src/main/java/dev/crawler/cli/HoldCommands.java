@@ -11,7 +11,6 @@ import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.options.Bounds;
 import dev.crawler.schemas.options.RequestOptions;
 import dev.crawler.schemas.serde.RecordDecoder;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -100,10 +99,7 @@ public final class HoldCommands {
           command()
               .setCommandId(UUID.randomUUID().toString())
               .setIssuedAt(Instant.now())
-              .setIssuedBy(
-                  System.getProperty("user.name", "operator")
-                      + "@"
-                      + InetAddress.getLocalHost().getHostName())
+              .setIssuedBy(ClusterOptions.operator())
               .build();
       return issue(
           cluster,

@@ -121,15 +121,7 @@ public final class FrontierApp implements RunningService {
                   StoreQueryParameters.fromNameAndType(
                       FrontierTopology.OPERATOR_STORE, QueryableStoreTypes.keyValueStore()));
       // origins an operator paused or blocked count as paused: the crawl is idle without them
-      OperatorHolds holds = new OperatorHolds();
-      try (KeyValueIterator<String, String> all = operator.all()) {
-        while (all.hasNext()) {
-          KeyValue<String, String> entry = all.next();
-          if (!entry.key.startsWith("~")) {
-            holds.apply(OperatorHolds.Hold.decode(entry.value));
-          }
-        }
-      }
+      OperatorHolds holds = FrontierTopology.holdsIn(operator);
       long count = 0;
       long queued = 0;
       long paused = 0;

@@ -172,12 +172,7 @@ final class CrawlEvents implements Runnable, AutoCloseable {
     if (entry.getOutcome() == Outcome.OPERATOR) {
       // an operator's command and its acknowledgements: not a URL's outcome
       if (logFile != null) {
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("url", entry.getUrl());
-        line.put("outcome", entry.getOutcome().name());
-        line.put("detail", entry.getDetail());
-        line.put("time", entry.getTime().toString());
-        line.put("service", entry.getService());
+        Map<String, Object> line = logLine(entry);
         line.put("rule", entry.getRule());
         write(logFile, line);
       }
@@ -194,12 +189,7 @@ final class CrawlEvents implements Runnable, AutoCloseable {
       }
     }
     if (logFile != null) {
-      Map<String, Object> line = new LinkedHashMap<>();
-      line.put("url", entry.getUrl());
-      line.put("outcome", entry.getOutcome().name());
-      line.put("detail", entry.getDetail());
-      line.put("time", entry.getTime().toString());
-      line.put("service", entry.getService());
+      Map<String, Object> line = logLine(entry);
       line.put("depth", entry.getDepth());
       line.put("status", entry.getStatus());
       line.put("rule", entry.getRule());
@@ -209,6 +199,17 @@ final class CrawlEvents implements Runnable, AutoCloseable {
       }
       write(logFile, line);
     }
+  }
+
+  /** The fields every line of {@code --crawl-log} has, in their order. */
+  private static Map<String, Object> logLine(CrawlLogEntry entry) {
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("url", entry.getUrl());
+    line.put("outcome", entry.getOutcome().name());
+    line.put("detail", entry.getDetail());
+    line.put("time", entry.getTime().toString());
+    line.put("service", entry.getService());
+    return line;
   }
 
   private void onDocument(GenericRecord event) {

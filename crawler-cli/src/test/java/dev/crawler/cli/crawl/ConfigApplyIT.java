@@ -42,36 +42,24 @@ class ConfigApplyIT {
     String bPort = b.substring(b.lastIndexOf(':') + 1);
     Path first = Files.writeString(work.resolve("crawl.yaml"), "global: {delay-ms: 50}\n");
     try (EmbeddedCluster cluster = EmbeddedCluster.start(work.resolve("kafka"), 3)) {
-      String[] connection = {
-        "--bootstrap-servers", cluster.bootstrapServers(),
-        "--schema-registry", cluster.schemaRegistryUrl()
-      };
+      CrawlerAt crawler = CrawlerAt.of(cluster);
       CompletableFuture<Integer> crawl =
-          CompletableFuture.supplyAsync(
-              () ->
-                  CrawlerCli.run(
-                      JsonLines.concat(
-                          new String[] {
-                            "crawl",
-                            a + "/",
-                            b + "/",
-                            "--config",
-                            first.toString(),
-                            "--data-dir",
-                            work.resolve("data").toString(),
-                            "--crawl-log",
-                            work.resolve("log.jsonl").toString()
-                          },
-                          connection)));
+          crawler.runInBackground(
+              "crawl",
+              a + "/",
+              b + "/",
+              "--config",
+              first.toString(),
+              "--data-dir",
+              work.resolve("data").toString(),
+              "--crawl-log",
+              work.resolve("log.jsonl").toString());
       Awaitility.await()
           .atMost(Duration.ofSeconds(60))
           .until(() -> site.requestTimes(b).size() >= 10);
 
       Path bad = Files.writeString(work.resolve("bad.yaml"), "global:\n  delay-ms: soon\n");
-      assertThat(
-              CrawlerCli.run(
-                  JsonLines.concat(new String[] {"config", "apply", bad.toString()}, connection)))
-          .isEqualTo(CrawlerCli.USAGE_ERROR);
+      assertThat(crawler.run("config", "apply", bad.toString())).isEqualTo(CrawlerCli.USAGE_ERROR);
 
       Path second =
           Files.writeString(
@@ -84,11 +72,7 @@ class ConfigApplyIT {
                   + "    options: {delay-ms: 400}\n");
       String version = CrawlConfigLoader.load(second).version();
       long applied = System.nanoTime();
-      assertThat(
-              CrawlerCli.run(
-                  JsonLines.concat(
-                      new String[] {"config", "apply", second.toString()}, connection)))
-          .isZero();
+      assertThat(crawler.run("config", "apply", second.toString())).isZero();
       long acknowledged = System.nanoTime();
       // the requests the fetcher held with the old options
       // go first; then three come the new delay apart
@@ -125,8 +109,7 @@ class ConfigApplyIT {
       PrintStream stdout = System.out;
       System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
       try {
-        assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"config", "show"}, connection)))
-            .isZero();
+        assertThat(crawler.run("config", "show")).isZero();
       } finally {
         System.setOut(stdout);
       }

@@ -3,7 +3,6 @@ package dev.crawler.cli.crawl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.crawler.cli.CrawlerCli;
 import dev.crawler.embedded.EmbeddedCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -47,36 +46,27 @@ class HoldIT {
     String a = site.urls().get(0);
     String b = site.urls().get(1);
     try (EmbeddedCluster cluster = EmbeddedCluster.start(work.resolve("kafka"), 3)) {
-      String[] connection = {
-        "--bootstrap-servers", cluster.bootstrapServers(),
-        "--schema-registry", cluster.schemaRegistryUrl()
-      };
+      CrawlerAt crawler = CrawlerAt.of(cluster);
       CompletableFuture<Integer> crawl =
-          CompletableFuture.supplyAsync(
-              () ->
-                  CrawlerCli.run(
-                      JsonLines.concat(
-                          new String[] {
-                            "crawl",
-                            a + "/",
-                            b + "/",
-                            "--delay-ms",
-                            "50",
-                            "--data-dir",
-                            work.resolve("data").toString(),
-                            "--out",
-                            work.resolve("documents.jsonl").toString(),
-                            "--crawl-log",
-                            work.resolve("log.jsonl").toString()
-                          },
-                          connection)));
+          crawler.runInBackground(
+              "crawl",
+              a + "/",
+              b + "/",
+              "--delay-ms",
+              "50",
+              "--data-dir",
+              work.resolve("data").toString(),
+              "--out",
+              work.resolve("documents.jsonl").toString(),
+              "--crawl-log",
+              work.resolve("log.jsonl").toString());
       Awaitility.await()
           .atMost(Duration.ofSeconds(60))
           .until(() -> site.requestTimes(a).size() >= 15 && site.requestTimes(b).size() >= 15);
 
       // pause a: nothing reaches it once the command is acknowledged
       long pausedAt = System.nanoTime();
-      assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"pause", a}, connection))).isZero();
+      assertThat(crawler.run("pause", a)).isZero();
       long pauseAcknowledged = System.nanoTime();
       int bBefore = site.requestTimes(b).size();
       Thread.sleep(2_000);
@@ -85,7 +75,7 @@ class HoldIT {
       PrintStream stdout = System.out;
       System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
       try {
-        assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"status"}, connection))).isZero();
+        assertThat(crawler.run("status")).isZero();
       } finally {
         System.setOut(stdout);
       }
@@ -103,7 +93,7 @@ class HoldIT {
 
       // resume a: its queue goes on
       long resumedAt = System.nanoTime();
-      assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"resume", a}, connection))).isZero();
+      assertThat(crawler.run("resume", a)).isZero();
       Awaitility.await()
           .atMost(Duration.ofSeconds(20))
           .until(() -> site.requestTimes(a).size() > aDuringPause.size());
@@ -114,10 +104,15 @@ class HoldIT {
           TimeUnit.NANOSECONDS.toMillis(firstAfterResume - resumedAt));
 
       // b's delay raised to 300 ms, then back
-      assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"delay", b, "300"}, connection)))
-          .isZero();
+      assertThat(crawler.run("delay", b, "300")).isZero();
       long delayAcknowledged = System.nanoTime();
-      Thread.sleep(2_000);
+      // the gaps of six requests after the acknowledgement (about 2 s at the raised delay)
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  site.requestTimes(b).stream().filter(time -> time > delayAcknowledged).count()
+                      >= 6);
       List<Long> slowed =
           site.requestTimes(b).stream().filter(time -> time > delayAcknowledged).toList();
       assertThat(slowed).hasSizeGreaterThanOrEqualTo(4);
@@ -131,15 +126,11 @@ class HoldIT {
           slowed.size(),
           TimeUnit.NANOSECONDS.toMillis(closest));
       assertThat(TimeUnit.NANOSECONDS.toMillis(closest)).isGreaterThanOrEqualTo(300);
-      assertThat(CrawlerCli.run(JsonLines.concat(new String[] {"delay", b, "--reset"}, connection)))
-          .isZero();
+      assertThat(crawler.run("delay", b, "--reset")).isZero();
 
       // block a, its documents deleted
       long blockedAt = System.nanoTime();
-      assertThat(
-              CrawlerCli.run(
-                  JsonLines.concat(new String[] {"block", a, "--delete-documents"}, connection)))
-          .isZero();
+      assertThat(crawler.run("block", a, "--delete-documents")).isZero();
       long blockAcknowledged = System.nanoTime();
 
       assertThat(crawl.get(180, TimeUnit.SECONDS)).isZero();

@@ -26,12 +26,4 @@ final class JsonLines {
     }
     return nodes;
   }
-
-  /** The arguments of a command followed by more (a cluster's connection). */
-  static String[] concat(String[] first, String[] second) {
-    String[] all = new String[first.length + second.length];
-    System.arraycopy(first, 0, all, 0, first.length);
-    System.arraycopy(second, 0, all, first.length, second.length);
-    return all;
-  }
 }

@@ -89,16 +89,7 @@ final class FrontierStores {
 
   /** What operators hold, as this task stored it. */
   OperatorHolds loadHolds() {
-    OperatorHolds holds = new OperatorHolds();
-    try (KeyValueIterator<String, String> all = operator.all()) {
-      while (all.hasNext()) {
-        KeyValue<String, String> entry = all.next();
-        if (!entry.key.startsWith("~")) {
-          holds.apply(OperatorHolds.Hold.decode(entry.value));
-        }
-      }
-    }
-    return holds;
+    return FrontierTopology.holdsIn(operator);
   }
 
   /** Stores a hold an operator's command set. */

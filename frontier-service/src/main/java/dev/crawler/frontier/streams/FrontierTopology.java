@@ -1,5 +1,6 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.streams.Sinks;
 import dev.crawler.common.streams.Sources;
@@ -17,7 +18,10 @@ import dev.crawler.schemas.serde.StateSerde;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The frontier as a Kafka Streams topology: one processor reads {@code crawl.discovered} and {@code
@@ -50,6 +54,23 @@ public final class FrontierTopology {
   public static final String LEASES_STORE = "frontier-leases";
   public static final String CONTROL_STORE = "frontier-control";
   public static final String OPERATOR_STORE = "frontier-operator";
+
+  /**
+   * What operators hold, as the operator store of a task keeps it: a hold per target, besides its
+   * own entries (keys starting with {@code ~}).
+   */
+  public static OperatorHolds holdsIn(ReadOnlyKeyValueStore<String, String> operatorStore) {
+    OperatorHolds holds = new OperatorHolds();
+    try (KeyValueIterator<String, String> all = operatorStore.all()) {
+      while (all.hasNext()) {
+        KeyValue<String, String> entry = all.next();
+        if (!entry.key.startsWith("~")) {
+          holds.apply(OperatorHolds.Hold.decode(entry.value));
+        }
+      }
+    }
+    return holds;
+  }
 
   /**
    * Due times of continuous refresh: key zero-padded epoch millis, a space, the URL; scanned by
