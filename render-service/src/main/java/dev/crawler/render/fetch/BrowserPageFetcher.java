@@ -1,0 +1,163 @@
+package dev.crawler.render.fetch;
+
+import dev.crawler.fetcher.domain.Exchange;
+import dev.crawler.fetcher.domain.FetchAttempt;
+import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
+import dev.crawler.fetcher.domain.PageFetcher;
+import dev.crawler.render.browser.Renderer;
+import dev.crawler.render.domain.Header;
+import dev.crawler.render.domain.RenderOutcome;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A {@link PageFetcher} that renders: a call's URL is loaded in the {@link Renderer}'s browser,
+ * every request of the page made by the delegate page fetcher ({@link CallLoader}), so the address
+ * guard, credentials and cookie jars of the crawler's HTTP client apply to each, and its response
+ * is the page's DOM once settled: UTF-8 HTML ({@code text/html; charset=utf-8}) with the main
+ * document's status and other headers, its redirects and its exchanges as the delegate recorded
+ * them (the archive keeps what the server sent; the parser reads what the browser built).
+ *
+ * <p>What is not a page to render comes back as the delegate returned it: a HEAD, an error status,
+ * a 304, a redirect beyond those the call follows, a type that is not HTML, a failure to fetch the
+ * main document. A render that runs out of time fails as {@link FailureKind#TIMEOUT}, a failed one
+ * as {@link FailureKind#BROKEN_RESPONSE}, their detail starting {@code render:}; {@link #render}
+ * gives the render's own outcome beside the attempt. Robots.txt and politeness of the page's
+ * resources are the {@link SubresourcePolicy}'s. Thread-safe.
+ */
+public final class BrowserPageFetcher implements PageFetcher {
+
+  /** The media type of a rendered page's body. */
+  public static final String RENDERED_CONTENT_TYPE = "text/html; charset=utf-8";
+
+  /**
+   * The main document's fields that described its body as sent, not the rendered one. (ETag and
+   * Last-Modified stay: they name the server's version, for the next conditional request.)
+   */
+  private static final Set<String> BODY_FIELDS =
+      Set.of("content-type", "content-length", "content-encoding", "transfer-encoding");
+
+  /** A fetch and what its render ended as. */
+  public record Rendering(FetchAttempt attempt, RenderOutcome outcome) {}
+
+  private final Renderer renderer;
+  private final PageFetcher delegate;
+  private final SubresourcePolicy policy;
+
+  /**
+   * @param renderer renders the pages; closed with this fetcher
+   * @param delegate makes every request of a page; closed with this fetcher
+   * @param policy robots.txt and politeness for the pages' resources
+   */
+  public BrowserPageFetcher(Renderer renderer, PageFetcher delegate, SubresourcePolicy policy) {
+    this.renderer = renderer;
+    this.delegate = delegate;
+    this.policy = policy;
+  }
+
+  @Override
+  public CompletableFuture<FetchAttempt> fetch(Call call) {
+    if (call.isHead()) {
+      return delegate.fetch(call);
+    }
+    return render(call).thenApply(Rendering::attempt);
+  }
+
+  /** Renders a call's URL (a GET); the attempt is what {@link #fetch} returns. */
+  public CompletableFuture<Rendering> render(Call call) {
+    CallLoader loader = new CallLoader(call, delegate, policy);
+    return renderer
+        .render(call.url(), call.maxRedirects(), loader)
+        .thenApply(outcome -> new Rendering(attemptOf(outcome, loader.mainAttempts()), outcome));
+  }
+
+  /** The fetch attempt a render's outcome makes, given the main document's attempts. */
+  static FetchAttempt attemptOf(RenderOutcome outcome, List<FetchAttempt> mainAttempts) {
+    Optional<FetchAttempt> last =
+        mainAttempts.isEmpty()
+            ? Optional.empty()
+            : Optional.of(mainAttempts.get(mainAttempts.size() - 1));
+    List<Exchange> exchanges = new ArrayList<>();
+    for (FetchAttempt attempt : mainAttempts) {
+      if (attempt instanceof FetchAttempt.Response response) {
+        exchanges.addAll(response.exchanges());
+      }
+    }
+    if (outcome instanceof RenderOutcome.Rendered rendered) {
+      Map<String, String> headers = new LinkedHashMap<>();
+      for (Header header : rendered.main().headers()) {
+        if (!BODY_FIELDS.contains(header.name().toLowerCase(Locale.ROOT))) {
+          headers.merge(header.name(), header.value(), (a, b) -> a + ", " + b);
+        }
+      }
+      headers.put("Content-Type", RENDERED_CONTENT_TYPE);
+      return new FetchAttempt.Response(
+          rendered.main().status(),
+          headers,
+          rendered.html().getBytes(StandardCharsets.UTF_8),
+          Optional.of("text/html"),
+          Optional.of("utf-8"),
+          rendered.durationMillis(),
+          rendered.redirectChain(),
+          rendered.url(),
+          exchanges);
+    }
+    if (outcome instanceof RenderOutcome.NotRendered notRendered
+        && last.orElse(null) instanceof FetchAttempt.Response response) {
+      return new FetchAttempt.Response(
+          response.status(),
+          response.headers(),
+          response.body(),
+          response.contentType(),
+          response.charset(),
+          notRendered.durationMillis(),
+          notRendered.redirectChain(),
+          notRendered.url(),
+          exchanges);
+    }
+    if (outcome instanceof RenderOutcome.Failed failed
+        && failed.reason() == RenderOutcome.FailureReason.MAIN_DOCUMENT_BLOCKED
+        && last.orElse(null) instanceof FetchAttempt.Failure failure) {
+      return failure; // the fetch failed as a plain fetch would have
+    }
+    if (outcome instanceof RenderOutcome.TimedOut timedOut) {
+      return new FetchAttempt.Failure(
+          FailureKind.TIMEOUT, "render: " + timedOut.detail(), timedOut.durationMillis());
+    }
+    String detail =
+        outcome instanceof RenderOutcome.Failed failed
+            ? failed.reason() + ": " + failed.detail()
+            : outcome.getClass().getSimpleName();
+    return new FetchAttempt.Failure(
+        FailureKind.BROKEN_RESPONSE, "render: " + detail, outcome.durationMillis());
+  }
+
+  @Override
+  public void forget(String origin) {
+    delegate.forget(origin);
+  }
+
+  @Override
+  public int forgetCookies() {
+    return delegate.forgetCookies();
+  }
+
+  @Override
+  public boolean hasRoomForAnotherBody() {
+    return delegate.hasRoomForAnotherBody();
+  }
+
+  /** Closes the renderer (its browsers) and the delegate. */
+  @Override
+  public void close() {
+    renderer.close();
+    delegate.close();
+  }
+}
