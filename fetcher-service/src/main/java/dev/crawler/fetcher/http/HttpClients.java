@@ -174,6 +174,7 @@ final class HttpClients {
     client.setScheduler(scheduler);
     client.setSocketAddressResolver(resolver);
     client.setFollowRedirects(false);
+    client.setAuthenticationStore(new ProtectionSpaceStore());
     client.setMaxResponseHeadersSize(JettyPageFetcher.MAX_RESPONSE_HEADERS_BYTES);
     client.setMaxConnectionsPerDestination(
         Math.max(2, Math.min(maxConnections, FetchOptions.MAX_CONNECTIONS_LIMIT)));

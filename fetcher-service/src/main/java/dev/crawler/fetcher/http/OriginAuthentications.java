@@ -12,8 +12,12 @@ import org.eclipse.jetty.client.HttpClient;
 /**
  * The HTTP authentication (Basic or Digest) of each origin whose options set one, registered with
  * the client its requests go through and bound to that origin: the credentials answer its
- * challenges and no other host's. An origin's authentication is registered once and renewed when
- * its credentials change. Thread-safe.
+ * challenges and no other host's, and what answered a challenge goes along with later requests in
+ * that challenge's protection space only ({@link ProtectionSpaceStore}, the clients' store). An
+ * origin's authentication is registered once and renewed when its credentials change. Digest is
+ * Jetty's: MD5 and SHA-256 (any algorithm the JDK's {@link java.security.MessageDigest} knows by
+ * the challenge's name), {@code qop=auth} and {@code auth-int}; the {@code -sess} variants are not
+ * supported, so their challenge is the answer. Thread-safe.
  */
 final class OriginAuthentications {
 
@@ -40,9 +44,10 @@ final class OriginAuthentications {
         client.getAuthenticationStore().clearAuthenticationResults();
       }
       Authentication authentication =
-          scheme == Access.AuthScheme.DIGEST
-              ? new DigestAuthentication(uri, Authentication.ANY_REALM, user, password)
-              : new BasicAuthentication(uri, Authentication.ANY_REALM, user, password);
+          ProtectionSpaceStore.scoped(
+              scheme == Access.AuthScheme.DIGEST
+                  ? new DigestAuthentication(uri, Authentication.ANY_REALM, user, password)
+                  : new BasicAuthentication(uri, Authentication.ANY_REALM, user, password));
       client.getAuthenticationStore().addAuthentication(authentication);
       authentications.put(origin, authentication);
       keys.put(origin, key);

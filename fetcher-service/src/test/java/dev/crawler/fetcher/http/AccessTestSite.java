@@ -27,6 +27,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.eclipse.jetty.server.handler.PathMappingsHandler;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
@@ -35,16 +36,21 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * A site behind the doors crawlers meet, on 127.0.0.1: {@code /basic/} and {@code /digest/} need
- * HTTP Basic and Digest authentication (Jetty's own authenticators), {@code /members/} a session
- * cookie that {@code POST /login} sets for {@link #SESSION_SECONDS} seconds, {@code /api/} the
- * header {@code X-Api-Key}, and {@code /cookie/set} and {@code /cookie/show} set and echo a cookie;
- * {@code /} links one page of each area. It records every request's path and headers, so a test can
- * see what reached it.
+ * HTTP Basic and Digest authentication (Jetty's own authenticators, realm {@code test}); {@code
+ * /digest/md5/} and {@code /digest/sha256/} are two more Digest realms of the same origin ({@link
+ * #MD5_REALM} offering MD5, {@link #SHA256_REALM} offering SHA-256), each its own context, so its
+ * challenge names that context as its {@code domain}; {@code /members/} a session cookie that
+ * {@code POST /login} sets for {@link #SESSION_SECONDS} seconds, {@code /api/} the header {@code
+ * X-Api-Key}, and {@code /cookie/set} and {@code /cookie/show} set and echo a cookie; {@code /}
+ * links one page of each area. It records every request's path and headers, so a test can see what
+ * reached it, and every challenge (401) each realm answered with.
  */
 public final class AccessTestSite implements AutoCloseable {
 
   public static final String USER = "crawler";
   public static final int SESSION_SECONDS = 2;
+  public static final String MD5_REALM = "md5-area";
+  public static final String SHA256_REALM = "sha256-area";
 
   /** What the site saw of one request. */
   public record Seen(String method, String path, Map<String, String> headers) {}
@@ -56,6 +62,7 @@ public final class AccessTestSite implements AutoCloseable {
   private final List<Seen> seen = new CopyOnWriteArrayList<>();
   private final Set<String> sessions = ConcurrentHashMap.newKeySet();
   private final AtomicInteger logins = new AtomicInteger();
+  private final Map<String, AtomicInteger> challenges = new ConcurrentHashMap<>();
 
   public AccessTestSite(String password, String apiKey) throws Exception {
     this(password, apiKey, null);
@@ -77,11 +84,11 @@ public final class AccessTestSite implements AutoCloseable {
     connector.setHost("127.0.0.1");
     server.addConnector(connector);
     PathMappingsHandler paths = new PathMappingsHandler();
-    paths.addMapping(PathSpec.from("/basic/*"), secured(new BasicAuthenticator()));
-    paths.addMapping(PathSpec.from("/digest/*"), secured(new DigestAuthenticator()));
+    paths.addMapping(PathSpec.from("/basic/*"), secured(new BasicAuthenticator(), "test"));
+    paths.addMapping(PathSpec.from("/digest/*"), secured(new DigestAuthenticator(), "test"));
     paths.addMapping(PathSpec.from("/"), new Site());
-    Handler recording =
-        new Handler.Wrapper(paths) {
+    Handler.Wrapper recording =
+        new Handler.Wrapper() {
           @Override
           public boolean handle(Request request, Response response, Callback callback)
               throws Exception {
@@ -89,11 +96,16 @@ public final class AccessTestSite implements AutoCloseable {
             request
                 .getHeaders()
                 .forEach(field -> headers.put(field.getLowerCaseName(), field.getValue()));
-            seen.add(new Seen(request.getMethod(), Request.getPathInContext(request), headers));
+            seen.add(new Seen(request.getMethod(), request.getHttpURI().getPath(), headers));
             return super.handle(request, response, callback);
           }
         };
-    server.setHandler(new ContextHandler(recording, "/"));
+    recording.setHandler(
+        new ContextHandlerCollection(
+            new ContextHandler(secured(digest("MD5"), MD5_REALM), "/digest/md5"),
+            new ContextHandler(secured(digest("SHA-256"), SHA256_REALM), "/digest/sha256"),
+            new ContextHandler(paths, "/")));
+    server.setHandler(recording);
     server.start();
   }
 
@@ -111,6 +123,13 @@ public final class AccessTestSite implements AutoCloseable {
     return logins.get();
   }
 
+  /** How many times each realm answered a request with a challenge (401), by realm. */
+  public Map<String, Integer> challenges() {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    challenges.forEach((realm, count) -> counts.put(realm, count.get()));
+    return counts;
+  }
+
   /** The site forgets every session, as one does on a restart. */
   public void endSessions() {
     sessions.clear();
@@ -121,17 +140,44 @@ public final class AccessTestSite implements AutoCloseable {
     server.stop();
   }
 
-  private Handler secured(Authenticator authenticator) {
-    HashLoginService users = new HashLoginService("test");
+  private static DigestAuthenticator digest(String algorithm) {
+    DigestAuthenticator digest = new DigestAuthenticator();
+    digest.setAlgorithm(algorithm);
+    return digest;
+  }
+
+  /** The site behind the authenticator, in the realm; a 401 it answers is counted for the realm. */
+  private Handler secured(Authenticator authenticator, String realm) {
+    HashLoginService users = new HashLoginService(realm);
     UserStore store = new UserStore();
     store.addUser(USER, Credential.getCredential(password), new String[] {"user"});
     users.setUserStore(store);
     SecurityHandler.PathMapped security = new SecurityHandler.PathMapped(new Site());
     security.setLoginService(users);
     security.setAuthenticator(authenticator);
-    security.setRealmName("test");
+    security.setRealmName(realm);
     security.put("/*", Constraint.ANY_USER);
-    return security;
+    return new Handler.Wrapper(security) {
+      @Override
+      public boolean handle(Request request, Response response, Callback callback)
+          throws Exception {
+        // counted as the answer starts, before the client can see it
+        Response counting =
+            new Response.Wrapper(request, response) {
+              private boolean isCounted;
+
+              @Override
+              public void write(boolean last, ByteBuffer content, Callback written) {
+                if (!isCounted && getStatus() == 401) {
+                  isCounted = true;
+                  challenges.computeIfAbsent(realm, key -> new AtomicInteger()).incrementAndGet();
+                }
+                super.write(last, content, written);
+              }
+            };
+        return super.handle(request, counting, callback);
+      }
+    };
   }
 
   private final class Site extends Handler.Abstract {
