@@ -14,7 +14,10 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 
-/** A Jetty server on 127.0.0.1 serving the test pages set on it; it records each path asked. */
+/**
+ * A Jetty server on 127.0.0.1 serving the test pages set on it; it records each path asked, and
+ * answers 304 to an If-None-Match naming a page's ETag.
+ */
 public final class TestSite implements AutoCloseable {
 
   /** One page: its status, headers and body. */
@@ -49,6 +52,13 @@ public final class TestSite implements AutoCloseable {
             Page page = pages.get(path);
             if (page == null) {
               page = new Page(404, Map.of("Content-Type", "text/plain"), "not found");
+            }
+            String etag = page.headers().get("ETag");
+            if (etag != null && etag.equals(request.getHeaders().get(HttpHeader.IF_NONE_MATCH))) {
+              response.setStatus(304); // a conditional request for the version held
+              response.getHeaders().put("ETag", etag);
+              callback.succeeded();
+              return true;
             }
             response.setStatus(page.status());
             page.headers().forEach((name, value) -> response.getHeaders().put(name, value));
