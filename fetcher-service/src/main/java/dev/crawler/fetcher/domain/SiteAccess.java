@@ -70,6 +70,22 @@ public record SiteAccess(
         || headers.stream().anyMatch(Access.Header::isCredential);
   }
 
+  /**
+   * Whether a request header's value is a credential: its name is one whatever the site ({@link
+   * Access#isCredentialHeader}), or the site's options set it from a secret reference (an API key).
+   */
+  public boolean isCredentialHeader(String name) {
+    if (Access.isCredentialHeader(name)) {
+      return true;
+    }
+    for (Access.Header header : headers) {
+      if (header.isCredential() && header.name().equalsIgnoreCase(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether the origin keeps a cookie jar. */
   public boolean keepsCookies() {
     return cookies || login.isPresent();

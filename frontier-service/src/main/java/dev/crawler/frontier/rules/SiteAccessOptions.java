@@ -60,10 +60,7 @@ final class SiteAccessOptions {
               }
               String text = text(entry.getValue(), name);
               Access.Header header = new Access.Header(name, text);
-              boolean isCredentialName =
-                  List.of("authorization", "proxy-authorization", "cookie")
-                      .contains(name.toLowerCase(Locale.ROOT));
-              if (isCredentialName && !Access.hasReference(text)) {
+              if (Access.isCredentialHeader(name) && !Access.hasReference(text)) {
                 throw inline(name);
               }
               return header;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,9 +24,13 @@ public final class Access {
   /** {@code ${env:NAME}} or {@code ${file:/absolute/path}}. */
   public static final Pattern REFERENCE = Pattern.compile("\\$\\{(env|file):([^}\\s]+)}");
 
-  /** Request headers that carry credentials: their values must be references. */
-  private static final List<String> CREDENTIAL_HEADERS =
-      List.of("authorization", "proxy-authorization", "cookie");
+  /**
+   * The headers whose values are credentials by their name, lower case: the request's {@code
+   * Authorization}, {@code Proxy-Authorization} and {@code Cookie}, the response's {@code
+   * Set-Cookie} and {@code Set-Cookie2}. The one list of them ({@link #isCredentialHeader}).
+   */
+  private static final Set<String> CREDENTIAL_HEADERS =
+      Set.of("authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2");
 
   private Access() {}
 
@@ -33,12 +38,12 @@ public final class Access {
   public record Header(String name, String value) {
 
     /**
-     * Whether the header carries a credential: it names one ({@code Authorization}, {@code Cookie},
-     * {@code Proxy-Authorization}) or its value holds a secret reference. Such a header is sent
-     * only to its origin, and only over verified TLS unless plain http is allowed.
+     * Whether the header carries a credential: its name is one ({@link #isCredentialHeader}) or its
+     * value holds a secret reference (an API key). Such a header is sent only to its origin, and
+     * only over verified TLS unless plain http is allowed.
      */
     public boolean isCredential() {
-      return CREDENTIAL_HEADERS.contains(name.toLowerCase(Locale.ROOT)) || hasReference(value);
+      return isCredentialHeader(name) || hasReference(value);
     }
   }
 
@@ -88,6 +93,17 @@ public final class Access {
     }
   }
 
+  /**
+   * Whether a header's value is a credential by the header's name alone, whatever the site: {@code
+   * Authorization}, {@code Proxy-Authorization}, {@code Cookie}, {@code Set-Cookie}, {@code
+   * Set-Cookie2} (case-insensitive). A site's own header is a credential too when its value is a
+   * reference ({@link Header#isCredential()}). Such values are configured as references only and
+   * never recorded.
+   */
+  public static boolean isCredentialHeader(String name) {
+    return CREDENTIAL_HEADERS.contains(name.toLowerCase(Locale.ROOT));
+  }
+
   /** Whether a value holds a secret reference. */
   public static boolean hasReference(String value) {
     return REFERENCE.matcher(value).find();
@@ -115,7 +131,7 @@ public final class Access {
         || lower.contains("secret")
         || lower.contains("token")
         || lower.contains("key")
-        || CREDENTIAL_HEADERS.contains(lower);
+        || isCredentialHeader(lower);
   }
 
   static String writeHeaders(List<Header> headers) {
