@@ -3,28 +3,21 @@ package dev.crawler.archive;
 import dev.crawler.archive.kafka.ArchiveLoop;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
-import dev.crawler.common.config.ProducerBatching;
+import dev.crawler.common.kafka.ClientSettings;
+import dev.crawler.common.kafka.ServiceThread;
 import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.ops.KafkaConnection;
-import dev.crawler.schemas.TopicSpec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,44 +26,40 @@ public final class ArchiveApp implements RunningService {
 
   private static final Logger LOG = LoggerFactory.getLogger(ArchiveApp.class);
 
+  /**
+   * How long a transaction of a writer that died holds back the readers of its dead letters, when
+   * no restart under its name fences it: a transaction is open only while a file's offsets commit.
+   */
+  private static final int TRANSACTION_TIMEOUT_MS = 10_000;
+
   private final ArchiveLoop loop;
-  private final Thread thread;
+  private final ServiceThread thread;
   private final KafkaConsumer<byte[], byte[]> consumer;
 
-  private ArchiveApp(ArchiveLoop loop, KafkaConsumer<byte[], byte[]> consumer) {
+  private ArchiveApp(
+      ArchiveLoop loop, ServiceThread thread, KafkaConsumer<byte[], byte[]> consumer) {
     this.loop = loop;
+    this.thread = thread;
     this.consumer = consumer;
-    this.thread = new Thread(loop, "archive-loop");
   }
 
   /** Starts the archive writer; returns at once. */
   public static ArchiveApp start(ArchiveConfig config) {
-    Map<String, Object> consumerProperties = new HashMap<>(config.kafkaProperties());
-    consumerProperties.put(
-        ConsumerConfig.GROUP_ID_CONFIG, config.getString(ArchiveConfig.GROUP_ID_CONFIG));
-    consumerProperties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    consumerProperties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    consumerProperties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    consumerProperties.putIfAbsent(
-        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
-        CooperativeStickyAssignor.class.getName());
+    ClientSettings clients = ClientSettings.of(config);
+    String group = config.getString(ArchiveConfig.GROUP_ID_CONFIG);
+    Map<String, Object> consumerProperties = clients.groupConsumer(group, Optional.empty());
     // a poll's records are written before the next poll; files close between polls
     consumerProperties.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
-    config.groupLiveness().forEach(consumerProperties::putIfAbsent);
-    Map<String, Object> producerProperties = new HashMap<>(config.kafkaProperties());
-    producerProperties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    producerProperties.put(ProducerConfig.ACKS_CONFIG, "all");
-    ProducerBatching.defaults().forEach(producerProperties::putIfAbsent);
-    producerProperties.putIfAbsent(
-        ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSpec.MAX_MESSAGE_BYTES);
-    KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(
-            consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    KafkaConsumer<byte[], byte[]> consumer = ClientSettings.rawConsumer(consumerProperties);
+    // one transactional id per writer: a writer restarted under its name fences the transaction
+    // its predecessor left open at once
+    String transactionalId = group + "-" + config.instanceId();
     ArchiveLoop loop =
         new ArchiveLoop(
             consumer,
-            new KafkaProducer<>(
-                producerProperties, new ByteArraySerializer(), new ByteArraySerializer()),
+            () ->
+                ClientSettings.rawProducer(
+                    clients.transactionalProducer(transactionalId, TRANSACTION_TIMEOUT_MS)),
             config.topics(),
             new ArchiveLoop.Settings(
                 config.directory(),
@@ -81,8 +70,7 @@ public final class ArchiveApp implements RunningService {
             config.getBoolean(ArchiveConfig.OUTLINKS_CONFIG),
             CrawlMetrics.registry(),
             InstantSource.system());
-    ArchiveApp app = new ArchiveApp(loop, consumer);
-    app.thread.start();
+    ArchiveApp app = new ArchiveApp(loop, ServiceThread.start("archive-loop", loop), consumer);
     LOG.info("archive writer started: WARC files in {}", config.directory().toAbsolutePath());
     return app;
   }
@@ -117,11 +105,7 @@ public final class ArchiveApp implements RunningService {
 
   @Override
   public Optional<String> livenessProblem() {
-    if (thread.isAlive()) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        "the archive loop stopped" + loop.failure().map(failure -> ": " + failure).orElse(""));
+    return thread.livenessProblem(loop.failure());
   }
 
   @Override
@@ -144,11 +128,7 @@ public final class ArchiveApp implements RunningService {
   @Override
   public void close() {
     loop.close();
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(60));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    thread.join(Duration.ofSeconds(60));
     LOG.info("archive writer stopped");
   }
 }

@@ -1,11 +1,11 @@
 package dev.crawler.common;
 
+import dev.crawler.common.kafka.ClientSettings;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.UrlKind;
 import dev.crawler.schemas.Origin;
 import dev.crawler.schemas.Topics;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +13,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
@@ -61,13 +60,8 @@ public final class Seeds {
    */
   public static void send(
       Map<String, Object> kafka, Topics topics, List<String> seeds, Instant now) {
-    Map<String, Object> properties = new HashMap<>(kafka);
-    properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    properties.put(ProducerConfig.ACKS_CONFIG, "all");
     // an operator waits for the answer: a cluster or a topic that is not there is said in seconds
-    properties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
-    properties.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
-    properties.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+    Map<String, Object> properties = ClientSettings.of(kafka).commandProducer();
     var topic = topics.discovered();
     try (KafkaProducer<String, DiscoveredUrl> producer =
         new KafkaProducer<>(

@@ -2,11 +2,13 @@ package dev.crawler.cli;
 
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.common.config.SettingsSource;
+import dev.crawler.common.kafka.ClientSettings;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
 import dev.crawler.schemas.serde.RegistryAccess;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -14,6 +16,12 @@ import picocli.CommandLine.Option;
 
 /** The options of an operator command that talks to a running crawl's cluster (a picocli mixin). */
 public final class ClusterOptions {
+
+  /**
+   * How long a command reads a topic to its end at most; a read that gives up says so on stderr and
+   * in the log.
+   */
+  public static final Duration READ_BOUND = Duration.ofMinutes(5);
 
   @Option(
       names = "--bootstrap-servers",
@@ -67,6 +75,19 @@ public final class ClusterOptions {
     Map<String, Object> properties = new LinkedHashMap<>(kafka);
     properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     return properties;
+  }
+
+  /**
+   * The settings of a consumer that reads a topic for a command: no group, nothing committed
+   * ({@link ClientSettings#reader}).
+   */
+  public Map<String, Object> readerProperties() {
+    return readerProperties(kafkaProperties());
+  }
+
+  /** The reader's settings for these connection settings. */
+  public static Map<String, Object> readerProperties(Map<String, Object> kafka) {
+    return ClientSettings.of(kafka).reader("crawler-cli");
   }
 
   /** The crawl's topic catalogue, with the registry client for its serdes. */

@@ -3,6 +3,8 @@ package dev.crawler.cli;
 import dev.crawler.common.config.Durations;
 import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.common.kafka.ClientSettings;
+import dev.crawler.common.kafka.TopicReader;
 import dev.crawler.events.CrawlConfiguration;
 import dev.crawler.events.Outcome;
 import dev.crawler.frontier.rules.CrawlConfig;
@@ -15,14 +17,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -90,7 +90,7 @@ public final class ConfigCommand {
       }
       return HoldCommands.awaitAcknowledged(
           cluster,
-          "config-" + config.version(),
+          ControlTopic.configCommandId(config.version()),
           "configuration " + config.version() + " (" + file + ")",
           () -> publish(cluster.kafkaProperties(), topics, text, config, file.toString(), by),
           Optional.empty(),
@@ -137,9 +137,9 @@ public final class ConfigCommand {
       throws IOException {
     AtomicReference<CrawlConfiguration> latest = new AtomicReference<>();
     TopicReader.read(
-        kafka,
+        ClusterOptions.readerProperties(kafka),
         topics.config(),
-        false,
+        ClusterOptions.READ_BOUND,
         record -> {
           if (KEY.equals(record.key())) {
             latest.set(record.value());
@@ -159,8 +159,7 @@ public final class ConfigCommand {
       String file,
       String by)
       throws Exception {
-    Map<String, Object> properties = new HashMap<>(kafka);
-    properties.put(ProducerConfig.ACKS_CONFIG, "all");
+    Map<String, Object> properties = ClientSettings.of(kafka).commandProducer();
     Instant now = Instant.now();
     CrawlConfiguration record =
         CrawlConfiguration.newBuilder()

@@ -2,6 +2,7 @@ package dev.crawler.cli;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawler.common.kafka.TopicReader;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.DocumentEventType;
 import dev.crawler.schemas.Topics;
@@ -66,24 +67,45 @@ public final class DocumentsCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Map<String, DocumentEvent> live = new LinkedHashMap<>();
     long[] printed = {0};
-    TopicReader.read(
-        cluster.kafkaProperties(),
-        topics.documents(),
-        follow,
-        record -> {
-          if (follow) {
+    if (follow) {
+      TopicReader.follow(
+          cluster.readerProperties(),
+          topics.documents(),
+          record -> {
             out.println(JSON.writeValueAsString(eventLine(record)));
             out.flush();
             return limit <= 0 || ++printed[0] < limit;
-          }
-          if (record.value() == null || record.value().getType() == DocumentEventType.DELETE) {
-            live.remove(record.key());
-          } else {
-            live.put(record.key(), record.value());
-          }
-          return true;
-        },
-        problem -> spec.commandLine().getErr().println("crawler: skipping a record: " + problem));
+          },
+          problem -> spec.commandLine().getErr().println("crawler: skipping a record: " + problem));
+      return 0;
+    }
+    TopicReader.Result read =
+        TopicReader.read(
+            cluster.readerProperties(),
+            topics.documents(),
+            ClusterOptions.READ_BOUND,
+            record -> {
+              if (record.value() == null || record.value().getType() == DocumentEventType.DELETE) {
+                live.remove(record.key());
+              } else {
+                live.put(record.key(), record.value());
+              }
+              return true;
+            },
+            problem ->
+                spec.commandLine().getErr().println("crawler: skipping a record: " + problem));
+    if (!read.isComplete()) {
+      spec.commandLine()
+          .getErr()
+          .println(
+              "crawler: gave up reading "
+                  + topics.documents().name()
+                  + " after "
+                  + ClusterOptions.READ_BOUND
+                  + " with "
+                  + read.recordsLeft()
+                  + " events unread: the documents below are incomplete");
+    }
     for (DocumentEvent event : live.values()) {
       out.println(JSON.writeValueAsString(toJson(event.getDocument())));
     }

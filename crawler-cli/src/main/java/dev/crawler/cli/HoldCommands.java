@@ -3,10 +3,11 @@ package dev.crawler.cli;
 import dev.crawler.common.config.Durations;
 import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.control.OperatorHolds;
+import dev.crawler.common.kafka.ClientSettings;
+import dev.crawler.events.Acknowledgement;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.CrawlLogEntry;
-import dev.crawler.events.Outcome;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.options.Bounds;
 import dev.crawler.schemas.options.RequestOptions;
@@ -14,7 +15,6 @@ import dev.crawler.schemas.serde.RecordDecoder;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,14 +24,10 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -154,11 +150,8 @@ public final class HoldCommands {
     Topics topics = cluster.topics();
     long started = System.nanoTime();
     Map<String, Object> kafka = cluster.kafkaProperties();
-    Map<String, Object> properties = new HashMap<>(kafka);
-    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     try (KafkaConsumer<byte[], byte[]> log =
-        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        ClientSettings.rawConsumer(ClusterOptions.readerProperties(kafka))) {
       List<TopicPartition> partitions =
           log.partitionsFor(topics.log().name()).stream()
               .map(info -> new TopicPartition(info.topic(), info.partition()))
@@ -176,25 +169,20 @@ public final class HoldCommands {
           commandId,
           frontierTasks,
           fetchers);
-      Set<String> acknowledgedBy = new TreeSet<>();
+      Set<String> frontiers = new TreeSet<>();
+      Set<String> fetchersAcknowledged = new TreeSet<>();
       RecordDecoder<String, CrawlLogEntry> decoder = new RecordDecoder<>(topics.log());
-      Pattern by =
-          Pattern.compile(
-              "\\((frontier task [^,]+|fetcher [^,]+), .*command "
-                  + Pattern.quote(commandId)
-                  + "\\)");
       long deadline = started + timeout.toNanos();
-      while (countOf(acknowledgedBy, "frontier") < frontierTasks
-          || countOf(acknowledgedBy, "fetcher") < fetchers) {
+      while (frontiers.size() < frontierTasks || fetchersAcknowledged.size() < fetchers) {
         if (System.nanoTime() > deadline) {
           System.out.printf(
               Locale.ROOT,
               "%s: acknowledged by %d of %d frontier task(s) and %d of %d fetcher(s) in %s;"
                   + " the others have not said so yet (are they running?)%n",
               what,
-              countOf(acknowledgedBy, "frontier"),
+              frontiers.size(),
               frontierTasks,
-              countOf(acknowledgedBy, "fetcher"),
+              fetchersAcknowledged.size(),
               fetchers,
               timeout);
           return 1;
@@ -206,12 +194,12 @@ public final class HoldCommands {
           } catch (RuntimeException e) {
             continue;
           }
-          if (entry != null
-              && entry.getOutcome() == Outcome.OPERATOR
-              && entry.getDetail() != null) {
-            Matcher matcher = by.matcher(entry.getDetail());
-            if (matcher.find()) {
-              acknowledgedBy.add(matcher.group(1));
+          Acknowledgement acknowledgement = entry == null ? null : entry.getAcknowledgement();
+          if (acknowledgement != null && acknowledgement.getCommandId().equals(commandId)) {
+            switch (acknowledgement.getRole()) {
+              case FRONTIER_TASK -> frontiers.add(acknowledgement.getMember());
+              case FETCHER -> fetchersAcknowledged.add(acknowledgement.getMember());
+              default -> {}
             }
           }
         }
@@ -220,15 +208,11 @@ public final class HoldCommands {
           Locale.ROOT,
           "%s: acknowledged by %d frontier task(s) and %d fetcher(s) in %d ms%n",
           what,
-          countOf(acknowledgedBy, "frontier"),
-          countOf(acknowledgedBy, "fetcher"),
+          frontiers.size(),
+          fetchersAcknowledged.size(),
           Duration.ofNanos(System.nanoTime() - started).toMillis());
       return 0;
     }
-  }
-
-  private static long countOf(Set<String> acknowledgedBy, String service) {
-    return acknowledgedBy.stream().filter(name -> name.startsWith(service)).count();
   }
 
   private static int fetcherMembers(Map<String, Object> kafka, String group) {

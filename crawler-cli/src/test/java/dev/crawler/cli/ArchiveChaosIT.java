@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.crawler.archive.ArchiveApp;
 import dev.crawler.archive.domain.WarcRecords;
 import dev.crawler.cli.crawl.EditableSite;
+import dev.crawler.common.kafka.TopicReader;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.schemas.Topics;
 import java.io.IOException;
@@ -134,9 +135,9 @@ class ArchiveChaosIT {
     Map<String, Object> kafka =
         Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
     TopicReader.read(
-        kafka,
+        ClusterOptions.readerProperties(kafka),
         topics.fetchResults(),
-        false,
+        ClusterOptions.READ_BOUND,
         record -> {
           addRequestIds(
               ids,
@@ -148,9 +149,9 @@ class ArchiveChaosIT {
         },
         problem -> {});
     TopicReader.read(
-        kafka,
+        ClusterOptions.readerProperties(kafka),
         topics.exchanges(),
-        false,
+        ClusterOptions.READ_BOUND,
         record -> {
           addRequestIds(
               ids,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.crawler.committer.CommitterApp;
+import dev.crawler.common.kafka.TopicReader;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.EmbeddedSchemaRegistry;
 import dev.crawler.embedded.KafkaNodeCluster;
@@ -270,9 +271,10 @@ final class ServiceProcesses implements AfterEachCallback {
       throws IOException {
     Map<String, DocumentEvent> documents = new HashMap<>();
     TopicReader.read(
-        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
+        ClusterOptions.readerProperties(
+            Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers())),
         topics.documents(),
-        false,
+        ClusterOptions.READ_BOUND,
         record -> {
           if (record.value() != null) {
             documents.put(record.key(), record.value());

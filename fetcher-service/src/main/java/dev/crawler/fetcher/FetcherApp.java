@@ -2,32 +2,24 @@ package dev.crawler.fetcher;
 
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
-import dev.crawler.common.config.ProducerBatching;
 import dev.crawler.common.decision.CrawlLog;
+import dev.crawler.common.kafka.ClientSettings;
 import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.ops.KafkaConnection;
 import dev.crawler.fetcher.domain.FetchOptions;
+import dev.crawler.fetcher.domain.FetchPaths;
+import dev.crawler.fetcher.domain.PageFetcher;
 import dev.crawler.fetcher.domain.RobotsPolicy;
-import dev.crawler.fetcher.domain.Secrets;
-import dev.crawler.fetcher.http.JettyPageFetcher;
 import dev.crawler.fetcher.kafka.FetchLoop;
-import dev.crawler.schemas.TopicSpec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,71 +49,24 @@ public final class FetcherApp implements RunningService {
       LOG.warn(
           "fetcher.obey.robots=false: robots.txt is NOT fetched and NOT obeyed; every site's rules are ignored");
     }
-    Map<String, Object> consumerProperties = new HashMap<>(config.kafkaProperties());
-    consumerProperties.put(
-        ConsumerConfig.GROUP_ID_CONFIG, config.getString(FetcherConfig.GROUP_ID_CONFIG));
-    consumerProperties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    consumerProperties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    consumerProperties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    consumerProperties.putIfAbsent(
-        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
-        CooperativeStickyAssignor.class.getName());
-    config.groupLiveness().forEach(consumerProperties::putIfAbsent);
-    if (config.hasInstanceId()) {
-      // static membership: restarted under its name,
-      // the fetcher takes its partitions back without a rebalance
-      consumerProperties.putIfAbsent(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, config.instanceId());
-    }
-    Map<String, Object> producerProperties = new HashMap<>(config.kafkaProperties());
-    producerProperties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    producerProperties.put(ProducerConfig.ACKS_CONFIG, "all");
-    ProducerBatching.defaults().forEach(producerProperties::putIfAbsent);
-    producerProperties.putIfAbsent(
-        ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSpec.MAX_MESSAGE_BYTES);
-    // a send waits at most this long for metadata or buffer space,
-    // so a broker away cannot freeze the loop
-    producerProperties.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
-    Map<String, Object> stateReaderProperties = new HashMap<>(config.kafkaProperties());
-    stateReaderProperties.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    stateReaderProperties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    stateReaderProperties.put(
-        ConsumerConfig.CLIENT_ID_CONFIG, "fetcher-politeness-reader-" + config.instanceId());
-    Map<String, Object> controlReaderProperties = new HashMap<>(stateReaderProperties);
-    controlReaderProperties.put(
-        ConsumerConfig.CLIENT_ID_CONFIG, "fetcher-control-reader-" + config.instanceId());
-    JettyPageFetcher fetcher =
-        new JettyPageFetcher(
-            config.userAgent(),
-            config.getLong(FetcherConfig.MAX_BODY_BYTES_CONFIG),
-            config.duration(FetcherConfig.CONNECT_TIMEOUT_MS_CONFIG),
-            config.duration(FetcherConfig.IDLE_TIMEOUT_MS_CONFIG),
-            config.duration(FetcherConfig.REQUEST_TIMEOUT_MS_CONFIG),
-            config.getInt(FetcherConfig.MAX_CONNECTIONS_CONFIG),
-            config.getBoolean(FetcherConfig.VERIFY_TLS_CONFIG),
-            config.addressPolicy(),
-            config.bodyBudget(),
-            config.getBoolean(FetcherConfig.ARCHIVE_EXCHANGES_CONFIG),
-            Secrets.ofEnvironment(),
-            config.trustStore());
+    ClientSettings clients = ClientSettings.of(config);
+    String instance = config.instanceId();
+    PageFetcher fetcher = FetchPaths.http(config.httpFetcher().build());
+    // static membership: restarted under its name, the fetcher takes its partitions back
+    // without a rebalance
     KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(
-            consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(
-            producerProperties, new ByteArraySerializer(), new ByteArraySerializer());
+        ClientSettings.rawConsumer(
+            clients.groupConsumer(
+                config.getString(FetcherConfig.GROUP_ID_CONFIG),
+                config.hasInstanceId() ? Optional.of(instance) : Optional.empty()));
+    KafkaProducer<byte[], byte[]> producer = ClientSettings.rawProducer(clients.producer());
     FetchLoop loop =
         new FetchLoop(
             new FetchLoop.Clients(
                 consumer,
-                new KafkaConsumer<>(
-                    stateReaderProperties,
-                    new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer()),
+                ClientSettings.rawConsumer(clients.reader("fetcher-politeness-reader-" + instance)),
                 producer,
-                new KafkaConsumer<>(
-                    controlReaderProperties,
-                    new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer())),
+                ClientSettings.rawConsumer(clients.reader("fetcher-control-reader-" + instance))),
             config.topics(),
             fetcher,
             new RobotsPolicy(

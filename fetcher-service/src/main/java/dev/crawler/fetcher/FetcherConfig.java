@@ -5,6 +5,8 @@ import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.AddressRange;
 import dev.crawler.fetcher.domain.BodyBudget;
 import dev.crawler.fetcher.domain.RobotsPolicy;
+import dev.crawler.fetcher.domain.Secrets;
+import dev.crawler.fetcher.http.JettyPageFetcher;
 import dev.crawler.fetcher.http.TrustStore;
 import dev.crawler.schemas.serde.RecordSize;
 import java.io.IOException;
@@ -282,6 +284,23 @@ public final class FetcherConfig extends ServiceConfig {
   public BodyBudget bodyBudget() {
     long bytes = getLong(MAX_BODY_BYTES_IN_FLIGHT_CONFIG);
     return bytes > 0 ? new BodyBudget(bytes) : BodyBudget.ofHeap(Runtime.getRuntime().maxMemory());
+  }
+
+  /** The HTTP path's fetcher as the settings describe it (not yet built). */
+  public JettyPageFetcher.Builder httpFetcher() {
+    return JettyPageFetcher.builder(userAgent())
+        .maxBodyBytes(getLong(MAX_BODY_BYTES_CONFIG))
+        .timeouts(
+            duration(CONNECT_TIMEOUT_MS_CONFIG),
+            duration(IDLE_TIMEOUT_MS_CONFIG),
+            duration(REQUEST_TIMEOUT_MS_CONFIG))
+        .maxConnections(getInt(MAX_CONNECTIONS_CONFIG))
+        .verifyTls(getBoolean(VERIFY_TLS_CONFIG))
+        .addresses(addressPolicy())
+        .bodies(bodyBudget())
+        .recordsExchanges(getBoolean(ARCHIVE_EXCHANGES_CONFIG))
+        .secrets(Secrets.ofEnvironment())
+        .trustStore(trustStore());
   }
 
   /** Which addresses the fetcher may connect to: the defaults, with the settings' ranges. */

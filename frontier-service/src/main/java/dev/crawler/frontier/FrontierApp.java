@@ -4,6 +4,8 @@ import dev.crawler.common.RunningService;
 import dev.crawler.common.Seeds;
 import dev.crawler.common.ServiceLauncher;
 import dev.crawler.common.control.OperatorHolds;
+import dev.crawler.common.kafka.ClientSettings;
+import dev.crawler.common.kafka.ServiceThread;
 import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.streams.StreamsService;
@@ -15,6 +17,7 @@ import dev.crawler.frontier.streams.ConfigFollower;
 import dev.crawler.frontier.streams.FrontierTopology;
 import dev.crawler.schemas.InvalidUrlException;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +28,7 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,37 +40,49 @@ public final class FrontierApp implements RunningService {
   private final StreamsService service;
   private final ReleaseBudget budget;
   private final ConfigFollower config;
+  private final @Nullable ServiceThread seedSender;
 
-  private FrontierApp(StreamsService service, ReleaseBudget budget, ConfigFollower config) {
+  private FrontierApp(
+      StreamsService service,
+      ReleaseBudget budget,
+      ConfigFollower config,
+      @Nullable ServiceThread seedSender) {
     this.service = service;
     this.budget = budget;
     this.config = config;
+    this.seedSender = seedSender;
   }
 
   /**
    * Starts the frontier; returns at once. The seeds of the crawl configuration's sites and of
    * {@code frontier.seeds} are sent to crawl.discovered (in the background), so a deployment's
    * crawl.yaml is all it takes to crawl its sites; a seed the frontier knows already changes
-   * nothing, so each start sending them again is harmless.
+   * nothing, so each start sending them again is harmless. A start that fails stops what it had
+   * started.
    */
   public static FrontierApp start(FrontierConfig config) {
     ReleaseBudget budget = ReleaseBudget.of(config.settings().maxPages());
     ActiveConfig active = new ActiveConfig(config.settings().crawl());
     ConfigFollower follower =
-        new ConfigFollower(
-            config.kafkaProperties(), config.topics().config(), active, config::withSettings);
-    var topology =
-        FrontierTopology.build(
-            config.topics(), config.settings(), active, budget, CrawlMetrics.registry());
-    FrontierApp app = new FrontierApp(StreamsService.start(config, topology), budget, follower);
+        ConfigFollower.start(
+            ClientSettings.of(config), config.topics().config(), active, config::withSettings);
+    StreamsService service;
+    try {
+      var topology =
+          FrontierTopology.build(
+              config.topics(), config.settings(), active, budget, CrawlMetrics.registry());
+      service = StreamsService.start(config, topology);
+    } catch (RuntimeException e) {
+      follower.close();
+      throw e;
+    }
     List<String> seeds = new ArrayList<>(config.settings().seeds());
     seeds.addAll(config.settings().crawl().seeds());
-    if (!seeds.isEmpty()) {
-      Thread sender = new Thread(() -> sendSeeds(config, seeds), "frontier-seeds");
-      sender.setDaemon(true);
-      sender.start();
-    }
-    return app;
+    ServiceThread sender =
+        seeds.isEmpty()
+            ? null
+            : ServiceThread.start("frontier-seeds", () -> sendSeeds(config, seeds));
+    return new FrontierApp(service, budget, follower, sender);
   }
 
   private static void sendSeeds(FrontierConfig config, List<String> configured) {
@@ -161,9 +177,10 @@ public final class FrontierApp implements RunningService {
     return service.isRunning();
   }
 
+  /** Not alive when Kafka Streams is not, or the crawl configuration is no longer followed. */
   @Override
   public Optional<String> livenessProblem() {
-    return service.livenessProblem();
+    return service.livenessProblem().or(config::livenessProblem);
   }
 
   @Override
@@ -178,6 +195,9 @@ public final class FrontierApp implements RunningService {
 
   @Override
   public void close() {
+    if (seedSender != null) {
+      seedSender.join(Duration.ofSeconds(30));
+    }
     config.close();
     service.close();
   }

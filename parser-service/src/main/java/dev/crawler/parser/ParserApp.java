@@ -3,6 +3,8 @@ package dev.crawler.parser;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
 import dev.crawler.common.hash.Sha256;
+import dev.crawler.common.kafka.ClientSettings;
+import dev.crawler.common.kafka.ServiceThread;
 import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.streams.StreamsService;
@@ -12,22 +14,14 @@ import dev.crawler.parser.domain.PageParser;
 import dev.crawler.parser.kafka.ImportLoop;
 import dev.crawler.parser.streams.ParserTopology;
 import dev.crawler.parser.tika.TikaImporter;
-import dev.crawler.schemas.TopicSpec;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.time.InstantSource;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,18 +35,24 @@ public final class ParserApp implements RunningService {
 
   private final StreamsService streams;
   private final ImportLoop imports;
-  private final Thread importThread;
+  private final ServiceThread importThread;
   private final TikaImporter importer;
 
   private ParserApp(
-      StreamsService streams, ImportLoop imports, Thread importThread, TikaImporter importer) {
+      StreamsService streams,
+      ImportLoop imports,
+      ServiceThread importThread,
+      TikaImporter importer) {
     this.streams = streams;
     this.imports = imports;
     this.importThread = importThread;
     this.importer = importer;
   }
 
-  /** Starts the parser; returns at once (the instance joins its groups in the background). */
+  /**
+   * Starts the parser; returns at once (the instance joins its groups in the background). A start
+   * that fails stops what it had started.
+   */
   public static ParserApp start(ParserConfig config) {
     Sha256.implementation(); // loads the native digest now rather than on the first page
     // the language profiles (a second of CPU) load while the service joins its group
@@ -63,68 +63,53 @@ public final class ParserApp implements RunningService {
         StreamsService.start(
             config,
             ParserTopology.build(config.topics(), config.settings(), CrawlMetrics.registry()));
-    TikaImporter importer = TikaImporter.start(config.importSettings());
-    int processes = config.getInt(ParserConfig.IMPORT_PROCESSES_CONFIG);
-    ImportLoop imports =
-        new ImportLoop(
-            new KafkaConsumer<>(
-                consumerProperties(config, processes),
-                new ByteArrayDeserializer(),
-                new ByteArrayDeserializer()),
-            () ->
-                new KafkaProducer<>(
-                    producerProperties(config),
-                    new ByteArraySerializer(),
-                    new ByteArraySerializer()),
-            config.topics(),
-            importer,
-            new PageParser(config.settings()),
-            CrawlMetrics.registry(),
-            processes,
-            InstantSource.system());
-    Thread thread = new Thread(imports, "file-import-loop");
-    thread.start();
-    return new ParserApp(streams, imports, thread, importer);
+    TikaImporter importer = null;
+    try {
+      importer = TikaImporter.start(config.importSettings());
+      int processes = config.getInt(ParserConfig.IMPORT_PROCESSES_CONFIG);
+      ClientSettings clients = ClientSettings.of(config);
+      ImportLoop imports =
+          new ImportLoop(
+              ClientSettings.rawConsumer(importConsumer(config, clients, processes)),
+              () ->
+                  ClientSettings.rawProducer(
+                      clients.transactionalProducer(
+                          applicationId(config) + "-imports-" + UUID.randomUUID(),
+                          config.getInt(StreamsServiceConfig.TRANSACTION_TIMEOUT_MS_CONFIG))),
+              config.topics(),
+              importer,
+              new PageParser(config.settings()),
+              CrawlMetrics.registry(),
+              processes,
+              InstantSource.system());
+      return new ParserApp(
+          streams, imports, ServiceThread.start("file-import-loop", imports), importer);
+    } catch (RuntimeException e) {
+      if (importer != null) {
+        importer.close();
+      }
+      streams.close();
+      throw e;
+    }
   }
 
   private static String applicationId(ParserConfig config) {
     return config.getString(StreamsServiceConfig.APPLICATION_ID_CONFIG);
   }
 
-  private static Map<String, Object> consumerProperties(ParserConfig config, int processes) {
-    Map<String, Object> properties = new HashMap<>(config.kafkaProperties());
-    properties.put(ConsumerConfig.GROUP_ID_CONFIG, applicationId(config) + "-imports");
-    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+  private static Map<String, Object> importConsumer(
+      ParserConfig config, ClientSettings clients, int processes) {
+    String instanceId = config.getString(StreamsServiceConfig.INSTANCE_ID_CONFIG).strip();
+    Map<String, Object> properties =
+        clients.groupConsumer(
+            applicationId(config) + "-imports",
+            instanceId.isEmpty() ? Optional.empty() : Optional.of(instanceId + "-imports"));
     // one file per import process at a time: a poll's records are imported side by side
     properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, processes);
     long timeout = config.getLong(ParserConfig.IMPORT_TIMEOUT_MS_CONFIG);
     properties.put(
         ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG,
         (int) Math.max(300_000L, 3 * timeout + 120_000L));
-    properties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    properties.putIfAbsent(
-        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
-        CooperativeStickyAssignor.class.getName());
-    config.groupLiveness().forEach(properties::putIfAbsent);
-    String instanceId = config.getString(StreamsServiceConfig.INSTANCE_ID_CONFIG).strip();
-    if (!instanceId.isEmpty()) {
-      properties.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId + "-imports");
-    }
-    return properties;
-  }
-
-  private static Map<String, Object> producerProperties(ParserConfig config) {
-    Map<String, Object> properties = new HashMap<>(config.kafkaProperties());
-    properties.put(
-        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
-        applicationId(config) + "-imports-" + UUID.randomUUID());
-    properties.put(
-        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
-        config.getInt(StreamsServiceConfig.TRANSACTION_TIMEOUT_MS_CONFIG));
-    properties.put(ProducerConfig.ACKS_CONFIG, "all");
-    properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    properties.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicSpec.MAX_MESSAGE_BYTES);
     return properties;
   }
 
@@ -141,13 +126,7 @@ public final class ParserApp implements RunningService {
   /** Not alive when Kafka Streams is not ({@link StreamsService}), or the import loop stopped. */
   @Override
   public Optional<String> livenessProblem() {
-    Optional<String> problem = streams.livenessProblem();
-    if (problem.isPresent() || importThread.isAlive()) {
-      return problem;
-    }
-    return Optional.of(
-        "the file import loop stopped"
-            + imports.failure().map(failure -> ": " + failure).orElse(""));
+    return streams.livenessProblem().or(() -> importThread.livenessProblem(imports.failure()));
   }
 
   @Override
@@ -163,11 +142,7 @@ public final class ParserApp implements RunningService {
   @Override
   public void close() {
     imports.close();
-    try {
-      importThread.join(TimeUnit.SECONDS.toMillis(30));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    importThread.join(Duration.ofSeconds(30));
     importer.close();
     streams.close();
     LOG.debug("parser and its file imports stopped");

@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serde;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One topic of the contract: its name, how its keys and values are serialized, and how it is kept.
@@ -48,6 +50,17 @@ public record TopicSpec<K, V>(
       Optional<Duration> retention,
       boolean coPartitionedByOrigin) {
     this(name, keySerde, valueSerde, cleanupPolicy, retention, coPartitionedByOrigin, 0);
+  }
+
+  /**
+   * A record for this topic, its key and value serialized (a null key or value stays null: a
+   * tombstone has no value), for a producer of raw records.
+   */
+  public ProducerRecord<byte[], byte[]> serialized(@Nullable K key, @Nullable V value) {
+    return new ProducerRecord<>(
+        name,
+        key == null ? null : keySerde.serializer().serialize(name, key),
+        value == null ? null : valueSerde.serializer().serialize(name, value));
   }
 
   /** The partitions to create the topic with: its fixed count, else {@code configured}. */

@@ -3,9 +3,10 @@ package dev.crawler.archive.kafka;
 import dev.crawler.archive.domain.ArchiveDirectory;
 import dev.crawler.archive.domain.ArchiveFile;
 import dev.crawler.archive.domain.WarcRecords;
+import dev.crawler.common.kafka.ClientSettings;
+import dev.crawler.common.kafka.ConsumerLoop;
 import dev.crawler.events.ArchivedExchanges;
 import dev.crawler.events.FetchResult;
-import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.DeadLetters;
 import io.micrometer.core.instrument.Counter;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -27,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -35,7 +38,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.jspecify.annotations.Nullable;
 import org.netpreserve.jwarc.WarcRecord;
 import org.slf4j.Logger;
@@ -49,16 +51,17 @@ import org.slf4j.LoggerFactory;
  * <p>Records go to the open file in the order they are read. A file is closed when it reaches its
  * size, when it has been open for its longest time, when partitions are taken from this writer, and
  * when the writer stops: it is synced to the disk with the offsets after its records beside it,
- * then the offsets are committed (with the file's name), then the file gets its final name. Offsets
- * are never committed for records not in a synced file, and records of a file whose offsets were
- * not committed are read again; {@link ArchiveDirectory#recover} settles what a crash left. A
- * partition lost without a chance to commit (the writer's session expired) leaves the open file
- * discarded: the partition's new owner writes its records.
+ * then the offsets are committed (with the file's name) in one transaction with the dead letters of
+ * the records that could not be read, then the file gets its final name. Offsets are never
+ * committed for records not in a synced file, nor past a dead letter not written; records of a file
+ * whose offsets were not committed are read again; {@link ArchiveDirectory#recover} settles what a
+ * crash left. A partition lost without a chance to commit (the writer's session expired) leaves the
+ * open file discarded: the partition's new owner writes its records.
  *
  * <p>Runs on its own thread ({@link #run()}); {@link #close()} from another. Not otherwise
  * thread-safe.
  */
-public final class ArchiveLoop implements Runnable, AutoCloseable {
+public final class ArchiveLoop extends ConsumerLoop {
 
   private static final Logger LOG = LoggerFactory.getLogger(ArchiveLoop.class);
 
@@ -70,8 +73,6 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
   public record Settings(
       Path directory, String prefix, String instance, long maxFileBytes, Duration maxFileAge) {}
 
-  private final Consumer<byte[], byte[]> consumer;
-  private final Producer<byte[], byte[]> deadLetters;
   private final Topics topics;
   private final Settings settings;
   private final WarcRecords warc;
@@ -86,6 +87,9 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
   /** The offset after the last record in the open file, per partition. */
   private final Map<TopicPartition, Long> pending = new HashMap<>();
 
+  /** The dead letters of records read since the last commit, written with it. */
+  private final List<ProducerRecord<byte[], byte[]>> deadLetters = new ArrayList<>();
+
   /** The offset after the last record read, per partition: what {@link #hasRead} answers from. */
   private final Map<TopicPartition, Long> read = new ConcurrentHashMap<>();
 
@@ -93,19 +97,20 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
   private long archivedRecords;
   private long closedFiles;
   private long closedBytes;
-  private volatile boolean closing;
-  private volatile @Nullable Throwable failure;
 
+  /**
+   * @param consumer a consumer of its own group ({@link ClientSettings#groupConsumer})
+   * @param producers makes the transactional producer that commits the offsets and dead letters
+   */
   public ArchiveLoop(
       Consumer<byte[], byte[]> consumer,
-      Producer<byte[], byte[]> deadLetters,
+      Supplier<Producer<byte[], byte[]>> producers,
       Topics topics,
       Settings settings,
       boolean outlinks,
       MeterRegistry registry,
       InstantSource clock) {
-    this.consumer = consumer;
-    this.deadLetters = deadLetters;
+    super("the archive writer", consumer, producers, POLL);
     this.topics = topics;
     this.settings = settings;
     this.warc = new WarcRecords(outlinks);
@@ -125,37 +130,9 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
             .register(registry);
   }
 
-  @Override
-  public void run() {
-    try {
-      start();
-      while (!closing) {
-        turn();
-      }
-      closeFile();
-    } catch (WakeupException e) {
-      if (!closing) {
-        failure = e;
-      } else {
-        closeQuietly();
-      }
-    } catch (RuntimeException | Error e) {
-      failure = e;
-      LOG.error("the archive writer failed and stopped", e);
-    } finally {
-      consumer.close(Duration.ofSeconds(5));
-      deadLetters.close(Duration.ofSeconds(5));
-      LOG.info(
-          "archive writer stopped: {} Kafka records archived, {} files, {} bytes closed; {} ms of CPU on its thread",
-          archivedRecords,
-          closedFiles,
-          closedBytes,
-          ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1_000_000);
-    }
-  }
-
   /** Settles what a crash left in the directory, then joins the group. */
-  void start() {
+  @Override
+  protected void starting() {
     try {
       ArchiveDirectory.Recovery recovery =
           ArchiveDirectory.recover(settings.directory(), this::committed);
@@ -180,9 +157,9 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
         List.of(topics.fetchResults().name(), topics.exchanges().name()), new Rebalance());
   }
 
-  /** One turn of the loop: a poll, the records archived, the file closed when it is time. */
-  void turn() {
-    ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+  /** A poll's records archived, the file closed when it is time. */
+  @Override
+  protected void process(ConsumerRecords<byte[], byte[]> records) {
     for (ConsumerRecord<byte[], byte[]> record : records) {
       archive(record);
     }
@@ -209,8 +186,8 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
           raw.partition(),
           raw.offset());
       String key = raw.key() == null ? null : new String(raw.key(), StandardCharsets.UTF_8);
-      deadLetters.send(
-          record(topics.deadLetters(), key, DeadLetters.of(raw, e, SERVICE, clock.instant())));
+      deadLetters.add(
+          topics.deadLetters().serialized(key, DeadLetters.of(raw, e, SERVICE, clock.instant())));
       records = List.of();
     }
     try {
@@ -237,7 +214,7 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
     synchronized (read) {
       while (!hasRead(ends)) {
         long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-        if (left <= 0 || closing || failure != null) {
+        if (left <= 0 || isClosing() || failure().isPresent()) {
           return false;
         }
         read.wait(Math.min(left, POLL.toMillis()));
@@ -299,9 +276,10 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
   }
 
   /**
-   * Closes the open file: synced, its offsets committed under its name, then its final name. The
-   * offsets of records that made no WARC record (dead letters, results without exchanges) are
-   * committed with the next file, or alone when no file is open.
+   * Closes the open file: synced, its offsets committed under its name with the dead letters read
+   * since the last commit, then its final name. The offsets of records that made no WARC record
+   * (dead letters, results without exchanges) are committed with the next file, or alone when no
+   * file is open. A commit that fails discards the file: its records are read again.
    */
   private void closeFile() {
     if (pending.isEmpty()) {
@@ -312,13 +290,16 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
     pending.forEach(
         (partition, offset) -> offsets.put(partition, new OffsetAndMetadata(offset, name)));
     try {
-      deadLetters.flush(); // a dead letter is written before the offset past its record
       if (file != null) {
         Map<String, Long> byPartition = new HashMap<>();
         pending.forEach((partition, offset) -> byPartition.put(partition.toString(), offset));
         file.sync(byPartition);
       }
-      consumer.commitSync(offsets);
+      if (!commit(deadLetters, offsets)) {
+        discardFile();
+        rewind();
+        return;
+      }
       if (file != null) {
         long size = file.size();
         file.finish();
@@ -333,6 +314,7 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
     }
     file = null;
     pending.clear();
+    deadLetters.clear();
   }
 
   /** Leaves the open file to be written again (its records' offsets are not committed). */
@@ -346,15 +328,29 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
       file = null;
     }
     pending.clear();
+    deadLetters.clear();
   }
 
-  private void closeQuietly() {
-    try {
-      closeFile();
-    } catch (RuntimeException e) {
-      LOG.warn("closing the archive file on the way out failed: {}", e.toString());
-      discardFile();
-    }
+  /** Closes the open file and commits its records on the way out. */
+  @Override
+  protected void stopping() {
+    closeFile();
+  }
+
+  /** Leaves the open file to be written again by whoever reads its records next. */
+  @Override
+  protected void abandoned() {
+    discardFile();
+  }
+
+  @Override
+  protected void stopped() {
+    LOG.info(
+        "archive writer stopped: {} Kafka records archived, {} files, {} bytes closed; {} ms of CPU on its thread",
+        archivedRecords,
+        closedFiles,
+        closedBytes,
+        ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1_000_000);
   }
 
   private Map<String, ArchiveDirectory.Committed> committed(List<String> partitions) {
@@ -398,26 +394,6 @@ public final class ArchiveLoop implements Runnable, AutoCloseable {
           "archive: partitions {} lost without a commit; the open file is discarded", partitions);
       discardFile();
     }
-  }
-
-  private static <V> ProducerRecord<byte[], byte[]> record(
-      TopicSpec<String, V> topic, @Nullable String key, V value) {
-    return new ProducerRecord<>(
-        topic.name(),
-        key == null ? null : topic.keySerde().serializer().serialize(topic.name(), key),
-        topic.valueSerde().serializer().serialize(topic.name(), value));
-  }
-
-  /** Why the loop stopped when it stopped on a failure. */
-  public Optional<Throwable> failure() {
-    return Optional.ofNullable(failure);
-  }
-
-  /** Stops the loop: the open file is closed and committed on its way out. Returns at once. */
-  @Override
-  public void close() {
-    closing = true;
-    consumer.wakeup();
   }
 
   Instant now() {

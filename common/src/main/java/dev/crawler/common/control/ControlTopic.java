@@ -2,31 +2,26 @@ package dev.crawler.common.control;
 
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.common.kafka.ClientSettings;
+import dev.crawler.common.kafka.TopicReader;
 import dev.crawler.common.url.RegisteredDomain;
+import dev.crawler.events.Acknowledgement;
+import dev.crawler.events.AcknowledgerRole;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.Outcome;
 import dev.crawler.schemas.InvalidUrlException;
 import dev.crawler.schemas.Origin;
 import dev.crawler.schemas.Topics;
-import dev.crawler.schemas.serde.RecordDecoder;
-import dev.crawler.schemas.serde.UndecodableRecordException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Operators' commands: one copy to every partition of crawl.control, so every frontier task (and
@@ -34,6 +29,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * when. Used by the {@code crawler} commands and the management endpoint alike.
  */
 public final class ControlTopic {
+
+  /** How long reading what operators hold may take at most. */
+  public static final Duration READ_BOUND = Duration.ofSeconds(30);
 
   private ControlTopic() {}
 
@@ -45,11 +43,9 @@ public final class ControlTopic {
    */
   public static int broadcast(Map<String, Object> kafka, Topics topics, ControlCommand command)
       throws InterruptedException, ExecutionException {
-    Map<String, Object> properties = new HashMap<>(kafka);
-    properties.put(ProducerConfig.ACKS_CONFIG, "all");
     try (KafkaProducer<String, ControlCommand> producer =
         new KafkaProducer<>(
-            properties,
+            ClientSettings.of(kafka).commandProducer(),
             topics.control().keySerde().serializer(),
             topics.control().valueSerde().serializer())) {
       int partitions = 0;
@@ -88,12 +84,10 @@ public final class ControlTopic {
   /** Writes an operator's line to crawl.log, keyed by what it is about, and waits for it. */
   public static void log(Map<String, Object> kafka, Topics topics, Decision decision, Instant time)
       throws InterruptedException, ExecutionException {
-    Map<String, Object> properties = new HashMap<>(kafka);
-    properties.put(ProducerConfig.ACKS_CONFIG, "all");
     CrawlLogEntry entry = new CrawlLog("operator", new SimpleMeterRegistry()).entry(decision, time);
     try (KafkaProducer<String, CrawlLogEntry> producer =
         new KafkaProducer<>(
-            properties,
+            ClientSettings.of(kafka).commandProducer(),
             topics.log().keySerde().serializer(),
             topics.log().valueSerde().serializer())) {
       producer.send(new ProducerRecord<>(topics.log().name(), decision.url(), entry)).get();
@@ -150,46 +144,33 @@ public final class ControlTopic {
     return OperatorHolds.SITE_PREFIX + RegisteredDomain.of(host.toLowerCase(Locale.ROOT));
   }
 
-  /** What operators hold now: every command on the topic, read from its start to its end. */
+  /**
+   * What operators hold now: every command on the topic, read from its start to its end within
+   * {@link #READ_BOUND} (a read that gives up is logged, and what was read holds).
+   */
   public static OperatorHolds holds(Map<String, Object> kafka, Topics topics) {
-    Map<String, Object> properties = new HashMap<>(kafka);
-    properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     OperatorHolds holds = new OperatorHolds();
-    RecordDecoder<String, ControlCommand> decoder = new RecordDecoder<>(topics.control());
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topics.control().name()).stream()
-              .map(info -> new TopicPartition(info.topic(), info.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))
-          && System.nanoTime() < deadline) {
-        for (var raw : consumer.poll(Duration.ofMillis(200))) {
-          try {
-            ControlCommand command = decoder.decode(raw).value();
-            if (command != null) {
-              OperatorHolds.Hold.of(command).ifPresent(holds::apply);
-            }
-          } catch (UndecodableRecordException e) {
-            // a record no reader can use holds nothing
+    TopicReader.read(
+        ClientSettings.of(kafka).reader("operator-holds-reader"),
+        topics.control(),
+        READ_BOUND,
+        record -> {
+          if (record.value() != null) {
+            OperatorHolds.Hold.of(record.value()).ifPresent(holds::apply);
           }
-        }
-      }
-    }
+          return true;
+        },
+        problem -> {}); // a record no reader can use holds nothing
     return holds;
   }
 
   /**
-   * The crawl-log line by which a service says it applied a command: what the command was, who
-   * issued it and when, what it did, and {@code (by, …, command ID)}, which {@code crawler} reads
-   * to count the acknowledgements.
+   * The crawl-log line by which a service says it applied a command: in words, what the command
+   * was, who issued it and when, and what it did; as fields ({@link Acknowledgement}), which
+   * command and which member applied it, which {@code crawler} counts.
    */
-  public static Decision acknowledgement(ControlCommand command, String what, String by) {
+  public static Decision acknowledgement(
+      ControlCommand command, String what, AcknowledgerRole role, String member) {
     String target = command.getTarget().isEmpty() ? OperatorHolds.ALL : command.getTarget();
     String name = command.getCommand().name().toLowerCase(Locale.ROOT);
     return Decision.of(
@@ -201,12 +182,13 @@ public final class ControlTopic {
                 + " at "
                 + command.getIssuedAt()
                 + ": "
-                + what
-                + " ("
-                + by
-                + ", command "
-                + command.getCommandId()
-                + ")")
-        .withRule("operator " + name);
+                + what)
+        .withRule("operator " + name)
+        .withAcknowledgement(new Acknowledgement(command.getCommandId(), role, member));
+  }
+
+  /** The id under which the members acknowledge a configuration of this version. */
+  public static String configCommandId(String version) {
+    return "config-" + version;
   }
 }

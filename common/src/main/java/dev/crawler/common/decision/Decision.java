@@ -1,5 +1,6 @@
 package dev.crawler.common.decision;
 
+import dev.crawler.events.Acknowledgement;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.Outcome;
@@ -22,6 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param status the HTTP status, when there was a response
  * @param sourceUrl the page the URL was found on, when known
  * @param durationMillis how long the fetch took, when there was one
+ * @param acknowledgement the operator's command this decision says was applied, and by whom
  */
 public record Decision(
     String url,
@@ -33,7 +35,8 @@ public record Decision(
     int attempt,
     Optional<Integer> status,
     Optional<String> sourceUrl,
-    Optional<Long> durationMillis) {
+    Optional<Long> durationMillis,
+    Optional<Acknowledgement> acknowledgement) {
 
   /** A decision with only a detail; add facts with the {@code with*} methods. */
   public static Decision of(String url, Outcome outcome, @Nullable String detail) {
@@ -47,17 +50,38 @@ public record Decision(
         1,
         Optional.empty(),
         Optional.empty(),
+        Optional.empty(),
         Optional.empty());
   }
 
   public Decision withRequest(String requestId, int depth, int attempt) {
     return new Decision(
-        url, outcome, detail, rule, requestId, depth, attempt, status, sourceUrl, durationMillis);
+        url,
+        outcome,
+        detail,
+        rule,
+        requestId,
+        depth,
+        attempt,
+        status,
+        sourceUrl,
+        durationMillis,
+        acknowledgement);
   }
 
   public Decision withDepth(int depth) {
     return new Decision(
-        url, outcome, detail, rule, requestId, depth, attempt, status, sourceUrl, durationMillis);
+        url,
+        outcome,
+        detail,
+        rule,
+        requestId,
+        depth,
+        attempt,
+        status,
+        sourceUrl,
+        durationMillis,
+        acknowledgement);
   }
 
   public Decision withRule(String rule) {
@@ -71,7 +95,8 @@ public record Decision(
         attempt,
         status,
         sourceUrl,
-        durationMillis);
+        durationMillis,
+        acknowledgement);
   }
 
   public Decision withStatus(int status) {
@@ -85,7 +110,8 @@ public record Decision(
         attempt,
         Optional.of(status),
         sourceUrl,
-        durationMillis);
+        durationMillis,
+        acknowledgement);
   }
 
   public Decision withSource(String sourceUrl) {
@@ -99,7 +125,8 @@ public record Decision(
         attempt,
         status,
         Optional.of(sourceUrl),
-        durationMillis);
+        durationMillis,
+        acknowledgement);
   }
 
   public Decision withDuration(long millis) {
@@ -113,7 +140,24 @@ public record Decision(
         attempt,
         status,
         sourceUrl,
-        Optional.of(millis));
+        Optional.of(millis),
+        acknowledgement);
+  }
+
+  /** The decision as the acknowledgement of an operator's command. */
+  public Decision withAcknowledgement(Acknowledgement acknowledgement) {
+    return new Decision(
+        url,
+        outcome,
+        detail,
+        rule,
+        requestId,
+        depth,
+        attempt,
+        status,
+        sourceUrl,
+        durationMillis,
+        Optional.of(acknowledgement));
   }
 
   /**
@@ -149,6 +193,7 @@ public record Decision(
         .setStatus(status.orElse(null))
         .setSourceUrl(sourceUrl.orElse(null))
         .setDurationMillis(durationMillis.orElse(null))
+        .setAcknowledgement(acknowledgement.orElse(null))
         .build();
   }
 }

@@ -2,6 +2,7 @@ package dev.crawler.cli.crawl;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crawler.common.kafka.ClientSettings;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.Outcome;
@@ -31,12 +32,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.util.Utf8;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,11 +90,8 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   CrawlEvents(
       Map<String, Object> kafka, Topics topics, Optional<Path> logPath, Optional<Path> documentPath)
       throws IOException {
-    Map<String, Object> properties = new LinkedHashMap<>(kafka);
-    properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     this.consumer =
-        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        ClientSettings.rawConsumer(ClientSettings.of(kafka).reader("crawler-crawl-events"));
     this.topics = topics;
     this.logDecoder = new RecordDecoder<>(topics.log());
     if (!(topics.documents().valueSerde() instanceof AvroSerde<DocumentEvent> avro)) {

@@ -2,9 +2,9 @@ package dev.crawler.cli.status;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawler.cli.ClusterOptions;
-import dev.crawler.cli.TopicReader;
 import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.control.OperatorHolds;
+import dev.crawler.common.kafka.TopicReader;
 import dev.crawler.events.OriginStats;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
@@ -192,17 +192,29 @@ public final class StatusCommand implements Callable<Integer> {
 
   private CrawlStatus read(TopicSpec<String, OriginStats> topic) throws IOException {
     CrawlStatus status = new CrawlStatus();
-    TopicReader.read(
-        cluster.kafkaProperties(),
-        topic,
-        false,
-        record -> {
-          if (record.key() != null) {
-            status.add(record.key(), record.value());
-          }
-          return true;
-        },
-        problem -> spec.commandLine().getErr().println("crawler: skipping a record: " + problem));
+    TopicReader.Result read =
+        TopicReader.read(
+            cluster.readerProperties(),
+            topic,
+            ClusterOptions.READ_BOUND,
+            record -> {
+              if (record.key() != null) {
+                status.add(record.key(), record.value());
+              }
+              return true;
+            },
+            problem ->
+                spec.commandLine().getErr().println("crawler: skipping a record: " + problem));
+    if (!read.isComplete()) {
+      spec.commandLine()
+          .getErr()
+          .println(
+              "crawler: gave up reading "
+                  + topic.name()
+                  + " with "
+                  + read.recordsLeft()
+                  + " records unread: the figures below are incomplete");
+    }
     return status;
   }
 }

@@ -5,9 +5,10 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Fetches one URL over HTTP: the narrow interface between the crawler and its HTTP client.
- * Implementations are asynchronous and thread-safe, and never complete the future exceptionally:
- * every way a request can end is a {@link FetchAttempt}.
+ * Fetches one URL: the narrow interface between the crawler and the ways it fetches (its HTTP
+ * client, a browser), which {@link FetchPaths} picks among per request. Implementations are
+ * asynchronous and thread-safe, and never complete the future exceptionally: every way a request
+ * can end is a {@link FetchAttempt}.
  */
 public interface PageFetcher extends AutoCloseable {
 
@@ -21,6 +22,7 @@ public interface PageFetcher extends AutoCloseable {
    * @param metadataFilters when set, a 2xx response whose Content-Type or Content-Length they
    *     reject ends as {@link FetchAttempt.FailureKind#REJECTED_METADATA}, its body unread
    * @param access how the site is reached: headers, cookies, credentials, proxy
+   * @param path the way the page is fetched: over HTTP, or loaded in a browser
    */
   record Call(
       String url,
@@ -28,15 +30,32 @@ public interface PageFetcher extends AutoCloseable {
       Map<String, String> headers,
       int maxRedirects,
       @Nullable FetchOptions metadataFilters,
-      SiteAccess access) {
+      SiteAccess access,
+      FetchPath path) {
 
     public Call {
       headers = Map.copyOf(headers);
     }
 
-    /** A plain GET. */
+    /** A request over HTTP. */
+    public Call(
+        String url,
+        boolean isHead,
+        Map<String, String> headers,
+        int maxRedirects,
+        @Nullable FetchOptions metadataFilters,
+        SiteAccess access) {
+      this(url, isHead, headers, maxRedirects, metadataFilters, access, FetchPath.HTTP);
+    }
+
+    /** A plain GET over HTTP. */
     public static Call get(String url, Map<String, String> headers, int maxRedirects) {
       return new Call(url, false, headers, maxRedirects, null, SiteAccess.NONE);
+    }
+
+    /** The same request over another path. */
+    public Call over(FetchPath other) {
+      return new Call(url, isHead, headers, maxRedirects, metadataFilters, access, other);
     }
   }
 

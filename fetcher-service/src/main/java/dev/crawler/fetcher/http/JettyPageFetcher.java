@@ -4,6 +4,7 @@ import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.BodyBudget;
 import dev.crawler.fetcher.domain.ContentDecoding;
 import dev.crawler.fetcher.domain.Exchange;
+import dev.crawler.fetcher.domain.Exchange.Truncation;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchAttempt.FailureKind;
 import dev.crawler.fetcher.domain.PageFetcher;
@@ -51,78 +52,124 @@ public final class JettyPageFetcher implements PageFetcher {
   private final boolean recordsExchanges;
 
   /**
-   * @param userAgent the User-Agent header
-   * @param maxBodyBytes the largest body read, before and after decoding; a longer one fails the
-   *     attempt as {@link FailureKind#TOO_LARGE}
-   * @param connectTimeout how long connecting may take
-   * @param idleTimeout how long a connection may stay silent during a request
-   * @param requestTimeout how long a whole request may take, redirects followed included
-   * @param maxConnections connections open at most, over all origins
-   * @param verifyTls whether TLS certificates and host names are verified
-   * @param addresses which addresses may be connected to: every connection is checked on the
-   *     address it is made to ({@link GuardedAddressResolver})
-   * @param bodies the bytes the bodies of all requests may hold at once
-   * @param recordsExchanges whether each response carries its exchanges as sent and received (for
-   *     the archive): request and response fields, protocol, peer address, the raw body
+   * How a {@link JettyPageFetcher} is made: the User-Agent, then whatever differs from the
+   * defaults. Not thread-safe; {@link #build()} starts the client.
    */
-  public JettyPageFetcher(
-      String userAgent,
-      long maxBodyBytes,
-      Duration connectTimeout,
-      Duration idleTimeout,
-      Duration requestTimeout,
-      int maxConnections,
-      boolean verifyTls,
-      AddressPolicy addresses,
-      BodyBudget bodies,
-      boolean recordsExchanges) {
-    this(
-        userAgent,
-        maxBodyBytes,
-        connectTimeout,
-        idleTimeout,
-        requestTimeout,
-        maxConnections,
-        verifyTls,
-        addresses,
-        bodies,
-        recordsExchanges,
-        Secrets.ofEnvironment(),
-        Optional.empty());
+  public static final class Builder {
+    private final String userAgent;
+    private long maxBodyBytes = 10L * 1024 * 1024;
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration idleTimeout = Duration.ofSeconds(30);
+    private Duration requestTimeout = Duration.ofSeconds(60);
+    private int maxConnections = 64;
+    private boolean verifyTls;
+    private AddressPolicy addresses = AddressPolicy.defaults();
+    private BodyBudget bodies = BodyBudget.ofHeap(Runtime.getRuntime().maxMemory());
+    private boolean recordsExchanges;
+    private Secrets secrets = Secrets.ofEnvironment();
+    private Optional<TrustStore> trustStore = Optional.empty();
+
+    private Builder(String userAgent) {
+      this.userAgent = userAgent;
+    }
+
+    /**
+     * The largest body read, before and after decoding; a longer one fails the attempt as {@link
+     * FailureKind#TOO_LARGE}. Default 10 MiB.
+     */
+    public Builder maxBodyBytes(long bytes) {
+      this.maxBodyBytes = bytes;
+      return this;
+    }
+
+    /**
+     * How long connecting may take, how long a connection may stay silent during a request, and how
+     * long a whole request may take, redirects followed included. Default 10 s, 30 s, 60 s.
+     */
+    public Builder timeouts(Duration connect, Duration idle, Duration request) {
+      this.connectTimeout = connect;
+      this.idleTimeout = idle;
+      this.requestTimeout = request;
+      return this;
+    }
+
+    /** Connections open at most, over all origins. Default 64. */
+    public Builder maxConnections(int connections) {
+      this.maxConnections = connections;
+      return this;
+    }
+
+    /** Whether TLS certificates and host names are verified. Default false. */
+    public Builder verifyTls(boolean verify) {
+      this.verifyTls = verify;
+      return this;
+    }
+
+    /**
+     * Which addresses may be connected to: every connection is checked on the address it is made to
+     * ({@link GuardedAddressResolver}). Default {@link AddressPolicy#defaults()}.
+     */
+    public Builder addresses(AddressPolicy policy) {
+      this.addresses = policy;
+      return this;
+    }
+
+    /** The bytes the bodies of all requests may hold at once. Default: a share of the heap. */
+    public Builder bodies(BodyBudget budget) {
+      this.bodies = budget;
+      return this;
+    }
+
+    /**
+     * Whether each response carries its exchanges as sent and received (for the archive): request
+     * and response fields, protocol, peer address, the raw body. Default false.
+     */
+    public Builder recordsExchanges(boolean records) {
+      this.recordsExchanges = records;
+      return this;
+    }
+
+    /** Where the secrets of the sites' access options come from. Default the environment. */
+    public Builder secrets(Secrets from) {
+      this.secrets = from;
+      return this;
+    }
+
+    /**
+     * The trust store the TLS of requests with credentials is verified against. Default the JDK's.
+     */
+    public Builder trustStore(Optional<TrustStore> store) {
+      this.trustStore = store;
+      return this;
+    }
+
+    /** The fetcher, its client started. */
+    public JettyPageFetcher build() {
+      return new JettyPageFetcher(this);
+    }
   }
 
-  /**
-   * As above, with where the secrets of the sites' access options come from, and the trust store
-   * that the TLS of requests with credentials is verified against (the JDK's when empty).
-   */
-  public JettyPageFetcher(
-      String userAgent,
-      long maxBodyBytes,
-      Duration connectTimeout,
-      Duration idleTimeout,
-      Duration requestTimeout,
-      int maxConnections,
-      boolean verifyTls,
-      AddressPolicy addresses,
-      BodyBudget bodies,
-      boolean recordsExchanges,
-      Secrets secrets,
-      Optional<TrustStore> trustStore) {
-    this.recordsExchanges = recordsExchanges;
-    this.maxBodyBytes = maxBodyBytes;
-    this.bodies = bodies;
-    this.requestTimeout = requestTimeout;
-    this.idleTimeout = idleTimeout;
+  /** A builder of a fetcher that sends this User-Agent. */
+  public static Builder builder(String userAgent) {
+    return new Builder(userAgent);
+  }
+
+  private JettyPageFetcher(Builder builder) {
+    this.recordsExchanges = builder.recordsExchanges;
+    this.maxBodyBytes = builder.maxBodyBytes;
+    this.bodies = builder.bodies;
+    this.requestTimeout = builder.requestTimeout;
+    this.idleTimeout = builder.idleTimeout;
     this.clients =
         new HttpClients(
-            userAgent,
-            connectTimeout,
-            idleTimeout,
-            maxConnections,
-            verifyTls,
-            addresses,
-            trustStore);
-    this.gate = new SiteGate(clients, secrets, requestTimeout);
+            builder.userAgent,
+            builder.connectTimeout,
+            builder.idleTimeout,
+            builder.maxConnections,
+            builder.verifyTls,
+            builder.addresses,
+            builder.trustStore);
+    this.gate = new SiteGate(clients, builder.secrets, builder.requestTimeout);
     clients.start();
   }
 
@@ -259,7 +306,7 @@ public final class JettyPageFetcher implements PageFetcher {
         List<Exchange> exchanges,
         CompletableFuture<FetchAttempt> attempt,
         long started) {
-      super(call, maxBodyBytes, bodies);
+      super(call, maxBodyBytes, bodies, recordsExchanges);
       this.ready = ready;
       this.isRetry = isRetry;
       this.url = url;
@@ -274,12 +321,16 @@ public final class JettyPageFetcher implements PageFetcher {
       long millis = millisSince(started);
       if (result.isFailed()) {
         Throwable failure = result.getFailure();
+        boolean hasBegun = result.getResponse() != null && result.getResponse().getStatus() > 0;
+        FailureKind kind = Failures.kindOf(failure, hasBegun);
         attempt.complete(
             new FetchAttempt.Failure(
-                Failures.kindOf(
-                    failure, result.getResponse() != null && result.getResponse().getStatus() > 0),
+                kind,
                 Failures.describe(failure),
-                millis));
+                millis,
+                hasBegun
+                    ? recorded(result.getResponse(), body(), Optional.of(Truncation.of(kind)))
+                    : exchanges));
         return;
       }
       Response response = result.getResponse();
@@ -301,7 +352,7 @@ public final class JettyPageFetcher implements PageFetcher {
                         true,
                         call.url(),
                         new ArrayList<>(),
-                        new ArrayList<>(),
+                        recorded(response, copyOfBody(), Optional.empty()),
                         attempt,
                         started);
                   }
@@ -315,11 +366,15 @@ public final class JettyPageFetcher implements PageFetcher {
           && !chain.contains(target.get())) {
         List<String> next = new ArrayList<>(chain);
         next.add(url);
-        List<Exchange> recorded = new ArrayList<>(exchanges);
-        if (recordsExchanges) {
-          recorded.add(exchange(response, Optional.of(copyOfBody())));
-        }
-        send(call, ready, isRetry, target.get(), next, recorded, attempt, started);
+        send(
+            call,
+            ready,
+            isRetry,
+            target.get(),
+            next,
+            recorded(response, copyOfBody(), Optional.empty()),
+            attempt,
+            started);
         return;
       }
       attempt.complete(answered(response, millis));
@@ -331,11 +386,20 @@ public final class JettyPageFetcher implements PageFetcher {
       ContentDecoding.Decoded decoded =
           ContentDecoding.decode(
               response.getHeaders().get(HttpHeader.CONTENT_ENCODING), body(), maxBodyBytes);
+      // the body as received is whole when its decoding fails
       if (decoded instanceof ContentDecoding.TooLarge tooLarge) {
-        return new FetchAttempt.Failure(FailureKind.TOO_LARGE, tooLarge.detail(), millis);
+        return new FetchAttempt.Failure(
+            FailureKind.TOO_LARGE,
+            tooLarge.detail(),
+            millis,
+            recorded(response, body(), Optional.empty()));
       }
       if (decoded instanceof ContentDecoding.Broken broken) {
-        return new FetchAttempt.Failure(FailureKind.BROKEN_RESPONSE, broken.detail(), millis);
+        return new FetchAttempt.Failure(
+            FailureKind.BROKEN_RESPONSE,
+            broken.detail(),
+            millis,
+            recorded(response, body(), Optional.empty()));
       }
       String contentType = response.getHeaders().get(HttpHeader.CONTENT_TYPE);
       byte[] bytes = ((ContentDecoding.Body) decoded).bytes();
@@ -344,7 +408,10 @@ public final class JettyPageFetcher implements PageFetcher {
         recorded = new ArrayList<>(exchanges);
         // the body as received, unless it is the decoded one (no content coding): sent once
         recorded.add(
-            exchange(response, isBody(bytes) ? Optional.empty() : Optional.of(copyOfBody())));
+            exchange(
+                response,
+                isBody(bytes) ? Optional.empty() : Optional.of(copyOfBody()),
+                Optional.empty()));
       }
       return new FetchAttempt.Response(
           response.getStatus(),
@@ -358,8 +425,24 @@ public final class JettyPageFetcher implements PageFetcher {
           recorded);
     }
 
-    private Exchange exchange(Response response, Optional<byte[]> rawBody) {
-      return Responses.exchange(url, response, sentAt, call.access(), rawBody);
+    /**
+     * The exchanges of the fetch so far with this hop's, its body as read; none when the fetcher
+     * records none.
+     */
+    private List<Exchange> recorded(
+        Response response, byte[] rawBody, Optional<Truncation> truncated) {
+      if (!recordsExchanges) {
+        return exchanges;
+      }
+      List<Exchange> recorded = new ArrayList<>(exchanges);
+      recorded.add(exchange(response, Optional.of(rawBody), truncated));
+      return recorded;
+    }
+
+    private Exchange exchange(
+        Response response, Optional<byte[]> rawBody, Optional<Truncation> truncated) {
+      return Responses.exchange(
+          url, response, peerAddress(), sentAt, call.access(), rawBody, truncated);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.crawler.fetcher.kafka;
 import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.events.AcknowledgerRole;
 import dev.crawler.events.ArchivedExchanges;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.CrawlOutcome;
@@ -20,7 +21,6 @@ import dev.crawler.fetcher.domain.Exchange;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.OriginPoliteness;
 import dev.crawler.schemas.Origin;
-import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.DeadLetters;
 import dev.crawler.schemas.serde.UndecodableRecordException;
@@ -90,28 +90,36 @@ final class FetchRecords {
             .setOptions(request.getOptions())
             .setExchanges(exchanges(response.exchanges()))
             .build();
-    return record(topics.fetchResults(), pending.origin(), result);
+    return topics.fetchResults().serialized(pending.origin(), result);
   }
 
   /**
    * The exchanges of a fetch that gave no fetch result (robots.txt, a redirect recorded, an error
-   * status, a 304), for the archive alone; empty when none were recorded.
+   * status, a 304, a failure after the response began, a HEAD before a GET), for the archive alone,
+   * each with its body as received: a response's last exchange, which carries none of its own when
+   * its body is the decoded one, gets the response's body. Empty when none were recorded.
    *
    * @param requestId the fetch request's id; empty for robots.txt
    */
   Optional<ProducerRecord<byte[], byte[]>> archived(
       String origin, String url, String requestId, ExchangePurpose purpose, FetchAttempt attempt) {
-    if (!(attempt instanceof FetchAttempt.Response response) || response.exchanges().isEmpty()) {
+    List<Exchange> recorded = attempt.exchanges();
+    if (recorded.isEmpty()) {
       return Optional.empty();
+    }
+    Exchange last = recorded.get(recorded.size() - 1);
+    if (last.rawBody().isEmpty() && attempt instanceof FetchAttempt.Response response) {
+      recorded = new ArrayList<>(recorded);
+      recorded.set(recorded.size() - 1, last.withRawBody(response.body()));
     }
     ArchivedExchanges archived =
         ArchivedExchanges.newBuilder()
             .setUrl(url)
             .setRequestId(requestId)
             .setPurpose(purpose)
-            .setExchanges(exchanges(response.exchanges()))
+            .setExchanges(exchanges(recorded))
             .build();
-    return Optional.of(record(topics.exchanges(), origin, archived));
+    return Optional.of(topics.exchanges().serialized(origin, archived));
   }
 
   private static List<HttpExchange> exchanges(List<Exchange> exchanges) {
@@ -129,6 +137,7 @@ final class FetchRecords {
               .setReason(exchange.reason())
               .setResponseHeaders(headers(exchange.responseHeaders()))
               .setRawBody(exchange.rawBody().map(ByteBuffer::wrap).orElse(null))
+              .setTruncated(exchange.truncated().map(Exchange.Truncation::warcName).orElse(null))
               .build());
     }
     return records;
@@ -165,12 +174,12 @@ final class FetchRecords {
     if (originDelayMillis >= 0) {
       outcome.setOriginDelayMillis(originDelayMillis);
     }
-    records.add(record(topics.outcomes(), pending.origin(), outcome.build()));
+    records.add(topics.outcomes().serialized(pending.origin(), outcome.build()));
     records.add(
-        record(
-            topics.log(),
-            pending.origin(),
-            log.entry(decision, now, pending.request().getOptions())));
+        topics
+            .log()
+            .serialized(
+                pending.origin(), log.entry(decision, now, pending.request().getOptions())));
     if (redirectTarget != null) {
       DiscoveredUrl target =
           DiscoveredUrl.newBuilder()
@@ -180,7 +189,7 @@ final class FetchRecords {
               .setKind(UrlKind.REDIRECT)
               .setDiscoveredAt(now)
               .build();
-      records.add(record(topics.discovered(), Origin.keyOf(redirectTarget), target));
+      records.add(topics.discovered().serialized(Origin.keyOf(redirectTarget), target));
     }
     return records;
   }
@@ -208,22 +217,25 @@ final class FetchRecords {
     Instant at = clock.instant();
     return Optional.of(
         List.of(
-            record(topics.outcomes(), origin, decision.toOutcome(FetchLoop.SERVICE, at).build()),
-            record(topics.log(), origin, log.entry(decision, at))));
+            topics.outcomes().serialized(origin, decision.toOutcome(FetchLoop.SERVICE, at).build()),
+            topics.log().serialized(origin, log.entry(decision, at))));
   }
 
   /** The crawl-log line that acknowledges an operator's command, keyed by its target. */
   ProducerRecord<byte[], byte[]> acknowledged(ControlCommand command, String what) {
-    Decision decision = ControlTopic.acknowledgement(command, what, "fetcher " + instanceId);
-    return record(topics.log(), decision.url(), log.entry(decision, clock.instant()));
+    Decision decision =
+        ControlTopic.acknowledgement(
+            command, what + " (fetcher " + instanceId + ")", AcknowledgerRole.FETCHER, instanceId);
+    return topics.log().serialized(decision.url(), log.entry(decision, clock.instant()));
   }
 
   /** A request record that cannot be decoded, for the dead-letter topic. */
   ProducerRecord<byte[], byte[]> deadLetter(
       ConsumerRecord<byte[], byte[]> raw, UndecodableRecordException error) {
     String key = raw.key() == null ? null : new String(raw.key(), StandardCharsets.UTF_8);
-    return record(
-        topics.deadLetters(), key, DeadLetters.of(raw, error, FetchLoop.SERVICE, clock.instant()));
+    return topics
+        .deadLetters()
+        .serialized(key, DeadLetters.of(raw, error, FetchLoop.SERVICE, clock.instant()));
   }
 
   /** The sitemaps a robots.txt names, as discovered URLs of kind sitemap. */
@@ -246,7 +258,7 @@ final class FetchRecords {
               .setKind(UrlKind.SITEMAP)
               .setDiscoveredAt(now)
               .build();
-      records.add(record(topics.discovered(), key, discovered));
+      records.add(topics.discovered().serialized(key, discovered));
     }
     return records;
   }
@@ -266,12 +278,12 @@ final class FetchRecords {
             .setUpdatedAt(Instant.ofEpochMilli(now))
             .setFetcher(instanceId)
             .build();
-    return record(topics.politeness(), origin, state);
+    return topics.politeness().serialized(origin, state);
   }
 
   /** A tombstone: the origin's politeness is back to a fresh state. */
   ProducerRecord<byte[], byte[]> politenessWithdrawn(String origin) {
-    return record(topics.politeness(), origin, null);
+    return topics.politeness().serialized(origin, null);
   }
 
   /**
@@ -293,14 +305,5 @@ final class FetchRecords {
             state.getPatience(),
             state.getFailureStreak(),
             state.getPausedUntil().toEpochMilli()));
-  }
-
-  private static <V> ProducerRecord<byte[], byte[]> record(
-      TopicSpec<String, V> topic, @Nullable String key, @Nullable V value) {
-    byte[] keyBytes =
-        key == null ? null : topic.keySerde().serializer().serialize(topic.name(), key);
-    byte[] valueBytes =
-        value == null ? null : topic.valueSerde().serializer().serialize(topic.name(), value);
-    return new ProducerRecord<>(topic.name(), keyBytes, valueBytes);
   }
 }

@@ -1,6 +1,7 @@
 package dev.crawler.fetcher.kafka;
 
 import dev.crawler.common.control.OperatorHolds;
+import dev.crawler.common.kafka.TopicReader;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.serde.RecordDecoder;
@@ -8,11 +9,9 @@ import dev.crawler.schemas.serde.UndecodableRecordException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,23 +55,17 @@ final class OperatorView {
     if (consumer == null) {
       return;
     }
-    List<TopicPartition> partitions = new ArrayList<>();
-    consumer
-        .partitionsFor(topic.name(), Duration.ofSeconds(30))
-        .forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
-    consumer.assign(partitions);
-    consumer.seekToBeginning(partitions);
-    Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
-    long deadline = System.nanoTime() + CATCH_UP.toNanos();
-    int read = 0;
-    while (!caughtUp(ends) && System.nanoTime() < deadline) {
-      for (ConsumerRecord<byte[], byte[]> raw : consumer.poll(Duration.ofMillis(200))) {
-        decode(raw).ifPresent(command -> apply(command));
-        read++;
-      }
-    }
+    TopicReader reader = new TopicReader(consumer, "the operators' commands");
+    TopicReader.Result read =
+        reader.readToEnd(
+            reader.partitionsOf(topic.name(), CATCH_UP),
+            CATCH_UP,
+            raw -> {
+              decode(raw).ifPresent(this::apply);
+              return true;
+            });
     if (!holds.isEmpty()) {
-      LOG.info("operators hold {} (from {} commands)", holds.inForce(), read);
+      LOG.info("operators hold {} (from {} commands)", holds.inForce(), read.read());
     }
   }
 
@@ -97,15 +90,6 @@ final class OperatorView {
     if (consumer != null) {
       consumer.close(Duration.ofSeconds(5));
     }
-  }
-
-  private boolean caughtUp(Map<TopicPartition, Long> ends) {
-    for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
-      if (consumer.position(end.getKey()) < end.getValue()) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private void apply(ControlCommand command) {

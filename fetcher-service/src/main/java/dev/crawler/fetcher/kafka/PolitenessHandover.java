@@ -1,5 +1,6 @@
 package dev.crawler.fetcher.kafka;
 
+import dev.crawler.common.kafka.TopicReader;
 import dev.crawler.fetcher.domain.HostQueue;
 import dev.crawler.fetcher.domain.OriginPoliteness;
 import java.nio.charset.StandardCharsets;
@@ -128,18 +129,16 @@ final class PolitenessHandover {
 
   private void readAll(
       List<TopicPartition> partitions, Map<String, OriginPoliteness.Snapshot> read) {
-    long deadline = System.nanoTime() + readTimeout.toNanos();
-    stateReader.assign(partitions);
-    stateReader.seekToBeginning(partitions);
-    Map<TopicPartition, Long> ends = stateReader.endOffsets(partitions);
-    while (partitions.stream().anyMatch(p -> stateReader.position(p) < ends.get(p))
-        && System.nanoTime() < deadline) {
-      for (ConsumerRecord<byte[], byte[]> raw : stateReader.poll(Duration.ofMillis(100))) {
-        if (raw.key() != null) {
-          readOne(raw, read);
-        }
-      }
-    }
+    new TopicReader(stateReader, "the politeness handed over")
+        .readToEnd(
+            partitions,
+            readTimeout,
+            raw -> {
+              if (raw.key() != null) {
+                readOne(raw, read);
+              }
+              return true;
+            });
   }
 
   private void readOne(

@@ -110,17 +110,14 @@ class JettyPageFetcherHttp2Test {
     server.start();
     base = "https://127.0.0.1:" + connector.getLocalPort();
     fetcher =
-        new JettyPageFetcher(
-            "test-bot/1.0",
-            1024,
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(10),
-            16,
-            false,
-            AddressPolicy.of(List.of("127.0.0.1"), List.of()),
-            new BodyBudget(64L * 1024 * 1024),
-            false);
+        JettyPageFetcher.builder("test-bot/1.0")
+            .maxBodyBytes(1024)
+            .timeouts(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10))
+            .maxConnections(16)
+            .addresses(AddressPolicy.of(List.of("127.0.0.1"), List.of()))
+            .bodies(new BodyBudget(64L * 1024 * 1024))
+            .recordsExchanges(false)
+            .build();
   }
 
   @AfterAll

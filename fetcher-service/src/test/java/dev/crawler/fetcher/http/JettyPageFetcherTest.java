@@ -170,17 +170,14 @@ class JettyPageFetcherTest {
     server.start();
     base = "http://127.0.0.1:" + connector.getLocalPort();
     fetcher =
-        new JettyPageFetcher(
-            "test-bot/1.0",
-            1024,
-            Duration.ofSeconds(2),
-            Duration.ofMillis(500),
-            Duration.ofMillis(500),
-            16,
-            false,
-            AddressPolicy.of(List.of("127.0.0.1"), List.of()),
-            new BodyBudget(64L * 1024 * 1024),
-            false);
+        JettyPageFetcher.builder("test-bot/1.0")
+            .maxBodyBytes(1024)
+            .timeouts(Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofMillis(500))
+            .maxConnections(16)
+            .addresses(AddressPolicy.of(List.of("127.0.0.1"), List.of()))
+            .bodies(new BodyBudget(64L * 1024 * 1024))
+            .recordsExchanges(false)
+            .build();
   }
 
   @AfterAll
@@ -206,17 +203,14 @@ class JettyPageFetcherTest {
   @Test
   void recordsEachExchangeAsSentAndReceivedWhenAsked() throws Exception {
     try (JettyPageFetcher recording =
-        new JettyPageFetcher(
-            "test-bot/1.0",
-            64 * 1024,
-            Duration.ofSeconds(2),
-            Duration.ofMillis(500),
-            Duration.ofMillis(500),
-            16,
-            false,
-            AddressPolicy.of(List.of("127.0.0.1"), List.of()),
-            new BodyBudget(64L * 1024 * 1024),
-            true)) {
+        JettyPageFetcher.builder("test-bot/1.0")
+            .maxBodyBytes(64 * 1024)
+            .timeouts(Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofMillis(500))
+            .maxConnections(16)
+            .addresses(AddressPolicy.of(List.of("127.0.0.1"), List.of()))
+            .bodies(new BodyBudget(64L * 1024 * 1024))
+            .recordsExchanges(true)
+            .build()) {
       FetchAttempt.Response response =
           (FetchAttempt.Response)
               recording
@@ -303,17 +297,14 @@ class JettyPageFetcherTest {
         .isInstanceOf(FetchAttempt.Response.class);
 
     try (JettyPageFetcher guarded =
-        new JettyPageFetcher(
-            "test-bot/1.0",
-            1024,
-            Duration.ofSeconds(2),
-            Duration.ofMillis(500),
-            Duration.ofMillis(500),
-            16,
-            false,
-            AddressPolicy.defaults(),
-            new BodyBudget(64L * 1024 * 1024),
-            false)) {
+        JettyPageFetcher.builder("test-bot/1.0")
+            .maxBodyBytes(1024)
+            .timeouts(Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofMillis(500))
+            .maxConnections(16)
+            .addresses(AddressPolicy.defaults())
+            .bodies(new BodyBudget(64L * 1024 * 1024))
+            .recordsExchanges(false)
+            .build()) {
       assertThat(guarded.get(byName, Map.of(), 0).get(5, TimeUnit.SECONDS))
           .isInstanceOfSatisfying(
               FetchAttempt.Failure.class,
@@ -341,17 +332,14 @@ class JettyPageFetcherTest {
   void aBodyThatFindsNoRoomInTheBudgetFailsItsRequestAndGivesEverythingBack() throws Exception {
     BodyBudget small = new BodyBudget(100_000);
     try (JettyPageFetcher tight =
-        new JettyPageFetcher(
-            "test-bot/1.0",
-            1_000_000,
-            Duration.ofSeconds(2),
-            Duration.ofMillis(500),
-            Duration.ofMillis(500),
-            16,
-            false,
-            AddressPolicy.of(List.of("127.0.0.1"), List.of()),
-            small,
-            false)) {
+        JettyPageFetcher.builder("test-bot/1.0")
+            .maxBodyBytes(1_000_000)
+            .timeouts(Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofMillis(500))
+            .maxConnections(16)
+            .addresses(AddressPolicy.of(List.of("127.0.0.1"), List.of()))
+            .bodies(small)
+            .recordsExchanges(false)
+            .build()) {
       for (String path : new String[] {"/streamed", "/sized"}) {
         FetchAttempt attempt = tight.get(base + path, Map.of(), 0).get(5, TimeUnit.SECONDS);
 
@@ -381,17 +369,14 @@ class JettyPageFetcherTest {
   @Test
   void readsALongBodyWholeWithAndWithoutContentLength() throws Exception {
     try (JettyPageFetcher roomy =
-        new JettyPageFetcher(
-            "test-bot/1.0",
-            1_000_000,
-            Duration.ofSeconds(2),
-            Duration.ofMillis(500),
-            Duration.ofMillis(500),
-            16,
-            false,
-            AddressPolicy.of(List.of("127.0.0.1"), List.of()),
-            new BodyBudget(64L * 1024 * 1024),
-            false)) {
+        JettyPageFetcher.builder("test-bot/1.0")
+            .maxBodyBytes(1_000_000)
+            .timeouts(Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofMillis(500))
+            .maxConnections(16)
+            .addresses(AddressPolicy.of(List.of("127.0.0.1"), List.of()))
+            .bodies(new BodyBudget(64L * 1024 * 1024))
+            .recordsExchanges(false)
+            .build()) {
       for (String path : new String[] {"/streamed", "/sized"}) {
         FetchAttempt.Response response =
             (FetchAttempt.Response) roomy.get(base + path, Map.of(), 0).get(5, TimeUnit.SECONDS);

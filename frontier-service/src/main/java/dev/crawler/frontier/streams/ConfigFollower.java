@@ -1,5 +1,8 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.kafka.ClientSettings;
+import dev.crawler.common.kafka.ServiceThread;
+import dev.crawler.common.kafka.TopicReader;
 import dev.crawler.events.CrawlConfiguration;
 import dev.crawler.frontier.domain.ActiveConfig;
 import dev.crawler.frontier.rules.CrawlConfig;
@@ -9,16 +12,12 @@ import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.serde.RecordDecoder;
 import dev.crawler.schemas.serde.UndecodableRecordException;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,53 +25,77 @@ import org.slf4j.LoggerFactory;
  * Follows {@code crawl.config}, where {@code crawler config apply} publishes the crawl
  * configuration in force: read to its end before the frontier starts (a configuration applied
  * before wins over the service's file, so every instance, a restarted one too, decides with the
- * same), then followed on a thread of its own; each new one goes into the {@link ActiveConfig} the
- * tasks read. A record that does not load (a hand-made one) is logged and ignored.
+ * same), within {@link #READ_BOUND} (a read that gives up is logged, and the frontier starts with
+ * what it read), then followed on a thread of its own, joined on {@link #close()}, whose end before
+ * then is a liveness problem ({@link #livenessProblem()}); each new one goes into the {@link
+ * ActiveConfig} the tasks read. A record that does not load (a hand-made one) is logged and
+ * ignored.
  */
 public final class ConfigFollower implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConfigFollower.class);
 
-  private final KafkaConsumer<byte[], byte[]> consumer;
+  /** How long reading the configurations applied before the start may take at most. */
+  public static final Duration READ_BOUND = Duration.ofSeconds(30);
+
+  private final Consumer<byte[], byte[]> consumer;
   private final RecordDecoder<String, CrawlConfiguration> decoder;
   private final ActiveConfig active;
   private final UnaryOperator<CrawlConfig> withSettings;
-  private final Thread thread;
   private volatile boolean running = true;
+  private @Nullable ServiceThread thread;
 
-  /**
-   * @param withSettings puts the service's own settings (max depth, delay) on top of a
-   *     configuration, as on the file's
-   */
-  public ConfigFollower(
-      Map<String, Object> kafka,
+  private ConfigFollower(
+      Consumer<byte[], byte[]> consumer,
       TopicSpec<String, CrawlConfiguration> topic,
       ActiveConfig active,
       UnaryOperator<CrawlConfig> withSettings) {
-    Map<String, Object> properties = new HashMap<>(kafka);
-    properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "frontier-config-follower");
-    this.consumer =
-        new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    this.consumer = consumer;
     this.decoder = new RecordDecoder<>(topic);
     this.active = active;
     this.withSettings = withSettings;
-    List<TopicPartition> partitions =
-        consumer.partitionsFor(topic.name(), Duration.ofSeconds(30)).stream()
-            .map(info -> new TopicPartition(info.topic(), info.partition()))
-            .toList();
-    consumer.assign(partitions);
-    consumer.seekToBeginning(partitions);
-    Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))
-        && System.nanoTime() < deadline) {
-      consumer.poll(Duration.ofMillis(200)).forEach(this::take);
+  }
+
+  /**
+   * Reads the configurations applied so far, then follows the topic on a thread of its own.
+   *
+   * @param withSettings puts the service's own settings (max depth, delay) on top of a
+   *     configuration, as on the file's
+   */
+  public static ConfigFollower start(
+      ClientSettings clients,
+      TopicSpec<String, CrawlConfiguration> topic,
+      ActiveConfig active,
+      UnaryOperator<CrawlConfig> withSettings) {
+    return start(
+        ClientSettings.rawConsumer(clients.reader("frontier-config-follower")),
+        topic,
+        active,
+        withSettings);
+  }
+
+  /** {@link #start(ClientSettings, TopicSpec, ActiveConfig, UnaryOperator)} with this consumer. */
+  static ConfigFollower start(
+      Consumer<byte[], byte[]> consumer,
+      TopicSpec<String, CrawlConfiguration> topic,
+      ActiveConfig active,
+      UnaryOperator<CrawlConfig> withSettings) {
+    ConfigFollower follower = new ConfigFollower(consumer, topic, active, withSettings);
+    try {
+      TopicReader reader = new TopicReader(consumer, "the crawl configuration applied");
+      reader.readToEnd(
+          reader.partitionsOf(topic.name(), READ_BOUND),
+          READ_BOUND,
+          raw -> {
+            follower.take(raw);
+            return true;
+          });
+      follower.thread = ServiceThread.start("frontier-config", follower::follow);
+      return follower;
+    } catch (RuntimeException e) {
+      consumer.close(Duration.ofSeconds(5));
+      throw e;
     }
-    this.thread = new Thread(this::follow, "frontier-config");
-    thread.setDaemon(true);
-    thread.start();
   }
 
   private void follow() {
@@ -81,15 +104,25 @@ public final class ConfigFollower implements AutoCloseable {
         consumer.poll(Duration.ofMillis(500)).forEach(this::take);
       }
     } catch (WakeupException e) {
-      // closing
-    } catch (RuntimeException e) {
-      LOG.error("stopped following the crawl configuration: {}", e.toString());
+      if (running) {
+        throw e;
+      }
     } finally {
       consumer.close(Duration.ofSeconds(5));
     }
   }
 
-  private void take(ConsumerRecord<byte[], byte[]> raw) {
+  /** Why the configuration is no longer followed, empty while it is. */
+  public Optional<String> livenessProblem() {
+    ServiceThread following = thread;
+    return following == null
+        ? Optional.empty()
+        : following
+            .livenessProblem()
+            .map(problem -> "the crawl configuration is no longer followed: " + problem);
+  }
+
+  void take(ConsumerRecord<byte[], byte[]> raw) {
     CrawlConfiguration applied;
     try {
       applied = decoder.decode(raw).value();
@@ -118,9 +151,14 @@ public final class ConfigFollower implements AutoCloseable {
     }
   }
 
+  /** Stops following and waits for the thread to end. */
   @Override
   public void close() {
     running = false;
     consumer.wakeup();
+    ServiceThread following = thread;
+    if (following != null) {
+      following.join(Duration.ofSeconds(10));
+    }
   }
 }

@@ -3,6 +3,8 @@ package dev.crawler.frontier.streams;
 import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.events.Acknowledgement;
+import dev.crawler.events.AcknowledgerRole;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
 import dev.crawler.events.Outcome;
@@ -222,14 +224,16 @@ final class OperatorCommands {
             + before
             + ") (frontier task "
             + task
-            + ", configuration "
-            + configVersion
-            + ", command config-"
-            + appliedVersion
             + ")";
     output.logOnly(
         "config",
-        Decision.of("config", Outcome.OPERATOR, detail).withRule("operator config apply"),
+        Decision.of("config", Outcome.OPERATOR, detail)
+            .withRule("operator config apply")
+            .withAcknowledgement(
+                new Acknowledgement(
+                    ControlTopic.configCommandId(appliedVersion),
+                    AcknowledgerRole.FRONTIER_TASK,
+                    task)),
         output.now());
     LOG.info("{}", detail);
   }
@@ -238,7 +242,10 @@ final class OperatorCommands {
   private void acknowledge(ControlCommand command, String what) {
     Decision decision =
         ControlTopic.acknowledgement(
-            command, what, "frontier task " + task + ", configuration " + configVersion);
+            command,
+            what + " (frontier task " + task + ", configuration " + configVersion + ")",
+            AcknowledgerRole.FRONTIER_TASK,
+            task);
     output.logOnly(decision.url(), decision, output.now());
     LOG.info("{}: {}", decision.url(), decision.detail().orElse(""));
   }

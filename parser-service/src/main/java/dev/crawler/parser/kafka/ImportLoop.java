@@ -2,6 +2,7 @@ package dev.crawler.parser.kafka;
 
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.common.kafka.ConsumerLoop;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchResult;
 import dev.crawler.events.Outcome;
@@ -14,7 +15,6 @@ import dev.crawler.parser.domain.ParseResult;
 import dev.crawler.parser.domain.RecentLinks;
 import dev.crawler.parser.streams.ParserOutputs;
 import dev.crawler.schemas.Origin;
-import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.DeadLetters;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,7 +27,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -41,11 +40,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.streams.KeyValue;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +62,7 @@ import org.slf4j.LoggerFactory;
  * canonical, robots headers and links. Runs on its own thread ({@link #run()}); {@link #close()}
  * from another. Not otherwise thread-safe.
  */
-public final class ImportLoop implements Runnable, AutoCloseable {
+public final class ImportLoop extends ConsumerLoop {
 
   private static final Logger LOG = LoggerFactory.getLogger(ImportLoop.class);
 
@@ -78,9 +74,6 @@ public final class ImportLoop implements Runnable, AutoCloseable {
   /** Links the loop remembers having sent, so a file's links are not sent again and again. */
   private static final int RECENT_LINKS = 10_000;
 
-  private final Consumer<byte[], byte[]> consumer;
-  private final Supplier<Producer<byte[], byte[]>> producers;
-  private Producer<byte[], byte[]> producer;
   private final Topics topics;
   private final FileImporter importer;
   private final PageParser parser;
@@ -90,9 +83,6 @@ public final class ImportLoop implements Runnable, AutoCloseable {
   private final Timer importDuration;
   private final RecentLinks recentLinks =
       new RecentLinks(RECENT_LINKS, RecentLinks.DEFAULT_MAX_AGE_MILLIS);
-
-  private volatile boolean closing;
-  private volatile @Nullable Throwable failure;
 
   /**
    * @param consumer a consumer of its own group, read_committed, without auto commit, reading at
@@ -109,9 +99,7 @@ public final class ImportLoop implements Runnable, AutoCloseable {
       MeterRegistry registry,
       int parallelism,
       InstantSource clock) {
-    this.consumer = consumer;
-    this.producers = producers;
-    this.producer = producers.get();
+    super("the file import loop", consumer, producers, POLL);
     this.topics = topics;
     this.importer = importer;
     this.parser = parser;
@@ -134,39 +122,22 @@ public final class ImportLoop implements Runnable, AutoCloseable {
             .register(registry);
   }
 
+  /** Joins the group. */
   @Override
-  public void run() {
-    try {
-      start();
-      while (!closing) {
-        turn();
-      }
-    } catch (WakeupException e) {
-      if (!closing) {
-        failure = e;
-      }
-    } catch (RuntimeException | Error e) {
-      failure = e;
-      LOG.error("the file import loop failed and stopped", e);
-    } finally {
-      workers.shutdownNow();
-      consumer.close(Duration.ofSeconds(5));
-      producer.close(Duration.ofSeconds(5));
-    }
-  }
-
-  /** Readies the producer's transactions and joins the group. */
-  void start() {
-    producer.initTransactions();
+  protected void starting() {
     consumer.subscribe(Set.of(topics.imports().name()));
   }
 
-  /** One turn of the loop: a poll, and the import of what it gave. */
-  void turn() {
-    ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
+  @Override
+  protected void process(ConsumerRecords<byte[], byte[]> records) {
     if (!records.isEmpty()) {
       importAndCommit(records);
     }
+  }
+
+  @Override
+  protected void stopped() {
+    workers.shutdownNow();
   }
 
   /**
@@ -191,13 +162,13 @@ public final class ImportLoop implements Runnable, AutoCloseable {
     } catch (ExecutionException e) {
       // an import interrupted by the stop (the records are read again), or a bug
       imports.forEach(imported -> imported.cancel(true));
-      if (!closing) {
+      if (!isClosing()) {
         LOG.error("importing files failed; reading them again", e.getCause());
       }
       rewind();
       return;
     }
-    if (closing) {
+    if (isClosing()) {
       rewind();
       return;
     }
@@ -207,16 +178,7 @@ public final class ImportLoop implements Runnable, AutoCloseable {
       offsets.put(
           partition, new OffsetAndMetadata(ofPartition.get(ofPartition.size() - 1).offset() + 1));
     }
-    try {
-      producer.beginTransaction();
-      for (ProducerRecord<byte[], byte[]> output : outputs) {
-        producer.send(output);
-      }
-      producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
-      producer.commitTransaction();
-    } catch (KafkaException e) {
-      LOG.warn("writing the imports' results failed ({}); reading those files again", e.toString());
-      abort();
+    if (!commit(outputs, offsets)) {
       rewind();
     }
   }
@@ -239,13 +201,13 @@ public final class ImportLoop implements Runnable, AutoCloseable {
           raw.topic(),
           raw.partition(),
           raw.offset());
-      return List.of(record(topics.deadLetters(), key, DeadLetters.of(raw, e, SERVICE, now)));
+      return List.of(topics.deadLetters().serialized(key, DeadLetters.of(raw, e, SERVICE, now)));
     }
     ParserOutputs outputs;
     try {
       outputs = importFile(result);
     } catch (IllegalStateException e) {
-      if (Thread.currentThread().isInterrupted() || closing) {
+      if (Thread.currentThread().isInterrupted() || isClosing()) {
         throw e; // stopping: the file was not judged, and is read again
       }
       LOG.warn("{}: unexpected failure while importing, outcome ERROR", result.getUrl(), e);
@@ -276,80 +238,36 @@ public final class ImportLoop implements Runnable, AutoCloseable {
     List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
     if (outputs.rejection().isPresent()) {
       Decision decision = outputs.rejection().get();
-      records.add(record(topics.outcomes(), origin, decision.toOutcome(SERVICE, now).build()));
-      records.add(record(topics.log(), origin, log.entry(decision, now, options)));
+      records.add(topics.outcomes().serialized(origin, decision.toOutcome(SERVICE, now).build()));
+      records.add(topics.log().serialized(origin, log.entry(decision, now, options)));
     }
     outputs
         .document()
-        .ifPresent(document -> records.add(record(topics.parsed(), origin, document)));
+        .ifPresent(document -> records.add(topics.parsed().serialized(origin, document)));
     for (KeyValue<String, DiscoveredUrl> discovered : outputs.discovered()) {
       boolean isNew;
       synchronized (recentLinks) {
         isNew = recentLinks.isNew(discovered.value.getUrl(), now.toEpochMilli());
       }
       if (isNew) {
-        records.add(record(topics.discovered(), discovered.key, discovered.value));
+        records.add(topics.discovered().serialized(discovered.key, discovered.value));
       }
     }
     return records;
   }
 
-  private static <V> ProducerRecord<byte[], byte[]> record(
-      TopicSpec<String, V> topic, @Nullable String key, V value) {
-    return new ProducerRecord<>(
-        topic.name(),
-        key == null ? null : topic.keySerde().serializer().serialize(topic.name(), key),
-        topic.valueSerde().serializer().serialize(topic.name(), value));
-  }
-
-  /** Aborts the open transaction; a producer that cannot abort is replaced. */
-  private void abort() {
-    try {
-      producer.abortTransaction();
-    } catch (KafkaException e) {
-      LOG.warn("the import loop's producer cannot abort ({}); starting a new one", e.toString());
-      producer.close(Duration.ZERO);
-      producer = producers.get();
-      producer.initTransactions();
-    }
-  }
-
-  /** Goes back to the committed offset of every partition assigned, to read those records again. */
-  private void rewind() {
+  /** Goes back to the committed offsets, forgetting the links it remembers as sent. */
+  @Override
+  protected void rewound() {
     synchronized (recentLinks) {
       recentLinks.clear(); // the links it remembers as sent were not written
     }
-    Set<TopicPartition> assignment = consumer.assignment();
-    if (assignment.isEmpty()) {
-      return;
-    }
-    Map<TopicPartition, OffsetAndMetadata> committed;
-    try {
-      committed = consumer.committed(assignment, Duration.ofSeconds(30));
-    } catch (KafkaException e) {
-      // no answer: a rebalance reads from the committed offsets anyway; fail the loop to restart
-      throw new IllegalStateException("cannot read the committed offsets of " + assignment, e);
-    }
-    for (TopicPartition partition : assignment) {
-      OffsetAndMetadata offset = committed.get(partition);
-      if (offset != null) {
-        consumer.seek(partition, offset);
-      } else {
-        consumer.seekToBeginning(List.of(partition));
-      }
-    }
-  }
-
-  /** Why the loop stopped when it stopped on a failure. */
-  public Optional<Throwable> failure() {
-    return Optional.ofNullable(failure);
   }
 
   /** Stops the loop (it wakes from its poll and finishes nothing more); returns at once. */
   @Override
   public void close() {
-    closing = true;
-    consumer.wakeup();
+    super.close();
     workers.shutdownNow();
   }
 }
