@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * An aipref statement of preference, the value of a {@code Content-Usage} header or robots.txt rule
- * (draft-ietf-aipref-vocab-08, "Exemplary Serialization Format"; draft-ietf-aipref-attach-05): a
+ * (draft-ietf-aipref-vocab-07, "Exemplary Serialization Format"; draft-ietf-aipref-attach-05): a
  * Structured Field Dictionary (RFC 9651) whose keys are usage category labels and whose values are
  * the Tokens {@code y} and {@code n}.
  *

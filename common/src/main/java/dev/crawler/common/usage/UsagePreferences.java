@@ -20,7 +20,7 @@ import java.util.Optional;
  *       statements are kept, marked {@link UsageStatement#superseded()}, and count for nothing.
  *   <li>Across everything else (aipref in robots.txt and in the header, Content-Signal, TDMRep's
  *       value in force, noai and noimageai), the most restrictive statement wins, as the aipref
- *       vocabulary combines statements (draft-ietf-aipref-vocab-08, "Combining Preferences"): a
+ *       vocabulary combines statements (draft-ietf-aipref-vocab-07, "Combining Preferences"): a
  *       category is {@link Preference#STATED_DISALLOWED} if any statement disallows it, else {@link
  *       Preference#STATED_ALLOWED} if any allows it, else {@link Preference#NOT_STATED}. No
  *       specification orders these sources against one another; the most restrictive rule is the

@@ -12,12 +12,14 @@ import org.jspecify.annotations.Nullable;
  * <table>
  *   <caption>Terms and the categories they state</caption>
  *   <tr><th>source</th><th>term</th><th>states</th></tr>
- *   <tr><td>aipref Content-Usage</td><td>{@code train-ai} (also {@code ai}, draft -01)</td>
+ *   <tr><td>aipref Content-Usage</td><td>{@code train-ai} (also {@code ai}, draft -01; {@code
+ *       ai-train}, draft-romm-aipref-contentsignals-00)</td>
  *       <td>AI_TRAINING; GENAI_TRAINING unless {@code train-genai} is stated</td></tr>
  *   <tr><td></td><td>{@code train-genai} (drafts -02, -03; {@code genai}, -01)</td>
  *       <td>GENAI_TRAINING</td></tr>
  *   <tr><td></td><td>{@code search}</td><td>SEARCH</td></tr>
- *   <tr><td></td><td>{@code ai-use} (-02), {@code ai-output} (-04), {@code inference} (-01)</td>
+ *   <tr><td></td><td>{@code ai-use} (-02), {@code ai-output} (-04), {@code inference} (-01),
+ *       {@code ai-input} (draft-romm-aipref-contentsignals-00)</td>
  *       <td>AI_USE</td></tr>
  *   <tr><td></td><td>{@code bots} (-03, -04), {@code all} (-02), {@code tdm} (-01)</td>
  *       <td>TDM, and every other category (but IMAGE_AI_TRAINING) the statement leaves
@@ -41,12 +43,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class UsageVocabulary {
 
-  /** aipref labels that state AI training, the current one first. */
-  private static final Set<String> AIPREF_AI_TRAINING = Set.of("train-ai", "ai");
+  /** aipref labels that state AI training: the current one and its aliases. */
+  private static final Set<String> AIPREF_AI_TRAINING = Set.of("train-ai", "ai", "ai-train");
 
   private static final Set<String> AIPREF_GENAI_TRAINING = Set.of("train-genai", "genai");
 
-  private static final Set<String> AIPREF_AI_USE = Set.of("ai-use", "ai-output", "inference");
+  private static final Set<String> AIPREF_AI_USE =
+      Set.of("ai-use", "ai-output", "inference", "ai-input");
 
   private static final Set<String> AIPREF_SEARCH = Set.of("search");
 

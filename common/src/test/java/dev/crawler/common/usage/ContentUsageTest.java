@@ -14,7 +14,7 @@ class ContentUsageTest {
       delimiter = '|',
       quoteCharacter = '\'',
       value = {
-        // the latest vocabulary (draft-ietf-aipref-vocab-08): train-ai and search
+        // the latest vocabulary (draft-ietf-aipref-vocab-07): train-ai and search
         "train-ai=n                      | ai-training=n genai-training=n",
         "train-ai=y, search=n            | ai-training=y genai-training=y search=n",
         "search=y                        | search=y",
@@ -25,6 +25,8 @@ class ContentUsageTest {
         "ai-use=n                        | ai-use=n",
         "ai-output=n                     | ai-use=n",
         "ai=n, genai=y, inference=y      | ai-training=n genai-training=y ai-use=y",
+        // the Content Signals labels proposed as aipref categories
+        "ai-train=n, ai-input=y          | ai-training=n genai-training=n ai-use=y",
         // the broadest category of drafts -01 to -04 covers what the statement leaves unstated
         "bots=n                          | ai-training=n genai-training=n ai-use=n search=n tdm=n",
         "bots=n, search=y                | ai-training=n genai-training=n ai-use=n search=y tdm=n",
