@@ -64,8 +64,10 @@ public final class FetcherConfig extends ServiceConfig {
   public static final String ARCHIVE_EXCHANGES_CONFIG = "fetcher.archive.exchanges";
   private static final String ARCHIVE_EXCHANGES_DOC =
       "Whether the fetcher records every HTTP exchange as sent and received (request and response fields, protocol, peer address, the body before"
-          + " content decoding) for the archive writer: on fetch results, and on crawl.exchanges for robots.txt, redirects recorded and error"
-          + " statuses. Off, the records are as they were.";
+          + " content decoding) for the archive writer: on fetch results, and on crawl.exchanges, each with its body, for robots.txt, HEAD requests,"
+          + " redirects recorded, error statuses and bodies not read whole. Each body recorded is bounded by fetcher.max.body.bytes: a longer one"
+          + " (TOO_LARGE) is read up to that bound, even when its Content-Length announced more, and archived marked WARC-Truncated: length."
+          + " Off, the records are as they were.";
 
   public static final String VERIFY_TLS_CONFIG = "fetcher.verify.tls";
   private static final String VERIFY_TLS_DOC =

@@ -34,6 +34,7 @@ import org.netpreserve.jwarc.WarcRecord;
 import org.netpreserve.jwarc.WarcRequest;
 import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcRevisit;
+import org.netpreserve.jwarc.WarcTruncationReason;
 import org.netpreserve.jwarc.Warcinfo;
 
 /**
@@ -50,9 +51,13 @@ import org.netpreserve.jwarc.Warcinfo;
  *       {@code X-Crawler-Transfer-Encoding} and a {@code Content-Length} of the stored body added
  *       (the original, when there was one and it differs, as {@code X-Crawler-Content-Length}), so
  *       a reader of the record finds the body as the server sent it, byte for byte.
+ *   <li>A body the fetcher did not read whole (cut at its size limit, out of time, the connection
+ *       broken) is stored as far as it was read, its response record marked {@code WARC-Truncated}
+ *       with the reason ({@code length}, {@code time}, {@code disconnect}, {@code unspecified}),
+ *       its {@code Content-Length} that of the stored part.
  *   <li>A 304 is a {@code revisit} record of the server-not-modified profile; a response whose
  *       payload is the one last archived for the same URL, a {@code revisit} of the
- *       identical-payload-digest profile referring to that record.
+ *       identical-payload-digest profile referring to that record (never for a truncated body).
  *   <li>An HTML response's links go in a {@code metadata} record ({@code outlink: URL} fields),
  *       when asked.
  * </ul>
@@ -120,7 +125,8 @@ public final class WarcRecords {
    *
    * @param exchanges the fetch's exchanges, the redirects followed first
    * @param decodedBody the last exchange's decoded body, which is its body as received when the
-   *     exchange carries none of its own (no content coding); empty for none
+   *     exchange carries none of its own (a fetch result's page without content coding); empty when
+   *     every exchange carries its own (the exchanges of crawl.exchanges)
    */
   public List<WarcRecord> of(
       Coordinates from, List<HttpExchange> exchanges, Optional<ByteBuffer> decodedBody) {
@@ -188,6 +194,7 @@ public final class WarcRecords {
     byte[] block = concat(head, body);
     URI uri = URI.create(exchange.getUrl());
     WarcDigest payload = sha1(body);
+    Optional<WarcTruncationReason> truncated = truncation(exchange);
     if (exchange.getStatus() == 304) {
       WarcRevisit.Builder revisit =
           new WarcRevisit.Builder(uri, WarcRevisit.SERVER_NOT_MODIFIED_1_1)
@@ -200,7 +207,7 @@ public final class WarcRecords {
       peer(exchange).ifPresent(revisit::ipAddress);
       return revisit.build();
     }
-    Archived last = lastPayloads.get(exchange.getUrl());
+    Archived last = truncated.isPresent() ? null : lastPayloads.get(exchange.getUrl());
     if (last != null && last.payloadDigest().equals(payload.toString()) && body.length > 0) {
       // the same payload as the record archived last for this URL: its headers, and a reference
       WarcRevisit.Builder revisit =
@@ -216,7 +223,7 @@ public final class WarcRecords {
       peer(exchange).ifPresent(revisit::ipAddress);
       return revisit.build();
     }
-    if (exchange.getStatus() / 100 == 2) {
+    if (exchange.getStatus() / 100 == 2 && truncated.isEmpty()) {
       lastPayloads.put(
           exchange.getUrl(), new Archived(payload.toString(), id, exchange.getStartedAt()));
     }
@@ -229,6 +236,7 @@ public final class WarcRecords {
             .payloadDigest(payload)
             .blockDigest(sha1(block))
             .body(MediaType.HTTP_RESPONSE, block);
+    truncated.ifPresent(response::truncated);
     peer(exchange).ifPresent(response::ipAddress);
     return response.build();
   }
@@ -341,6 +349,23 @@ public final class WarcRecords {
 
   private static String requestVersion(String version) {
     return responseVersion(version);
+  }
+
+  /**
+   * Why the exchange's body is not whole, as WARC 1.1 names it; a reason it does not name is {@code
+   * unspecified}.
+   */
+  static Optional<WarcTruncationReason> truncation(HttpExchange exchange) {
+    String reason = exchange.getTruncated();
+    if (reason == null || reason.isBlank()) {
+      return Optional.empty();
+    }
+    return switch (reason.strip().toLowerCase(Locale.ROOT)) {
+      case "length" -> Optional.of(WarcTruncationReason.LENGTH);
+      case "time" -> Optional.of(WarcTruncationReason.TIME);
+      case "disconnect" -> Optional.of(WarcTruncationReason.DISCONNECT);
+      default -> Optional.of(WarcTruncationReason.UNSPECIFIED);
+    };
   }
 
   private static Optional<InetAddress> peer(HttpExchange exchange) {

@@ -19,6 +19,8 @@ import java.util.Optional;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.netpreserve.jwarc.MessageHeaders;
 import org.netpreserve.jwarc.WarcCaptureRecord;
 import org.netpreserve.jwarc.WarcMetadata;
@@ -27,6 +29,7 @@ import org.netpreserve.jwarc.WarcRecord;
 import org.netpreserve.jwarc.WarcRequest;
 import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcRevisit;
+import org.netpreserve.jwarc.WarcTruncationReason;
 
 class WarcRecordsTest {
 
@@ -190,6 +193,80 @@ class WarcRecordsTest {
     assertThat(last.body()).isEqualTo(PAGE);
   }
 
+  @Test
+  void anExchangeOfCrawlExchangesReplaysItsOwnBody() throws IOException {
+    byte[] notFound = "<html><body>no page here</body></html>".getBytes(StandardCharsets.UTF_8);
+    HttpExchange exchange =
+        exchange(
+            "http://a.example/missing",
+            404,
+            List.of(
+                header("Content-Type", "text/html"),
+                header("Content-Length", Integer.toString(notFound.length))),
+            notFound);
+
+    List<Read> read =
+        roundTrip(new WarcRecords(false).of(coordinates(6), List.of(exchange), Optional.empty()));
+
+    Read response = read.get(2);
+    assertThat(response.status()).isEqualTo(404);
+    assertThat(response.body()).isEqualTo(notFound);
+    assertThat(response.http().first("Content-Length")).contains("" + notFound.length);
+    assertThat(response.payloadDigest()).contains(WarcRecords.sha1(notFound).base32());
+    assertThat(response.truncated()).isEqualTo(WarcTruncationReason.NOT_TRUNCATED);
+    assertThat(response.ip()).contains("127.0.0.1");
+  }
+
+  @Test
+  void aBodyCutAtTheLimitIsMarkedTruncatedAndNeverARevisit() throws IOException {
+    byte[] cut = "the first bytes of a longer body".getBytes(StandardCharsets.UTF_8);
+    HttpExchange exchange =
+        exchange(
+            "http://a.example/big",
+            200,
+            List.of(header("Content-Type", "text/plain"), header("Content-Length", "10000")),
+            cut);
+    exchange.setTruncated("length");
+    WarcRecords records = new WarcRecords(false);
+    List<WarcRecord> written =
+        new ArrayList<>(records.of(coordinates(1), List.of(exchange), Optional.empty()));
+    written.addAll(records.of(coordinates(2), List.of(exchange), Optional.empty()));
+
+    List<Read> read = roundTrip(written);
+
+    for (Read response : List.of(read.get(2), read.get(4))) {
+      assertThat(response.type()).isEqualTo("response");
+      assertThat(response.truncated()).isEqualTo(WarcTruncationReason.LENGTH);
+      assertThat(response.body()).isEqualTo(cut);
+      assertThat(response.http().first("Content-Length")).contains("" + cut.length);
+      assertThat(response.http().first("X-Crawler-Content-Length")).contains("10000");
+      assertThat(response.payloadDigest()).contains(WarcRecords.sha1(cut).base32());
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "length, LENGTH",
+    "time, TIME",
+    "disconnect, DISCONNECT",
+    "unspecified, UNSPECIFIED",
+    "a reason WARC does not name, UNSPECIFIED"
+  })
+  void namesTheTruncationAsWarcDoes(String truncated, WarcTruncationReason reason) {
+    HttpExchange exchange =
+        exchange("http://a.example/", 200, List.of(), "x".getBytes(StandardCharsets.UTF_8));
+    exchange.setTruncated(truncated);
+
+    assertThat(WarcRecords.truncation(exchange)).contains(reason);
+  }
+
+  @Test
+  void aWholeBodyIsNotTruncated() {
+    HttpExchange exchange = exchange("http://a.example/", 200, List.of(), PAGE);
+
+    assertThat(WarcRecords.truncation(exchange)).isEmpty();
+  }
+
   /** What a record read back holds, taken while the reader is on it (records stream). */
   record Read(
       String type,
@@ -207,7 +284,8 @@ class WarcRecordsTest {
       String method,
       String requestTarget,
       byte[] body,
-      List<String> outlinks) {}
+      List<String> outlinks,
+      WarcTruncationReason truncated) {}
 
   private List<Read> roundTrip(List<WarcRecord> records) throws IOException {
     ArchiveFile file = ArchiveFile.open(directory, "test", 0, "unit", SENT);
@@ -270,7 +348,8 @@ class WarcRecordsTest {
                 method,
                 requestTarget,
                 body,
-                outlinks));
+                outlinks,
+                record.truncated()));
       }
     }
     return read;

@@ -163,7 +163,7 @@ class ArchiveIT {
   }
 
   /** jwarc's own validator, as a command of its own; its exit code. */
-  private static int validate(List<Path> files) throws IOException, InterruptedException {
+  static int validate(List<Path> files) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-cp");

@@ -11,6 +11,11 @@ public sealed interface FetchAttempt {
   long durationMillis();
 
   /**
+   * The exchanges as sent and received, in order, when the fetcher records them; empty otherwise.
+   */
+  List<Exchange> exchanges();
+
+  /**
    * A complete response.
    *
    * @param headers names as received; a repeated header's values joined with ", "
@@ -84,8 +89,25 @@ public sealed interface FetchAttempt {
     }
   }
 
-  /** No complete response; {@code detail} says what happened. */
-  record Failure(FailureKind kind, String detail, long durationMillis) implements FetchAttempt {}
+  /**
+   * No complete response; {@code detail} says what happened.
+   *
+   * @param exchanges when the fetcher records them, the exchanges made: the redirects followed
+   *     first, then the one that failed when its response had begun (its body as far as it was
+   *     read, {@link Exchange#truncated() marked} when it is not whole); empty otherwise
+   */
+  record Failure(FailureKind kind, String detail, long durationMillis, List<Exchange> exchanges)
+      implements FetchAttempt {
+
+    public Failure {
+      exchanges = List.copyOf(exchanges);
+    }
+
+    /** A failure without exchanges recorded. */
+    public Failure(FailureKind kind, String detail, long durationMillis) {
+      this(kind, detail, durationMillis, List.of());
+    }
+  }
 
   /** Why a request got no complete response. */
   enum FailureKind {

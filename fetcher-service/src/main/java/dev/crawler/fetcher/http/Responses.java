@@ -68,12 +68,20 @@ final class Responses {
    * The exchange of a request and its response, as sent and received.
    *
    * @param url the request's URL
+   * @param peerAddress the IP address the response came from, noted as it began
    * @param sentAt when the request was sent, in epoch milliseconds
    * @param access the site's access options: the headers they mark as credentials are redacted
    * @param rawBody the body as received, when it is recorded
+   * @param truncated why the body recorded is not whole, when it is not
    */
   static Exchange exchange(
-      String url, Response response, long sentAt, SiteAccess access, Optional<byte[]> rawBody) {
+      String url,
+      Response response,
+      Optional<String> peerAddress,
+      long sentAt,
+      SiteAccess access,
+      Optional<byte[]> rawBody,
+      Optional<Exchange.Truncation> truncated) {
     Request request = response.getRequest();
     List<Exchange.Header> sent = new ArrayList<>();
     for (HttpField field : request.getHeaders()) {
@@ -91,17 +99,21 @@ final class Responses {
         url,
         request.getMethod(),
         response.getVersion().asString(),
-        peerAddress(request),
+        peerAddress.or(() -> peerAddress(request)),
         Instant.ofEpochMilli(sentAt),
         sent,
         response.getStatus(),
         response.getReason() == null ? "" : response.getReason(),
         received,
-        rawBody);
+        rawBody,
+        truncated);
   }
 
-  /** The IP address a request's connection went to, when Jetty tells it. */
-  private static Optional<String> peerAddress(Request request) {
+  /**
+   * The IP address a request's connection went to, when Jetty tells it: not once the connection is
+   * closed.
+   */
+  static Optional<String> peerAddress(Request request) {
     Connection connection = request.getConnection();
     if (connection != null
         && connection.getRemoteSocketAddress() instanceof InetSocketAddress address

@@ -48,16 +48,29 @@ final class RequestEnds {
     this.maxHoldMillis = maxHold.toMillis();
   }
 
-  /** Writes what the attempt gave: the page for the parser, or the URL's outcome. */
-  void write(Pending pending, Instant startedAt, FetchAttempt attempt) {
+  /**
+   * Writes what the attempt gave: the page for the parser, or the URL's outcome; with them, for the
+   * archive, the exchanges of the HEAD request that went before the attempt, when one did.
+   */
+  void write(
+      Pending pending, Instant startedAt, FetchAttempt attempt, Optional<FetchAttempt> head) {
+    List<ProducerRecord<byte[], byte[]>> archived = new ArrayList<>(2);
+    head.flatMap(
+            before ->
+                records.archived(
+                    pending.origin(),
+                    pending.url(),
+                    pending.request().getRequestId(),
+                    ExchangePurpose.HEAD,
+                    before))
+        .ifPresent(archived::add);
     FetchVerdict verdict = FetchVerdict.of(pending.url(), attempt);
     if (verdict.isFetched()) {
       FetchAttempt.Response response = (FetchAttempt.Response) attempt;
-      writer.send(
-          pending.partition(),
-          pending.offset(),
-          List.of(records.result(pending, response, startedAt)),
-          true);
+      List<ProducerRecord<byte[], byte[]>> written = new ArrayList<>(1 + archived.size());
+      written.add(records.result(pending, response, startedAt)); // first: its fallback is known
+      written.addAll(archived);
+      writer.send(pending.partition(), pending.offset(), written, true);
       return;
     }
     Decision decision =
@@ -66,16 +79,15 @@ final class RequestEnds {
     if (attempt instanceof FetchAttempt.Response response) {
       decision = decision.withStatus(response.status());
     }
-    end(
-        pending,
-        decision,
-        verdict.redirectTarget().orElse(null),
-        records.archived(
+    records
+        .archived(
             pending.origin(),
             pending.url(),
             pending.request().getRequestId(),
             ExchangePurpose.PAGE,
-            attempt));
+            attempt)
+        .ifPresent(archived::add);
+    end(pending, decision, verdict.redirectTarget().orElse(null), archived);
   }
 
   /**
@@ -93,7 +105,7 @@ final class RequestEnds {
             null,
             host,
             until,
-            Optional.empty());
+            List.of());
       }
     }
   }
@@ -103,7 +115,7 @@ final class RequestEnds {
    * is told when to come back.
    */
   void end(Pending pending, Decision decision, @Nullable String redirectTarget) {
-    end(pending, decision, redirectTarget, Optional.empty());
+    end(pending, decision, redirectTarget, List.of());
   }
 
   /** {@link #end(Pending, Decision, String)}, with the exchanges of the request for the archive. */
@@ -111,7 +123,7 @@ final class RequestEnds {
       Pending pending,
       Decision decision,
       @Nullable String redirectTarget,
-      Optional<ProducerRecord<byte[], byte[]>> archived) {
+      List<ProducerRecord<byte[], byte[]>> archived) {
     HostQueue<Pending> host = origins.get(pending.origin());
     long retryAt = host == null ? 0 : host.comesBackAt(clock.millis(), maxHoldMillis);
     end(pending, decision, redirectTarget, host, retryAt, archived);
@@ -127,7 +139,7 @@ final class RequestEnds {
       @Nullable String redirectTarget,
       @Nullable HostQueue<Pending> host,
       long retryAt,
-      Optional<ProducerRecord<byte[], byte[]>> archived) {
+      List<ProducerRecord<byte[], byte[]>> archived) {
     long originDelay = host == null ? -1 : host.politeness().delay().millis();
     Decision withRequest =
         decision.withRequest(
@@ -137,7 +149,7 @@ final class RequestEnds {
     List<ProducerRecord<byte[], byte[]>> records =
         new ArrayList<>(
             this.records.ending(pending, withRequest, redirectTarget, retryAt, originDelay));
-    archived.ifPresent(records::add);
+    records.addAll(archived);
     writer.send(pending.partition(), pending.offset(), records, false);
   }
 }

@@ -22,6 +22,7 @@ import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -246,7 +247,7 @@ final class RequestRunner {
     }
     Instant startedAt = clock.instant();
     if (pending.options().head() == Head.DISABLED) {
-      get(host, pending, headers, startedAt);
+      get(host, pending, headers, startedAt, Optional.empty());
       return;
     }
     fetcher
@@ -256,18 +257,28 @@ final class RequestRunner {
                 tasks.submit(
                     () -> {
                       if (FetchVerdict.goesOnToGet(head, pending.options().head())) {
-                        get(host, pending, headers, startedAt);
+                        get(host, pending, headers, startedAt, Optional.of(head));
                       } else {
-                        fetched(host, pending, startedAt, head);
+                        fetched(host, pending, startedAt, head, Optional.empty());
                       }
                     }));
   }
 
+  /**
+   * Sends the GET of a pending request.
+   *
+   * @param head the HEAD request that went first, whose exchanges go to the archive with the GET's
+   */
   private void get(
-      HostQueue<Pending> host, Pending pending, Map<String, String> headers, Instant startedAt) {
+      HostQueue<Pending> host,
+      Pending pending,
+      Map<String, String> headers,
+      Instant startedAt,
+      Optional<FetchAttempt> head) {
     fetcher
         .fetch(call(pending, false, headers))
-        .thenAccept(attempt -> tasks.submit(() -> fetched(host, pending, startedAt, attempt)));
+        .thenAccept(
+            attempt -> tasks.submit(() -> fetched(host, pending, startedAt, attempt, head)));
   }
 
   /** The HTTP request for a pending fetch request, with the metadata filters its options set. */
@@ -284,7 +295,11 @@ final class RequestRunner {
   }
 
   private void fetched(
-      HostQueue<Pending> host, Pending pending, Instant startedAt, FetchAttempt attempt) {
+      HostQueue<Pending> host,
+      Pending pending,
+      Instant startedAt,
+      FetchAttempt attempt,
+      Optional<FetchAttempt> head) {
     inFlight--;
     if (feedback.ended(host, attempt, clock.millis()).kind() == Feedback.Kind.RATE_LIMITED) {
       metrics.rateLimited();
@@ -297,7 +312,7 @@ final class RequestRunner {
       metrics.failed(attempt.durationMillis());
     }
     try {
-      ends.write(pending, startedAt, attempt);
+      ends.write(pending, startedAt, attempt, head);
     } catch (RuntimeException e) {
       LOG.error("cannot handle the response of {}", pending.url(), e);
       ends.end(pending, Decision.of(pending.url(), Outcome.ERROR, e.toString()), null);

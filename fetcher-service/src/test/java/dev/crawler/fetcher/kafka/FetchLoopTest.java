@@ -9,6 +9,7 @@ import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.ExchangePurpose;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.FetchResult;
+import dev.crawler.events.HttpExchange;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.PolitenessState;
 import dev.crawler.events.UrlKind;
@@ -21,6 +22,7 @@ import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.InMemorySchemaRegistryClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -136,13 +138,70 @@ class FetchLoopTest {
               assertThat(result.getExchanges().get(0).getPeerAddress()).isEqualTo("127.0.0.1");
               assertThat(result.getExchanges().get(0).getRawBody()).isNull();
             });
-    // robots.txt's and the 410's, which give no fetch result, on crawl.exchanges
+    // robots.txt's and the 410's, which give no fetch result, on crawl.exchanges with their bodies
     assertThat(written(topics.exchanges()))
+        .extracting(ArchivedExchanges::getUrl, ArchivedExchanges::getPurpose, FetchLoopTest::body)
+        .containsExactly(
+            tuple(ORIGIN + "/robots.txt", ExchangePurpose.ROBOTS, "no robots"),
+            tuple(ORIGIN + "/gone", ExchangePurpose.PAGE, "gone"));
+    assertThat(written(topics.exchanges()).get(1).getRequestId()).isEqualTo("r-/gone");
+  }
+
+  @Test
+  void archivesTheHeadBeforeAGetAndACutBody() {
+    request("/page", Map.of("head", "optional"));
+    request("/big");
+    turn();
+    fetcher.answer(ORIGIN + "/robots.txt", response(404, ""));
+    turn();
+    fetcher.answer(ORIGIN + "/page", recorded(response(200, "")));
+    turn();
+    fetcher.answer(ORIGIN + "/page", recorded(response(200, "<html>hello</html>")));
+    turn();
+    byte[] cut = "the first bytes".getBytes(StandardCharsets.UTF_8);
+    fetcher.answer(
+        ORIGIN + "/big",
+        new FetchAttempt.Failure(
+            FetchAttempt.FailureKind.TOO_LARGE,
+            "body is over the limit of 15 bytes",
+            3,
+            List.of(
+                new Exchange(
+                    ORIGIN + "/big",
+                    "GET",
+                    "HTTP/1.1",
+                    Optional.of("127.0.0.1"),
+                    START,
+                    List.of(),
+                    200,
+                    "OK",
+                    List.of(new Exchange.Header("Content-Length", "10000")),
+                    Optional.of(cut),
+                    Optional.of(Exchange.Truncation.LENGTH)))));
+    turn();
+
+    assertThat(written(topics.fetchResults())).singleElement();
+    List<ArchivedExchanges> archived = written(topics.exchanges());
+    assertThat(archived)
         .extracting(ArchivedExchanges::getUrl, ArchivedExchanges::getPurpose)
         .containsExactly(
-            tuple(ORIGIN + "/robots.txt", ExchangePurpose.ROBOTS),
-            tuple(ORIGIN + "/gone", ExchangePurpose.PAGE));
-    assertThat(written(topics.exchanges()).get(1).getRequestId()).isEqualTo("r-/gone");
+            tuple(ORIGIN + "/page", ExchangePurpose.HEAD),
+            tuple(ORIGIN + "/big", ExchangePurpose.PAGE));
+    assertThat(archived.get(0).getRequestId()).isEqualTo("r-/page");
+    assertThat(body(archived.get(1))).isEqualTo("the first bytes");
+    assertThat(archived.get(1).getExchanges().get(0).getTruncated()).isEqualTo("length");
+    assertThat(written(topics.outcomes()))
+        .extracting(CrawlOutcome::getUrl, CrawlOutcome::getOutcome)
+        .contains(tuple(ORIGIN + "/big", Outcome.TOO_LARGE));
+  }
+
+  /** The body of the last exchange archived. */
+  private static String body(ArchivedExchanges archived) {
+    HttpExchange last = archived.getExchanges().get(archived.getExchanges().size() - 1);
+    ByteBuffer body = last.getRawBody().duplicate();
+    byte[] bytes = new byte[body.remaining()];
+    body.get(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   @Test
