@@ -7,20 +7,28 @@ import dev.crawler.render.domain.RenderSettings;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running browser: its process, its protocol connection, the pages rendering in it. Each page
- * has a browser context of its own ({@code Target.createBrowserContext}: cookies, storage, cache
- * apart), so the first page target in a context is the page's and any later one is a window the
- * page opened: it is closed at once. Downloads are denied. Thread-safe.
+ * One running browser: its process, its protocol connection, its tabs and the pages rendering in
+ * them. Each tab has a browser context of its own ({@code Target.createBrowserContext}: cookies,
+ * storage, cache apart) and serves one origin; the first page target in a context is the tab's, any
+ * later one a window its page opened, closed at once. Idle tabs are kept, at most {@link
+ * RenderSettings#maxPagesAtOnce} of them, for their origin's next page; with {@link
+ * RenderSettings#reuseTabs} off every page gets a tab of its own. Downloads are denied.
+ * Thread-safe.
  */
 final class Browser {
 
@@ -33,23 +41,45 @@ final class Browser {
   private final CdpConnection connection;
   private final Instant startedAt;
   private final String version;
-  private final Map<String, PageRender> pagesByContext = new ConcurrentHashMap<>();
+
+  /** The most pages a tab renders before it is replaced: what a renderer leaks stays bounded. */
+  static final int PAGES_PER_TAB = 50;
+
+  private final RenderSettings settings;
+  private final Map<String, Context> contexts = new ConcurrentHashMap<>();
+  private final Set<PageRender> pages = ConcurrentHashMap.newKeySet();
+  private final Deque<Tab> idle = new ArrayDeque<>(); // guarded by itself
   private final AtomicInteger pagesStarted = new AtomicInteger();
   private final AtomicInteger pagesOpen = new AtomicInteger();
   private final AtomicBoolean broken = new AtomicBoolean();
   private final Duration commandTimeout;
+
+  /** A browser context of a tab: which of its page targets is the tab's. */
+  private static final class Context {
+    private @Nullable String ownTarget;
+    private volatile @Nullable Tab tab;
+
+    /** The first page target in the context is the tab's; returns whether this one is. */
+    synchronized boolean claim(String targetId) {
+      if (ownTarget == null) {
+        ownTarget = targetId;
+      }
+      return ownTarget.equals(targetId);
+    }
+  }
 
   private Browser(
       BrowserProcess process,
       CdpConnection connection,
       Instant startedAt,
       String version,
-      Duration commandTimeout) {
+      RenderSettings settings) {
     this.process = process;
     this.connection = connection;
     this.startedAt = startedAt;
     this.version = version;
-    this.commandTimeout = commandTimeout;
+    this.settings = settings;
+    this.commandTimeout = settings.commandTimeout();
   }
 
   /**
@@ -76,12 +106,7 @@ final class Browser {
               .send("Browser.getVersion", connection.params(), null, settings.startTimeout())
               .join();
       Browser browser =
-          new Browser(
-              process,
-              connection,
-              now,
-              answer.path("product").asText("?"),
-              settings.commandTimeout());
+          new Browser(process, connection, now, answer.path("product").asText("?"), settings);
       browser.watch();
       return browser;
     } catch (CompletionException e) {
@@ -121,7 +146,7 @@ final class Browser {
               if (broken.compareAndSet(false, true)) {
                 log.warn("browser {} lost: {}", pid(), reason);
               }
-              for (PageRender page : pagesByContext.values()) {
+              for (PageRender page : pages) {
                 page.browserLost(reason);
               }
             });
@@ -135,21 +160,102 @@ final class Browser {
     if (!info.path("type").asText().equals("page")) {
       return;
     }
-    PageRender page = pagesByContext.get(info.path("browserContextId").asText(""));
+    Context context = contexts.get(info.path("browserContextId").asText(""));
     String targetId = info.path("targetId").asText();
-    if (page != null && !page.claimTarget(targetId)) {
+    if (context != null && !context.claim(targetId)) {
       closeTarget(targetId); // a window the page opened
-      page.popupClosed();
+      Tab tab = context.tab;
+      if (tab != null) {
+        tab.popupClosed();
+      }
     }
   }
 
-  /** Registers a page's context, so targets created in it are told apart. */
-  void register(String contextId, PageRender page) {
-    pagesByContext.put(contextId, page);
+  /**
+   * A tab for a page of {@code origin}: an idle one of that origin, or a new one (the oldest idle
+   * tab goes when more than {@link RenderSettings#maxPagesAtOnce} are idle, in {@link #putBack}).
+   */
+  CompletableFuture<Tab> tabFor(String origin) {
+    if (settings.reuseTabs()) {
+      synchronized (idle) {
+        for (Iterator<Tab> tabs = idle.iterator(); tabs.hasNext(); ) {
+          Tab tab = tabs.next();
+          if (tab.origin().equals(origin) && !tab.hasCrashed()) {
+            tabs.remove();
+            return CompletableFuture.completedFuture(tab);
+          }
+        }
+      }
+    }
+    return Tab.open(this, settings, origin, contextId -> contexts.put(contextId, new Context()))
+        .thenApply(
+            tab -> {
+              Context context = contexts.get(tab.contextId());
+              if (context != null) {
+                context.tab = tab;
+              }
+              return tab;
+            });
   }
 
-  void unregister(String contextId) {
-    pagesByContext.remove(contextId);
+  /**
+   * Takes a tab back from its page: blanked and kept idle when {@code sound} and tabs are reused,
+   * else disposed of; the oldest idle tab goes when more than {@link RenderSettings#maxPagesAtOnce}
+   * are idle. Completes when the tab is kept or gone.
+   *
+   * @param documentOrigin the origin of the document the page showed, whose storage is cleared
+   */
+  CompletableFuture<Void> putBack(Tab tab, boolean sound, String documentOrigin) {
+    if (!sound
+        || !settings.reuseTabs()
+        || tab.hasCrashed()
+        || tab.pages() >= PAGES_PER_TAB
+        || !isUsable()) {
+      return close(tab);
+    }
+    return tab.blank(documentOrigin)
+        .handle((blanked, failure) -> failure)
+        .thenCompose(
+            failure -> {
+              if (failure != null) {
+                return close(tab);
+              }
+              Tab evicted = null;
+              synchronized (idle) {
+                idle.addLast(tab);
+                if (idle.size() > settings.maxPagesAtOnce()) {
+                  evicted = idle.removeFirst();
+                }
+              }
+              if (evicted != null) {
+                close(evicted);
+              }
+              return CompletableFuture.completedFuture(null);
+            });
+  }
+
+  /** Disposes of a tab's context; a browser that does not answer is marked broken. */
+  private CompletableFuture<Void> close(Tab tab) {
+    if (!connection.isOpen()) {
+      contexts.remove(tab.contextId());
+      return CompletableFuture.completedFuture(null);
+    }
+    return tab.dispose()
+        .handle(
+            (disposed, failure) -> {
+              contexts.remove(tab.contextId());
+              if (failure != null && connection.isOpen()) {
+                markBroken("disposing of a tab: " + PageRender.describe(failure));
+              }
+              return null;
+            });
+  }
+
+  /** Tabs kept idle now. */
+  int idleTabs() {
+    synchronized (idle) {
+      return idle.size();
+    }
   }
 
   void closeTarget(String targetId) {
@@ -182,13 +288,15 @@ final class Browser {
   }
 
   /** Counts a page started in this browser; returns the count. */
-  int pageStarted() {
+  int pageStarted(PageRender page) {
+    pages.add(page);
     pagesOpen.incrementAndGet();
     return pagesStarted.incrementAndGet();
   }
 
   /** Counts a page ended; returns how many are still open. */
-  int pageEnded() {
+  int pageEnded(PageRender page) {
+    pages.remove(page);
     return pagesOpen.decrementAndGet();
   }
 

@@ -16,13 +16,13 @@ import dev.crawler.render.domain.RenderStats;
 import dev.crawler.render.domain.RequestLoader;
 import dev.crawler.render.domain.Settling;
 import dev.crawler.render.domain.Settling.Observation;
+import dev.crawler.schemas.Origin;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,13 +37,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One page's render, from its browser context's creation to its disposal.
+ * One page's render, in a {@link Tab} of the page's origin.
  *
  * <ol>
- *   <li>A browser context and a page target of its own; the page's session intercepts every request
- *       ({@code Fetch.enable}, all URLs, before they are sent), answers dialogs, reports a crash; a
- *       script installed before any of the page's own records when its DOM last changed (a {@code
- *       MutationObserver} on the whole document: nodes, text, {@code href} and {@code src}).
+ *   <li>A tab of the origin, kept from its last page or opened ({@link Browser#tabFor}).
  *   <li>{@code Page.navigate}; each request the page makes is answered through the {@link
  *       RequestLoader}: fulfilled with its response, or failed as blocked by the client. The main
  *       document's response is judged first ({@link MainDocument}): a redirect is handed to the
@@ -55,7 +52,8 @@ import org.slf4j.LoggerFactory;
  *       ({@link Settling}) its DOM is read. At the time bound: a page that still answers is read as
  *       it stands ({@link Settled#AT_MAX_WAIT}); one whose scripts do not yield (an endless loop)
  *       has them terminated and ends as {@link RenderOutcome.TimedOut}.
- *   <li>The context is disposed: its target and renderer go with it.
+ *   <li>The tab is given back ({@link Browser#putBack}): blanked and kept for the origin when the
+ *       render left it sound, else its context is disposed of, its target and renderer with it.
  * </ol>
  *
  * <p>Thread-safe: events come on the protocol's reader thread, loader answers on the loader's
@@ -66,26 +64,10 @@ final class PageRender {
 
   private static final Logger log = LoggerFactory.getLogger(PageRender.class);
 
-  /** The page-side name of the function that says how long ago the DOM last changed. */
-  static final String QUIET_PROBE = "__crawlerMillisSinceDomChange";
-
-  /** Installed before the page's own scripts, in its top frame only. */
-  static final String MUTATION_WATCH =
-      "(() => {\n"
-          + "  if (window.top !== window) return;\n"
-          + "  let last = performance.now();\n"
-          + "  const seen = () => { last = performance.now(); };\n"
-          + "  new MutationObserver(seen).observe(document, {subtree: true, childList: true,\n"
-          + "    characterData: true, attributes: true, attributeFilter: ['href', 'src']});\n"
-          + "  Object.defineProperty(window, '"
-          + QUIET_PROBE
-          + "', {value: () => performance.now() - last, enumerable: false});\n"
-          + "})();";
-
   /** What a poll reads: the document's state and the DOM's quiet time (-1 when unknown). */
   static final String POLL =
       "(() => { const f = window['"
-          + QUIET_PROBE
+          + Tab.QUIET_PROBE
           + "']; return {state: document.readyState, quiet: f ? Math.floor(f()) : -1}; })()";
 
   /** The time a page at its bound still gets to answer, or to have its DOM read. */
@@ -96,6 +78,7 @@ final class PageRender {
   private final RenderSettings settings;
   private final Settling settling;
   private final String url;
+  private final String origin;
   private final int maxRedirects;
   private final RequestLoader loader;
   private final InstantSource clock;
@@ -105,7 +88,7 @@ final class PageRender {
   private final CompletableFuture<Void> disposed = new CompletableFuture<>();
 
   // guarded by this
-  private @Nullable String contextId;
+  private @Nullable Tab tab;
   private volatile @Nullable String targetId;
   private volatile @Nullable String sessionId;
   private boolean navigated;
@@ -138,6 +121,7 @@ final class PageRender {
     this.settings = settings;
     this.settling = settings.settling();
     this.url = url;
+    this.origin = originOf(url);
     this.mainUrl = url;
     this.maxRedirects = maxRedirects;
     this.loader = loader;
@@ -152,12 +136,12 @@ final class PageRender {
     return outcome;
   }
 
-  /** Completes when the page's context is gone (or could not be disposed). */
+  /** Completes when the page's tab is given back: blanked and kept, or disposed of. */
   CompletableFuture<Void> disposed() {
     return disposed;
   }
 
-  /** Starts the render. */
+  /** Starts the render: takes a tab for the page's origin, then navigates. */
   void start() {
     synchronized (this) {
       ticks =
@@ -167,90 +151,32 @@ final class PageRender {
               settings.pollInterval().toMillis(),
               TimeUnit.MILLISECONDS);
     }
-    Duration timeout = settings.commandTimeout();
-    ObjectNode contextParams = cdp.params();
-    contextParams.put("disposeOnDetach", false);
-    cdp.send("Target.createBrowserContext", contextParams, null, timeout)
-        .thenCompose(
-            context -> {
-              String id = context.path("browserContextId").asText();
-              synchronized (this) {
-                contextId = id;
-              }
-              browser.register(id, this);
-              ObjectNode target = cdp.params();
-              target.put("url", "about:blank");
-              target.put("browserContextId", id);
-              return cdp.send("Target.createTarget", target, null, timeout);
-            })
-        .thenCompose(
-            target -> {
-              String id = target.path("targetId").asText();
-              claimTarget(id);
-              ObjectNode attach = cdp.params();
-              attach.put("targetId", id);
-              attach.put("flatten", true);
-              return cdp.send("Target.attachToTarget", attach, null, timeout);
-            })
-        .thenCompose(
-            attached -> {
-              String session = attached.path("sessionId").asText();
-              synchronized (this) {
-                sessionId = session;
-              }
-              cdp.onEvents(session, this::onEvent);
-              return prepare(session);
-            })
+    browser
+        .tabFor(origin)
         .whenComplete(
-            (ready, failure) -> {
+            (opened, failure) -> {
               if (failure != null) {
                 String reason = "setting up the page: " + describe(failure);
                 browser.markBroken(reason);
                 end(failed(FailureReason.BROWSER_FAILED, reason));
+                return;
+              }
+              boolean late;
+              synchronized (this) {
+                late = ending;
+                if (!late) {
+                  tab = opened;
+                  targetId = opened.targetId();
+                  sessionId = opened.sessionId();
+                  opened.use(this);
+                }
+              }
+              if (late) {
+                browser.putBack(opened, true, opened.origin()); // ended (closed) meanwhile
               } else {
                 navigate();
               }
             });
-  }
-
-  private CompletableFuture<Void> prepare(String session) {
-    Duration timeout = settings.commandTimeout();
-    ObjectNode fetch = cdp.params();
-    ArrayNode patterns = fetch.putArray("patterns");
-    ObjectNode all = patterns.addObject();
-    all.put("urlPattern", "*");
-    all.put("requestStage", "Request");
-    ObjectNode script = cdp.params();
-    script.put("source", MUTATION_WATCH);
-    ObjectNode bypass = cdp.params();
-    bypass.put("bypass", true);
-    return CompletableFuture.allOf(
-        cdp.send("Emulation.setUserAgentOverride", userAgent(), session, timeout),
-        cdp.send("Fetch.enable", fetch, session, timeout),
-        cdp.send("Page.enable", cdp.params(), session, timeout),
-        cdp.send("Inspector.enable", cdp.params(), session, timeout),
-        cdp.send("Page.addScriptToEvaluateOnNewDocument", script, session, timeout),
-        cdp.send("Network.setBypassServiceWorker", bypass, session, timeout));
-  }
-
-  /**
-   * The crawler's User-Agent, and client hints that name the engine but not a headless browser
-   * ({@code navigator.userAgentData}: Chromium and its major version).
-   */
-  private ObjectNode userAgent() {
-    ObjectNode params = cdp.params();
-    params.put("userAgent", settings.userAgent());
-    ObjectNode metadata = params.putObject("userAgentMetadata");
-    ArrayNode brands = metadata.putArray("brands");
-    ObjectNode brand = brands.addObject();
-    brand.put("brand", "Chromium");
-    brand.put("version", browser.majorVersion());
-    metadata.put("platform", "Linux");
-    metadata.put("platformVersion", "");
-    metadata.put("architecture", "x86");
-    metadata.put("model", "");
-    metadata.put("mobile", false);
-    return params;
   }
 
   private void navigate() {
@@ -285,7 +211,8 @@ final class PageRender {
             });
   }
 
-  private void onEvent(String method, JsonNode params) {
+  /** An event of the tab's session, while the tab is this page's. */
+  void onEvent(String method, JsonNode params) {
     switch (method) {
       case "Fetch.requestPaused" -> onRequest(params);
       case "Page.javascriptDialogOpening" -> {
@@ -522,7 +449,9 @@ final class PageRender {
                 terminateScripts();
                 finish(
                     new RenderOutcome.TimedOut(
-                        "the DOM could not be read: " + describe(failure),
+                        "the page's scripts did not yield: its DOM could not be read ("
+                            + describe(failure)
+                            + "; terminated)",
                         stats(),
                         elapsedMillis()));
                 return;
@@ -587,14 +516,6 @@ final class PageRender {
     return text.substring(0, i);
   }
 
-  /** The first page target in the page's context is its own; returns whether this one is. */
-  synchronized boolean claimTarget(String id) {
-    if (targetId == null) {
-      targetId = id;
-    }
-    return targetId.equals(id);
-  }
-
   synchronized void popupClosed() {
     popupsClosed++;
   }
@@ -621,42 +542,51 @@ final class PageRender {
     finish(result);
   }
 
-  /** Completes the outcome (the first one wins) and disposes of the page's context. */
+  /**
+   * Completes the outcome (the first one wins) and gives the tab back: kept for the origin's next
+   * page when the render left it sound, else disposed of.
+   */
   private void finish(RenderOutcome result) {
     if (!outcome.complete(result)) {
       return;
     }
-    String context;
-    String session;
+    Tab used;
+    String documentOrigin;
     synchronized (this) {
       ending = true;
-      context = contextId;
-      session = sessionId;
+      used = tab;
+      documentOrigin = originOf(mainUrl);
       if (ticks != null) {
         ticks.cancel(false);
       }
     }
-    if (session != null) {
-      cdp.removeEvents(session);
-    }
-    if (context == null || !cdp.isOpen()) {
-      if (context != null) {
-        browser.unregister(context);
-      }
+    if (used == null) {
       disposed.complete(null);
       return;
     }
-    ObjectNode params = cdp.params();
-    params.put("browserContextId", context);
-    cdp.send("Target.disposeBrowserContext", params, null, settings.commandTimeout())
-        .whenComplete(
-            (answer, failure) -> {
-              browser.unregister(context);
-              if (failure != null && cdp.isOpen()) {
-                browser.markBroken("disposing of a page's context: " + describe(failure));
-              }
-              disposed.complete(null);
-            });
+    used.release();
+    browser
+        .putBack(used, leavesTabSound(result), documentOrigin.isEmpty() ? origin : documentOrigin)
+        .whenComplete((done, failure) -> disposed.complete(null));
+  }
+
+  /** Whether a render ended with its tab fit for another page. */
+  static boolean leavesTabSound(RenderOutcome result) {
+    if (result instanceof RenderOutcome.Rendered || result instanceof RenderOutcome.NotRendered) {
+      return true;
+    }
+    return result instanceof RenderOutcome.Failed failed
+        && (failed.reason() == FailureReason.MAIN_DOCUMENT_BLOCKED
+            || failed.reason() == FailureReason.NAVIGATION_FAILED);
+  }
+
+  /** The origin of a URL ({@code scheme://host[:port]}), empty when it has none. */
+  static String originOf(String url) {
+    try {
+      return Origin.keyOf(url);
+    } catch (IllegalArgumentException e) {
+      return "";
+    }
   }
 
   private synchronized RenderStats stats() {
@@ -703,9 +633,7 @@ final class PageRender {
 
   private static Map<String, String> headers(JsonNode node) {
     Map<String, String> headers = new LinkedHashMap<>();
-    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> field = fields.next();
+    for (Map.Entry<String, JsonNode> field : node.properties()) {
       headers.put(field.getKey(), field.getValue().asText());
     }
     return headers;

@@ -98,6 +98,13 @@ public final class Renderer implements AutoCloseable {
   public CompletableFuture<RenderOutcome> render(
       String url, int maxRedirects, RequestLoader loader) {
     CompletableFuture<RenderOutcome> result = new CompletableFuture<>();
+    String origin = PageRender.originOf(url);
+    if (!origin.startsWith("http://") && !origin.startsWith("https://")) {
+      result.complete(
+          new RenderOutcome.Failed(
+              FailureReason.NAVIGATION_FAILED, "not an http(s) URL", RenderStats.NONE, 0));
+      return result;
+    }
     synchronized (this) {
       if (closed) {
         result.complete(closedOutcome());
@@ -217,14 +224,14 @@ public final class Renderer implements AutoCloseable {
       }
       pages.add(page);
     }
-    browser.pageStarted();
+    browser.pageStarted(page);
     page.outcome().thenAccept(next.result()::complete);
     page.disposed().thenRun(() -> pageGone(page, browser));
     page.start();
   }
 
   private void pageGone(PageRender page, Browser browser) {
-    int open = browser.pageEnded();
+    int open = browser.pageEnded(page);
     synchronized (this) {
       pages.remove(page);
       rendering--;

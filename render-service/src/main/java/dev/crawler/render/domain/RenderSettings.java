@@ -28,6 +28,10 @@ import java.util.stream.Collectors;
  *     names, case-insensitive): {@code Image}, {@code Font}, {@code Media} by default
  * @param maxDomBytes the most of the DOM read, in UTF-8 bytes: a larger one is cut and marked
  * @param maxPagesAtOnce pages rendered at once; more wait their turn
+ * @param reuseTabs whether a tab is kept for its origin's next page (blanked, the origin's storage
+ *     cleared): its renderer process stays warm, which saves most of a page's browser CPU; off,
+ *     every page gets a browser context and renderer of its own. Tabs never pass from one origin to
+ *     another either way
  * @param pagesPerBrowser pages a browser renders before it is replaced by a fresh one
  * @param browserMaxAge how long a browser serves before it is replaced
  * @param startTimeout how long a browser may take to start and answer
@@ -50,6 +54,7 @@ public record RenderSettings(
     Set<String> blockedResourceTypes,
     int maxDomBytes,
     int maxPagesAtOnce,
+    boolean reuseTabs,
     int pagesPerBrowser,
     Duration browserMaxAge,
     Duration startTimeout,
@@ -117,6 +122,7 @@ public record RenderSettings(
     b.blockedResourceTypes = blockedResourceTypes;
     b.maxDomBytes = maxDomBytes;
     b.maxPagesAtOnce = maxPagesAtOnce;
+    b.reuseTabs = reuseTabs;
     b.pagesPerBrowser = pagesPerBrowser;
     b.browserMaxAge = browserMaxAge;
     b.startTimeout = startTimeout;
@@ -150,6 +156,7 @@ public record RenderSettings(
     private Set<String> blockedResourceTypes = DEFAULT_BLOCKED_TYPES;
     private int maxDomBytes = 10 * 1024 * 1024;
     private int maxPagesAtOnce = 2;
+    private boolean reuseTabs = true;
     private int pagesPerBrowser = 500;
     private Duration browserMaxAge = Duration.ofMinutes(30);
     private Duration startTimeout = Duration.ofSeconds(20);
@@ -208,6 +215,11 @@ public record RenderSettings(
       return this;
     }
 
+    public Builder reuseTabs(boolean value) {
+      reuseTabs = value;
+      return this;
+    }
+
     public Builder pagesPerBrowser(int value) {
       pagesPerBrowser = value;
       return this;
@@ -260,6 +272,7 @@ public record RenderSettings(
           blockedResourceTypes,
           maxDomBytes,
           maxPagesAtOnce,
+          reuseTabs,
           pagesPerBrowser,
           browserMaxAge,
           startTimeout,

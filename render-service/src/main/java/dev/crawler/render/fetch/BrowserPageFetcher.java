@@ -53,7 +53,9 @@ public final class BrowserPageFetcher implements PageFetcher {
 
   /**
    * @param renderer renders the pages; closed with this fetcher
-   * @param delegate makes every request of a page; closed with this fetcher
+   * @param delegate makes every request of a page, over HTTP (each hop's {@link Call} names {@code
+   *     FetchPath.HTTP}, so a delegate that routes by path sends them there); shared, not closed
+   *     here
    * @param policy robots.txt and politeness for the pages' resources
    */
   public BrowserPageFetcher(Renderer renderer, PageFetcher delegate, SubresourcePolicy policy) {
@@ -139,25 +141,19 @@ public final class BrowserPageFetcher implements PageFetcher {
         FailureKind.BROKEN_RESPONSE, "render: " + detail, outcome.durationMillis());
   }
 
-  @Override
-  public void forget(String origin) {
-    delegate.forget(origin);
-  }
-
-  @Override
-  public int forgetCookies() {
-    return delegate.forgetCookies();
-  }
-
+  /**
+   * Whether the delegate has room for another body: a render's bodies are the delegate's. (This
+   * fetcher keeps nothing per origin of its own, each page's browser context being disposed with
+   * it: {@link #forget} and {@link #forgetCookies} are the delegate's owner's to call.)
+   */
   @Override
   public boolean hasRoomForAnotherBody() {
     return delegate.hasRoomForAnotherBody();
   }
 
-  /** Closes the renderer (its browsers) and the delegate. */
+  /** Closes the renderer and its browsers; the delegate is its owner's to close. */
   @Override
   public void close() {
     renderer.close();
-    delegate.close();
   }
 }

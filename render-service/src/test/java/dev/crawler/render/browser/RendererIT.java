@@ -153,6 +153,7 @@ class RendererIT {
 
   @Test
   void aPageThatLoopsForeverTimesOutWithinTheBound() {
+    rendered(render("/script-links")); // the browser started: the bound is the page's alone
     long start = System.nanoTime();
     RenderOutcome outcome = render("/loop");
     long tookMillis = (System.nanoTime() - start) / 1_000_000;
@@ -444,5 +445,61 @@ class RendererIT {
     assertThat(page.html()).contains("render-test/1.0").doesNotContain("HeadlessChrome");
     assertThat(loader.asked().get(0).headers())
         .containsEntry("User-Agent", "render-test/1.0 (+https://crawler.test/bot)");
+  }
+
+  @Test
+  void aBrowserThatStopsAnsweringIsReplaced() throws Exception {
+    RenderSettings settings =
+        TestBrowser.settings(profiles)
+            .commandTimeout(Duration.ofSeconds(5))
+            .maxWait(Duration.ofSeconds(6))
+            .build();
+    try (Renderer stalling = new Renderer(settings, InstantSource.system())) {
+      rendered(
+          stalling
+              .render(site.url("/script-links"), 0, new SiteLoader(site.origin()))
+              .orTimeout(30, TimeUnit.SECONDS)
+              .join());
+      long stopped = stalling.browserPid().orElseThrow();
+      assertThat(new ProcessBuilder("kill", "-STOP", Long.toString(stopped)).start().waitFor())
+          .isZero();
+
+      RenderOutcome stuck =
+          stalling
+              .render(site.url("/script-links"), 0, new SiteLoader(site.origin()))
+              .orTimeout(30, TimeUnit.SECONDS)
+              .join();
+      RenderOutcome next =
+          stalling
+              .render(site.url("/script-links"), 0, new SiteLoader(site.origin()))
+              .orTimeout(30, TimeUnit.SECONDS)
+              .join();
+
+      assertThat(stuck)
+          .isInstanceOfSatisfying(
+              RenderOutcome.Failed.class,
+              failed -> assertThat(failed.reason()).isEqualTo(FailureReason.BROWSER_FAILED));
+      assertThat(rendered(next).html()).contains("/built-1");
+      assertThat(stalling.browserPid()).isPresent().isNotEqualTo(OptionalLong.of(stopped));
+      await().atMost(Duration.ofSeconds(15)).until(() -> ProcessHandle.of(stopped).isEmpty());
+    }
+  }
+
+  @Test
+  void theNextPageOfAnOriginFindsNothingTheLastOneStored() {
+    site.serve(
+        "/storage",
+        Page.html(
+            "<html><body><p id=\"out\"></p><script>"
+                + "const before = 'stored=' + localStorage.getItem('k') + ' cookie=' + document.cookie;"
+                + "localStorage.setItem('k', 'v'); document.cookie = 'c=1';"
+                + "document.getElementById('out').textContent = before;"
+                + "</script></body></html>"));
+
+    String first = rendered(render("/storage")).html();
+    String second = rendered(render("/storage")).html();
+
+    assertThat(first).contains("stored=null cookie=<");
+    assertThat(second).contains("stored=null cookie=<");
   }
 }

@@ -41,6 +41,7 @@ class BrowserPageFetcherIT {
   @TempDir static Path profiles;
   private static TestSite site;
   private static Listeners internal;
+  private static JettyPageFetcher jetty;
   private static BrowserPageFetcher fetcher;
 
   @BeforeAll
@@ -48,7 +49,7 @@ class BrowserPageFetcherIT {
     TestBrowser.require();
     site = new TestSite();
     internal = new Listeners("127.0.0.2");
-    JettyPageFetcher jetty =
+    jetty =
         JettyPageFetcher.builder(FETCHER_AGENT)
             .maxBodyBytes(1024 * 1024)
             .timeouts(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(5))
@@ -98,6 +99,7 @@ class BrowserPageFetcherIT {
   static void stop() throws Exception {
     if (fetcher != null) {
       fetcher.close();
+      jetty.close();
       site.close();
       internal.close();
     }
