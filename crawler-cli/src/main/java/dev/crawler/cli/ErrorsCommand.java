@@ -11,8 +11,8 @@ import picocli.CommandLine.Mixin;
 
 /**
  * {@code crawler errors clear}: lets every URL in the error state (blacklisted after its fetch
- * failed) be queued again when it is next discovered (seed 001's "Clear Error Cache"). The command
- * goes to every partition of {@code crawl.control}, so every frontier task receives it.
+ * failed) be queued again when it is next discovered ("Clear Error Cache"). The command goes to
+ * every partition of {@code crawl.control}, so every frontier task receives it.
  */
 @Command(
     name = "errors",

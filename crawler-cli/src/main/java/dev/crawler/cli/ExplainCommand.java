@@ -24,8 +24,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code crawler explain URL}: what the crawl configuration decides about a URL and why, offline
- * (seed 004's "view resolved"): the disposition, every option with the rule that set it, and the
- * rules whose condition did not let them apply.
+ * ("view resolved"): the disposition, every option with the rule that set it, and the rules whose
+ * condition did not let them apply.
  */
 @Command(
     name = "explain",

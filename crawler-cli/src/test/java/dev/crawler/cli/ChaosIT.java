@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,6 +52,30 @@ class ChaosIT {
    * stall for 2 s).
    */
   private static final Duration BACK_PRESSURE = Duration.ofSeconds(4);
+
+  /** True once a count has not changed for a while. */
+  private static final class Standstill implements java.util.concurrent.Callable<Boolean> {
+    private final java.util.function.IntSupplier count;
+    private final Duration quiet;
+    private int last = -1;
+    private long changedAt;
+
+    Standstill(java.util.function.IntSupplier count, Duration quiet) {
+      this.count = count;
+      this.quiet = quiet;
+    }
+
+    @Override
+    public Boolean call() {
+      int now = count.getAsInt();
+      if (now != last) {
+        last = now;
+        changedAt = System.nanoTime();
+        return false;
+      }
+      return System.nanoTime() - changedAt >= quiet.toNanos();
+    }
+  }
 
   /** The pods' terminationGracePeriodSeconds. */
   private static final Duration GRACE_PERIOD = Duration.ofSeconds(60);
@@ -132,7 +157,11 @@ class ChaosIT {
       // and services told to stop meanwhile stop within their grace period
       nodes.kafka().kill(1);
       long brokerDownAt = System.nanoTime();
-      Thread.sleep(BACK_PRESSURE.toMillis());
+      // the fetcher stops starting requests: the site's count stands still
+      Awaitility.await()
+          .atMost(BACK_PRESSURE.multipliedBy(5))
+          .pollInterval(Duration.ofMillis(200))
+          .until(new Standstill(() -> site.served().size(), BACK_PRESSURE));
       int servedBefore = site.served().size();
       ServiceProcesses.Service fetcher = services.get("fetcher-1");
       ServiceProcesses.Service parser = services.get("parser");

@@ -16,7 +16,7 @@ public record FrontierProgress(
 
   /**
    * Whether nothing is in flight and nothing more will be released soon: URLs of paused origins
-   * stay queued for a later run (seed 003: an origin out of patience is finished for this run).
+   * stay queued for a later run (an origin out of patience is finished for this run).
    */
   public boolean isIdle() {
     return inFlight == 0 && (queued == paused || isBudgetSpent);

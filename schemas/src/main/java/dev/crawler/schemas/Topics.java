@@ -257,7 +257,7 @@ public final class Topics {
   /**
    * The published documents of configured sites with their pages and publish date (tombstones for
    * deleted ones), compacted, one partition; the frontier turns crawl.documents into it and its
-   * recrawl scheduler reads it (seed 000).
+   * recrawl scheduler reads it.
    */
   public TopicSpec<String, RecrawlDocument> recrawlFeed() {
     return recrawlFeed;

@@ -14,11 +14,11 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Decides what downstream sees of a URL (seed 002's commit half): an upsert when the document is
- * new or its content changed; nothing when it is unchanged, noindex or non-canonical; a delete when
- * a published document turns noindex, non-canonical, not found or gone. The permalink (the URL
- * first published under), the first-seen time and the publish date are kept across recrawls (seed
- * 000); every other field is updated.
+ * Decides what downstream sees of a URL (the commit step): an upsert when the document is new or
+ * its content changed; nothing when it is unchanged, noindex or non-canonical; a delete when a
+ * published document turns noindex, non-canonical, not found or gone. The permalink (the URL first
+ * published under), the first-seen time and the publish date are kept across recrawls (seed 000);
+ * every other field is updated.
  *
  * <p>Pure and stateless: the caller passes the URL's previous state and stores {@link
  * Commit#state()}. The previous state is copied, never modified. Thread-safe.
@@ -47,8 +47,8 @@ public final class CommitPolicy {
   /**
    * The decision about a parsed document, as {@link #decide(DocumentState, ParsedDocument,
    * Instant)}, and {@code DUPLICATE} when {@code duplicateOf} names another URL published with the
-   * same content (seed 002's REJECTED_DUPLICATE; the first URL keeps the document; a published
-   * duplicate is deleted).
+   * same content (REJECTED_DUPLICATE; the first URL keeps the document; a published duplicate is
+   * deleted).
    *
    * @param duplicateOf the URL that publishes the parsed content already, when another one does
    */
@@ -110,8 +110,7 @@ public final class CommitPolicy {
       state.setPermalink(parsed.getUrl());
     }
     if (state.getPublishedAt() == null) {
-      // seed 000: the publish date is set once, from the
-      // page when it states one, else the first sight
+      // the publish date is set once: from the page when it states one, else the first sight
       state.setPublishedAt(
           parsed.getPublishedAt() != null ? parsed.getPublishedAt() : state.getFirstSeenAt());
     }

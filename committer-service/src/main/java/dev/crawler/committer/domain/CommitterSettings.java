@@ -1,7 +1,7 @@
 package dev.crawler.committer.domain;
 
 /**
- * What the committer is told (seed 002's deletions and duplicates), free of Kafka.
+ * What the committer is told (deletions and duplicates), free of Kafka.
  *
  * @param notFoundGrace crawls in a row that may answer 404 before a published document is deleted;
  *     0 deletes it at the first 404

@@ -14,11 +14,11 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Multi-page documents (seed 000's multi-page posts, option {@code pagination}): the pages of one
- * document, each fetched and parsed on its own, are published as one document whose content is the
- * pages' texts in page order. The first page names the second, the second the third, and so on; a
- * pass starts when the first page is reported (parsed, or answered 304) and is complete when every
- * page of the chain was reported since and the last names no next page. A complete pass gives the
+ * Multi-page documents (multi-page posts, option {@code pagination}): the pages of one document,
+ * each fetched and parsed on its own, are published as one document whose content is the pages'
+ * texts in page order. The first page names the second, the second the third, and so on; a pass
+ * starts when the first page is reported (parsed, or answered 304) and is complete when every page
+ * of the chain was reported since and the last names no next page. A complete pass gives the
  * assembled document, which {@link CommitPolicy} decides like any parsed page (an unchanged
  * assembly is {@code UNMODIFIED}). A page reported outside a pass (refreshed on its own) gives the
  * assembly again only when its content changed.

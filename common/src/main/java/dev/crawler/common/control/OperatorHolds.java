@@ -1,13 +1,12 @@
 package dev.crawler.common.control;
 
-import dev.crawler.common.url.RegisteredDomain;
+import dev.crawler.common.url.Site;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.ControlCommandType;
 import dev.crawler.schemas.options.RequestOptions;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -171,6 +170,28 @@ public final class OperatorHolds {
     return newest(Kind.DELAY, origin).filter(Hold::isOn);
   }
 
+  /**
+   * The delay an operator set that a request to the origin released at {@code releasedAtMillis}
+   * must keep, beyond what its own options say. The one rule of an operator's delay: it holds from
+   * its command until the crawl configuration changes ({@link #delayEndsWith}). A request released
+   * after the command carries it in its options (the frontier resolves them with the holds); one
+   * released before gets it here, where it waits.
+   */
+  public Optional<Hold> delayForRequest(String origin, long releasedAtMillis) {
+    if (holds.isEmpty()) {
+      return Optional.empty();
+    }
+    return delayOf(origin).filter(delay -> releasedAtMillis < delay.issuedAt());
+  }
+
+  /**
+   * Whether the delays set while configuration {@code setUnder} was in force end now that {@code
+   * inForce} is: a new configuration decides the origins' delays again.
+   */
+  public static boolean delayEndsWith(String setUnder, String inForce) {
+    return !setUnder.equals(inForce);
+  }
+
   /** The delay in milliseconds an operator set for the origin, when one is in force. */
   public OptionalLong delayMillisOf(String origin) {
     Optional<Hold> delay = delayOf(origin);
@@ -217,15 +238,6 @@ public final class OperatorHolds {
 
   /** The registered domain of an origin ({@code https://www.example.org:8443} → example.org). */
   public static String siteOf(String origin) {
-    int start = origin.indexOf("://");
-    String host = start < 0 ? origin : origin.substring(start + 3);
-    if (host.startsWith("[")) {
-      return host.substring(0, host.indexOf(']') + 1);
-    }
-    int colon = host.indexOf(':');
-    if (colon >= 0) {
-      host = host.substring(0, colon);
-    }
-    return RegisteredDomain.of(host.toLowerCase(Locale.ROOT));
+    return Site.of(origin);
   }
 }

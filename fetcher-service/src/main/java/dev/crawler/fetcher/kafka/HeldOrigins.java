@@ -47,14 +47,8 @@ final class HeldOrigins {
    * the request was released before the command.
    */
   FetchOptions options(String origin, Pending pending) {
-    if (holds.isEmpty()) {
-      return pending.options();
-    }
-    Optional<OperatorHolds.Hold> delay = holds.delayOf(origin);
-    if (delay.isEmpty()
-        || pending.request().getReleasedAt().toEpochMilli() >= delay.get().issuedAt()) {
-      return pending.options(); // released after the command: the frontier's options say it
-    }
-    return pending.options().withDelay(delay.get().value());
+    Optional<OperatorHolds.Hold> delay =
+        holds.delayForRequest(origin, pending.request().getReleasedAt().toEpochMilli());
+    return delay.isEmpty() ? pending.options() : pending.options().withDelay(delay.get().value());
   }
 }

@@ -77,8 +77,8 @@ public record FrontierSettings(
 
   /**
    * Whether an outcome (after the retries) puts the URL in the error state: blacklisted, so later
-   * discoveries are {@code BLACKLISTED} until an operator clears the errors (seed 001's pending
-   * file, state 2).
+   * discoveries are {@code BLACKLISTED} until an operator clears the errors (pending file, state
+   * 2).
    */
   public static boolean isError(Outcome outcome) {
     switch (outcome) {
@@ -99,8 +99,8 @@ public record FrontierSettings(
 
   /**
    * Whether a URL whose fetch ended with this outcome is queued again: transient failures (a
-   * network error, a rate limit; seed 003's transient-error retry) until {@code maxAttempts}
-   * attempts were made.
+   * network error, a rate limit; transient-error retry) until {@code maxAttempts} attempts were
+   * made.
    */
   public boolean isRetried(Outcome outcome, int attempt) {
     boolean isTransient = outcome == Outcome.NETWORK_ERROR || outcome == Outcome.RATE_LIMITED;

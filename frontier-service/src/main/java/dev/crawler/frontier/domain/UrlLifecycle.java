@@ -10,10 +10,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What becomes of a URL the frontier knows: when it is discovered again, and when an outcome of its
  * fetch comes back. Pure decisions over the URL's stored state; the frontier's processor applies
- * them to its stores. The seeds' rules: the first state takes precedence (seed 001's pending-URL
- * store), an error blacklists the URL until an operator clears the errors (seed 001), a known URL
- * not yet due is premature (seed 002), a recrawl fetches again what is done (seed 000), transient
- * failures are retried (seed 003).
+ * them to its stores. The seeds' rules: the first state takes precedence (pending-URL store), an
+ * error blacklists the URL until an operator clears the errors, a known URL not yet due is
+ * premature, a recrawl fetches again what is done, transient failures are retried.
  */
 public final class UrlLifecycle {
 
@@ -33,11 +32,11 @@ public final class UrlLifecycle {
 
   /** What a discovery of a URL already known leads to. */
   public enum Rediscovery {
-    /** Nothing changes: the first state takes precedence (seed 001). */
+    /** Nothing changes: the first state takes precedence. */
     KNOWN,
     /** A recrawl asks for the URL while it is queued or in flight: it is being fetched already. */
     BEING_FETCHED,
-    /** The recrawl scheduler asks for a done URL (seed 000): queued and released at once. */
+    /** The recrawl scheduler asks for a done URL: queued and released at once. */
     RECRAWL_NOW,
     /** An earlier error blacklists it until the operator clears the errors: logged BLACKLISTED. */
     BLACKLISTED,

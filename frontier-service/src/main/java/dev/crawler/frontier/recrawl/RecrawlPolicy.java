@@ -7,10 +7,10 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The recrawl options of one site (seed 000, section 6.1.2): both the global switch and the site's
- * must be on; each event gives {@code runsPerEvent} runs (one request each) to one site; a document
- * is recrawled at most {@code maxCount} times, at least {@code minBetween} apart, and only while it
- * is newer than {@code newerThan} (strictly: a document exactly that old is not suitable).
+ * The recrawl options of one site: both the global switch and the site's must be on; each event
+ * gives {@code runsPerEvent} runs (one request each) to one site; a document is recrawled at most
+ * {@code maxCount} times, at least {@code minBetween} apart, and only while it is newer than {@code
+ * newerThan} (strictly: a document exactly that old is not suitable).
  *
  * @param isActive the global {@code recrawl.active} and the site's {@code recrawl.site-active},
  *     both on

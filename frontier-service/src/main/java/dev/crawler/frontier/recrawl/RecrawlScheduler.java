@@ -13,12 +13,12 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Seed 000's event-driven recrawl (section 6.1.2, Tables 6.8 to 6.10), as a pure state machine
- * driven by a clock the caller passes in. Each {@link #fire event} goes to the next site, in
- * round-robin order, among the sites that still have a suitable document; all of the event's runs
- * go to that site, one request each, oldest document first; runs left when the site has nothing
- * suitable are not passed to another site. A multi-page document takes one run per page, and no
- * other document of the site starts until all its pages are done (possibly over several events).
+ * The event-driven recrawl, as a pure state machine driven by a clock the caller passes in. Each
+ * {@link #fire event} goes to the next site, in round-robin order, among the sites that still have
+ * a suitable document; all of the event's runs go to that site, one request each, oldest document
+ * first; runs left when the site has nothing suitable are not passed to another site. A multi-page
+ * document takes one run per page, and no other document of the site starts until all its pages are
+ * done (possibly over several events).
  *
  * <p>A document is suitable when its site's recrawling is active, it was recrawled fewer than
  * {@code maxCount} times, not within {@code minBetween}, and it is newer than {@code newerThan}.
@@ -261,8 +261,8 @@ public final class RecrawlScheduler {
   }
 
   /**
-   * Whether a document is suitable for recrawling at {@code now} (seed 000, sections 6.1.2.4 to
-   * 6.1.2.6).
+   * Whether a document is suitable for recrawling at {@code now}: recrawling is on for its site,
+   * the document has recrawls left, its last one is old enough and it is new enough.
    */
   public static boolean isSuitable(
       RecrawlPolicy policy,

@@ -1,6 +1,4 @@
-/**
- * The event-driven recrawl scheduler of seed 000 (WP Content Crawler's recrawling), pure: no Kafka.
- */
+/** The event-driven recrawl scheduler (WP Content Crawler's recrawling), pure: no Kafka. */
 @NullMarked
 package dev.crawler.frontier.recrawl;
 

@@ -1,5 +1,6 @@
 package dev.crawler.frontier.rules;
 
+import dev.crawler.common.url.Site;
 import dev.crawler.schemas.InvalidUrlException;
 import dev.crawler.schemas.Origin;
 import java.net.URI;
@@ -85,7 +86,7 @@ public record CandidateUrl(
         query,
         List.copyOf(parameters),
         extension,
-        Condition.registeredDomain(host),
+        Site.of(host),
         origin,
         depth);
   }
@@ -113,8 +114,8 @@ public record CandidateUrl(
   }
 
   /**
-   * The first of these extensions the whole address ends in, after a dot and in any case (seed 001
-   * matches {@code \.(ext|…)$} on the URL): {@code /get?f=report.pdf} ends in pdf, {@code
+   * The first of these extensions the whole address ends in, after a dot and in any case (as {@code
+   * \.(ext|…)$} matches on the whole URL): {@code /get?f=report.pdf} ends in pdf, {@code
    * /doc.pdf?x=1} in nothing.
    */
   public Optional<String> endsInExtension(List<String> extensions) {

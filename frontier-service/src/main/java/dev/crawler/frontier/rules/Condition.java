@@ -1,13 +1,12 @@
 package dev.crawler.frontier.rules;
 
-import dev.crawler.common.url.RegisteredDomain;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * A test on a URL that a rule applies for, or that URLs may not or must have (seed 004). Conditions
- * are immutable, thread-safe, and compiled once when the configuration is loaded.
+ * A test on a URL that a rule applies for, or that URLs may not or must have. Conditions are
+ * immutable, thread-safe, and compiled once when the configuration is loaded.
  */
 public sealed interface Condition {
 
@@ -79,7 +78,7 @@ public sealed interface Condition {
     }
   }
 
-  /** The query has no parameter other than these (seed 003's url_query_parameters). */
+  /** The query has no parameter other than these (url_query_parameters). */
   record QueryParametersOnly(Set<String> allowed) implements Condition {
     @Override
     public boolean matches(CandidateUrl url) {
@@ -88,9 +87,9 @@ public sealed interface Condition {
   }
 
   /**
-   * Seed 003's url_query_parameters policies together: a URL without query parameters matches; one
-   * with parameters matches when any policy whose path prefix applies allows every one of them. A
-   * query no policy applies to is not allowed ("a combination of query parameters not explicitly
+   * The url_query_parameters policies together: a URL without query parameters matches; one with
+   * parameters matches when any policy whose path prefix applies allows every one of them. A query
+   * no policy applies to is not allowed ("a combination of query parameters not explicitly
    * allowed").
    */
   record QueryPolicies(List<QueryPolicy> policies) implements Condition {
@@ -172,13 +171,5 @@ public sealed interface Condition {
     public boolean matches(CandidateUrl url) {
       return !condition.matches(url);
     }
-  }
-
-  /**
-   * The registered domain of a host, or the host itself when it has none (an IP address,
-   * localhost).
-   */
-  static String registeredDomain(String host) {
-    return RegisteredDomain.of(host);
   }
 }

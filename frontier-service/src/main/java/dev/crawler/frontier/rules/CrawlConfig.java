@@ -16,7 +16,7 @@ import java.util.TreeMap;
 
 /**
  * The crawl configuration ({@code crawl.yaml}): global options, sites, and the ordered rules, with
- * the policies of seed 003 already turned into rules. Immutable and thread-safe.
+ * the policies already turned into rules. Immutable and thread-safe.
  */
 public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, List<Rule> rules) {
 

@@ -295,7 +295,7 @@ public final class CrawlConfigLoader {
     }
   }
 
-  /** Seed 003's policies, as the rules they stand for. */
+  /** Policies, as the rules they stand for. */
   private List<Rule> policies(Node node) {
     List<Rule> rules = new ArrayList<>();
     Map<String, Node> policies =
@@ -335,7 +335,7 @@ public final class CrawlConfigLoader {
         queryPolicies.add(new Condition.QueryPolicy(prefix, allowed));
       }
       // one rule for all the policies: a query passes
-      // when any applicable policy allows it (seed 003)
+      // when any applicable policy allows it
       rules.add(
           new Rule.Filter(
               "policies.url-query-parameters",

@@ -22,15 +22,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One per-URL option that the crawl configuration's global section, sites and rules can assign
- * (seed 004: "the majority of the options can be specified in the recursive rules"). Every option
- * goes through this one mechanism: a name, a parser that turns a configuration value into a typed
- * value (or says why it cannot), and a default.
+ * ("the majority of the options can be specified in the recursive rules"). Every option goes
+ * through this one mechanism: a name, a parser that turns a configuration value into a typed value
+ * (or says why it cannot), and a default.
  *
  * @param <T> the value type
  */
 public final class CrawlOption<T> {
 
-  /** What happens to a URL no rule filtered (seed 004). */
+  /** What happens to a URL no rule filtered. */
   public enum DefaultAllow {
     /** It is crawled. */
     ALLOW,
@@ -41,11 +41,11 @@ public final class CrawlOption<T> {
   }
 
   /**
-   * Which URLs a crawl stays within (seed 001's offsite and "index entire site", seed 003's
-   * origins).
+   * Which URLs a crawl stays within: the seeds' origins, their hosts or sites, or their directories
+   * ("index entire site").
    */
   public enum Scope {
-    /** The origins of the seeds (seed 003). */
+    /** The origins of the seeds. */
     ORIGIN,
     /** The hosts of the seeds, any scheme or port. */
     HOST,
@@ -106,7 +106,7 @@ public final class CrawlOption<T> {
           "ignore-extensions",
           DEFAULT_IGNORED_EXTENSIONS,
           value -> lowerCase(list(value)),
-          "A list (`[gif, jpg]`) or `gif|jpg`; matched at the end of the whole address, case-insensitive, as FDSE's `\\.(gif|jpg…)$` on the URL: `/img/LOGO.GIF` and `/get?f=report.pdf` are ignored, `/doc.pdf?x=1` is not (seed 001); sitemaps (`.xml.gz`) are read whatever their extension. The default keeps FDSE's `doc`, `xls` and `pdf` (and `docx`, `xlsx`, `ppt`, `pptx`) although the parser imports those files: a crawl configured for pages fetches no documents it did not ask for. To import them, give the list without them.");
+          "A list (`[gif, jpg]`) or `gif|jpg`; matched at the end of the whole address, case-insensitive, as FDSE's `\\.(gif|jpg…)$` on the URL: `/img/LOGO.GIF` and `/get?f=report.pdf` are ignored, `/doc.pdf?x=1` is not; sitemaps (`.xml.gz`) are read whatever their extension. The default keeps FDSE's `doc`, `xls` and `pdf` (and `docx`, `xlsx`, `ppt`, `pptx`) although the parser imports those files: a crawl configured for pages fetches no documents it did not ask for. To import them, give the list without them.");
   public static final CrawlOption<List<String>> SCHEMES =
       define(
           "schemes",
@@ -189,7 +189,7 @@ public final class CrawlOption<T> {
   public static final CrawlOption<Integer> PATIENCE =
       carriedInt(
           RequestOptions.PATIENCE,
-          "Failures that look persistent (refused, unknown host, not HTTP, repeated 5xx or timeouts) before the origin is paused (seed 003); an answer restores it.");
+          "Failures that look persistent (refused, unknown host, not HTTP, repeated 5xx or timeouts) before the origin is paused; an answer restores it.");
   public static final CrawlOption<Long> PAUSE_MS =
       carriedLong(
           RequestOptions.PAUSE_MS,
@@ -198,7 +198,7 @@ public final class CrawlOption<T> {
       carried(
           RequestOptions.HEAD,
           value -> enumValue(Head.class, value),
-          "`disabled`, `optional` (HEAD first, GET anyway if HEAD fails), `required` (a failed HEAD decides) — seed 002.");
+          "`disabled`, `optional` (HEAD first, GET anyway if HEAD fails), `required` (a failed HEAD decides).");
   public static final CrawlOption<List<String>> CONTENT_TYPES =
       carried(
           RequestOptions.CONTENT_TYPES,
@@ -250,7 +250,7 @@ public final class CrawlOption<T> {
           0,
           "Minutes after which a URL whose fetch failed is tried again; 0 for the refresh interval.");
 
-  /** What a recrawl does with a URL no page links to any more (seed 002's orphans). */
+  /** What a recrawl does with a URL no page links to any more (orphans). */
   public enum Orphans {
     /** It is fetched again and decided by the answer. */
     PROCESS,
@@ -273,7 +273,7 @@ public final class CrawlOption<T> {
           false,
           CrawlOption::bool,
           Level.GLOBAL,
-          "The global switch of the event-driven recrawl (seed 000): with it and a site's recrawl.site-active on, the site's documents are recrawled by events.");
+          "The global switch of the event-driven recrawl: with it and a site's recrawl.site-active on, the site's documents are recrawled by events.");
   public static final CrawlOption<Boolean> RECRAWL_SITE_ACTIVE =
       define(
           "recrawl.site-active",
@@ -368,7 +368,7 @@ public final class CrawlOption<T> {
           "sitemap-xml",
           true,
           CrawlOption::bool,
-          "Whether /sitemap.xml of each seed's origin is read once for its URLs (seed 002); sitemaps robots.txt names are read either way.");
+          "Whether /sitemap.xml of each seed's origin is read once for its URLs; sitemaps robots.txt names are read either way.");
 
   /** Where an option may be assigned. */
   public enum Level {

@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the rules decided about a URL (seed 004's "view resolved"): the disposition, every option
- * with who set it, the rules that filtered it and those whose children were skipped.
+ * What the rules decided about a URL ("view resolved"): the disposition, every option with who set
+ * it, the rules that filtered it and those whose children were skipped.
  *
  * @param options every option's value and who set it: {@code default}, {@code global}, {@code
  *     site:<name>} or {@code rule:<path>}

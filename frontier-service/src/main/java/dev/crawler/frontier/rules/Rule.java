@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One of the ordered, nested rules of the crawl configuration (seed 004).
+ * One of the ordered, nested rules of the crawl configuration.
  *
  * <p>Every rule has a {@code path} that names it in explanations and in the crawl log: its name
  * when it has one, else its position, e.g. {@code rules[2].rules[0]}.

@@ -12,9 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Decides, for one discovered URL, whether it is crawled and with which options: seed 004's
- * recursive rules, then seed 001's link rules with the options the rules resolved. Pure and
- * thread-safe.
+ * Decides, for one discovered URL, whether it is crawled and with which options: the recursive
+ * rules, then link rules with the options the rules resolved. Pure and thread-safe.
  *
  * <ol>
  *   <li>All global options are assigned, then the URL's site's, then the rules are processed in
@@ -101,7 +100,7 @@ public final class RuleEngine {
     }
   }
 
-  /** Seed 004's part of the decision: global, site and rule options, filters, default-allow. */
+  /** The rules' part of the decision: global, site and rule options, filters, default-allow. */
   private Resolution byRules(String url, CandidateUrl candidate) {
     Map<CrawlOption<?>, Setting> options = new LinkedHashMap<>(base);
     config
@@ -177,9 +176,7 @@ public final class RuleEngine {
     }
   }
 
-  /**
-   * Seed 001's link rules, then the trap rules, applied with the resolved options (FDSE's order).
-   */
+  /** Link rules, then the trap rules, applied with the resolved options (FDSE's order). */
   private static Resolution linkRules(
       Resolution resolution,
       CandidateUrl url,
@@ -222,7 +219,7 @@ public final class RuleEngine {
           "QUERY_NOT_ALLOWED parameters " + url.parameters(),
           setBy(resolution, CrawlOption.ALLOWED_QUERY_PARAMETERS));
     }
-    // seed 001 matches the extension at the end of the whole address: /get?f=report.pdf ends in
+    // the extension is matched at the end of the whole address: /get?f=report.pdf ends in
     // .pdf, /doc.pdf?x=1 does not
     Optional<String> extension =
         isSitemap

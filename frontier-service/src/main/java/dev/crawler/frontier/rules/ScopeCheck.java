@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * Whether a URL is within the crawl's scope, given what is known of the seeds (seed 003: origins
- * come from the seeds; seed 001: offsite links and "index entire site"). The seeds are parsed once,
- * when the check is made, not for every URL checked.
+ * Whether a URL is within the crawl's scope, given what is known of the seeds (origins come from
+ * the seeds; offsite links and "index entire site"). The seeds are parsed once, when the check is
+ * made, not for every URL checked.
  *
  * @param isSeedOrigin whether an origin ({@code scheme://host[:port]}) is a seed's
  * @param seeds the seeds known here, for the host, domain and directory scopes

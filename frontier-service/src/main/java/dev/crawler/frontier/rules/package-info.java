@@ -1,6 +1,6 @@
 /**
- * The crawl configuration and its rule engine (seed 004's recursive conditions, seed 001's link
- * rules, seed 003's policies): pure, free of Kafka.
+ * The crawl configuration and its rule engine (recursive conditions, link rules, policies): pure,
+ * free of Kafka.
  */
 @NullMarked
 package dev.crawler.frontier.rules;

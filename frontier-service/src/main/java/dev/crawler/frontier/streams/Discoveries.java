@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a discovered URL does to a frontier task: normalized (unless it says it is already: the
  * parser's links) and sent on to the partition of its origin when it came under another key; then,
- * new, decided by the rules ({@link TaskRules}) and queued under its budgets, or logged, or dropped
- * (seed 004); known, decided as the known URL it is ({@link UrlLifecycle#rediscovered}). A seed's
+ * new, decided by the rules ({@link TaskRules}) and queued under its budgets, or logged, or
+ * dropped; known, decided as the known URL it is ({@link UrlLifecycle#rediscovered}). A seed's
  * origin coming into scope has its /sitemap.xml read.
  */
 final class Discoveries {
@@ -98,7 +98,7 @@ final class Discoveries {
     boolean isQueued =
         switch (rediscovery) {
           case RECRAWL_NOW -> {
-            // the recrawl scheduler (seed 000) asks for this URL now: released at once, whatever
+            // the recrawl scheduler asks for this URL now: released at once, whatever
             // its due time
             stores.requeue(origin, originState, url, Objects.requireNonNull(known));
             releases.release(origin, originState, now);
@@ -119,7 +119,7 @@ final class Discoveries {
             logPremature(origin, url, Objects.requireNonNull(known), discovered, now);
             yield false;
           }
-          case KNOWN -> false; // the first state takes precedence (seed 001)
+          case KNOWN -> false; // the first state takes precedence
         };
     if (rediscovery == Rediscovery.RECRAWL_NOW || rediscovery == Rediscovery.BEING_FETCHED) {
       return; // a recrawl's request: nothing else to do
@@ -150,7 +150,7 @@ final class Discoveries {
         now);
   }
 
-  /** An error blacklists the URL until an operator clears the errors (seed 001). */
+  /** An error blacklists the URL until an operator clears the errors. */
   private void logBlacklisted(
       String origin, String url, UrlState known, DiscoveredUrl discovered, Instant now) {
     Decision decision =
@@ -166,7 +166,7 @@ final class Discoveries {
     output.log(origin, decision, discovered, now);
   }
 
-  /** A known URL not yet due for its refresh (seed 002): logged once per due time. */
+  /** A known URL not yet due for its refresh: logged once per due time. */
   private void logPremature(
       String origin, String url, UrlState known, DiscoveredUrl discovered, Instant now) {
     known.setPrematureLogged(true);
@@ -181,8 +181,8 @@ final class Discoveries {
 
   /**
    * A URL this task does not know (or knows no longer, its error cleared) is decided by the rules:
-   * crawled (admitted under its budgets), logged and kept as decided, or dropped without a record
-   * (seed 004). Returns whether its origin's state changed.
+   * crawled (admitted under its budgets), logged and kept as decided, or dropped without a record.
+   * Returns whether its origin's state changed.
    */
   private boolean decideNew(
       String origin, OriginState originState, String url, DiscoveredUrl discovered, Instant now) {
@@ -224,7 +224,7 @@ final class Discoveries {
       output.log(
           origin, resolution.rule().map(decision::withRule).orElse(decision), discovered, now);
     }
-    // filtered or disallowed without the log flag: no record of it is kept (seed 004)
+    // filtered or disallowed without the log flag: no record of it is kept
     return false;
   }
 
@@ -251,7 +251,7 @@ final class Discoveries {
 
   /**
    * A seed's origin came into scope: its /sitemap.xml is read once, unless the sitemap-xml option
-   * is off (seed 002).
+   * is off.
    */
   private void discoverSitemapXml(String origin, Instant now) {
     String sitemap = origin + "/sitemap.xml";

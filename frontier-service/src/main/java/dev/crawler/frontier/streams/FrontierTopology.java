@@ -40,8 +40,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  *       one line per kind and target.
  * </ul>
  *
- * <p>When the crawl configuration names sites, two more sub-topologies run seed 000's event-driven
- * recrawl: {@code crawl.documents} to the one-partition {@code crawl.recrawl-feed} ({@link
+ * <p>When the crawl configuration names sites, two more sub-topologies run event-driven recrawl:
+ * {@code crawl.documents} to the one-partition {@code crawl.recrawl-feed} ({@link
  * RecrawlFeedProcessor}), read by one {@link RecrawlSchedulerProcessor} task with the stores
  * {@value #RECRAWL_DOCUMENTS_STORE} and {@value #RECRAWL_SCHEDULE_STORE}, which writes its recrawls
  * to {@code crawl.discovered}.
@@ -78,9 +78,7 @@ public final class FrontierTopology {
    */
   public static final String DUE_STORE = "frontier-due";
 
-  /**
-   * The event-driven recrawl's documents (seed 000): document URL to {@link RecrawlDocumentState}.
-   */
+  /** The event-driven recrawl's documents: document URL to {@link RecrawlDocumentState}. */
   public static final String RECRAWL_DOCUMENTS_STORE = "recrawl-documents";
 
   /** Where the event-driven recrawl schedule stands: one {@link RecrawlScheduleState}. */
@@ -182,8 +180,8 @@ public final class FrontierTopology {
   }
 
   /**
-   * The event-driven recrawl (seed 000): crawl.documents to the one-partition crawl.recrawl-feed,
-   * read by one scheduler task that writes the recrawls to crawl.discovered.
+   * The event-driven recrawl: crawl.documents to the one-partition crawl.recrawl-feed, read by one
+   * scheduler task that writes the recrawls to crawl.discovered.
    */
   private static void addRecrawlScheduler(
       Topology topology, Topics topics, FrontierSettings settings) {

@@ -30,11 +30,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What an operator asks of every frontier task through {@code crawl.control}: clear the errors
- * (blacklisted URLs may be queued again, seed 001), recrawl every known URL ({@code
- * --force-recrawl}), end a recrawl by handling its orphans (seed 002), and pause, resume, block,
- * unblock or set the delay of origins ({@link OperatorHolds}, kept in the task's state so a task
- * that moves keeps them). Each command is acknowledged in {@code crawl.log} by the task, naming the
- * command, who issued it and the configuration version.
+ * (blacklisted URLs may be queued again), recrawl every known URL ({@code --force-recrawl}), end a
+ * recrawl by handling its orphans, and pause, resume, block, unblock or set the delay of origins
+ * ({@link OperatorHolds}, kept in the task's state so a task that moves keeps them). Each command
+ * is acknowledged in {@code crawl.log} by the task, naming the command, who issued it and the
+ * configuration version.
  */
 final class OperatorCommands {
 
@@ -182,7 +182,7 @@ final class OperatorCommands {
    */
   void expireDelaysOfAnotherConfiguration() {
     String setUnder = stores.operator.get(CONFIG_VERSION_KEY);
-    if (setUnder == null || setUnder.equals(configVersion)) {
+    if (setUnder == null || !OperatorHolds.delayEndsWith(setUnder, configVersion)) {
       return;
     }
     for (OperatorHolds.Hold hold : holds.inForce()) {
@@ -315,8 +315,8 @@ final class OperatorCommands {
   }
 
   /**
-   * The recrawl is over: URLs still waiting to be linked again are orphans (seed 002), handled by
-   * their orphans option: ignore leaves them (their documents stay), delete sends an {@code ORPHAN}
+   * The recrawl is over: URLs still waiting to be linked again are orphans, handled by their
+   * orphans option: ignore leaves them (their documents stay), delete sends an {@code ORPHAN}
    * outcome to the committer, which deletes their documents, process fetches them again after all.
    */
   private void handleOrphans(ControlCommand command) {

@@ -1,9 +1,8 @@
 package dev.crawler.frontier.streams;
 
-import dev.crawler.common.url.RegisteredDomain;
+import dev.crawler.common.url.Site;
 import dev.crawler.events.OriginStats;
 import dev.crawler.frontier.state.OriginState;
-import java.net.URI;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -69,12 +68,7 @@ final class OriginFigures {
   }
 
   private static OriginStats stats(String origin, OriginState state, Instant now) {
-    String site;
-    try {
-      site = RegisteredDomain.of(URI.create(origin).getHost());
-    } catch (RuntimeException e) {
-      site = origin;
-    }
+    String site = Site.of(origin);
     return OriginStats.newBuilder()
         .setOrigin(origin)
         .setSite(site)

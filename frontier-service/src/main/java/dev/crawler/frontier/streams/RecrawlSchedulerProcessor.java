@@ -32,11 +32,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The event-driven recrawl of seed 000 in the running system: one task (its input topic has one
- * partition) keeps every configured site's documents in a {@link RecrawlScheduler}, fires an event
- * every {@code recrawl.interval} by the wall clock, and writes each run as a {@code RECRAWL}
- * discovery of the page to {@code crawl.discovered}, which the frontier task owning the page's
- * origin releases at once.
+ * The event-driven recrawl in the running system: one task (its input topic has one partition)
+ * keeps every configured site's documents in a {@link RecrawlScheduler}, fires an event every
+ * {@code recrawl.interval} by the wall clock, and writes each run as a {@code RECRAWL} discovery of
+ * the page to {@code crawl.discovered}, which the frontier task owning the page's origin releases
+ * at once.
  *
  * <p>The scheduler lives in memory and is rebuilt from the stores {@value
  * FrontierTopology#RECRAWL_DOCUMENTS_STORE} and {@value FrontierTopology#RECRAWL_SCHEDULE_STORE}

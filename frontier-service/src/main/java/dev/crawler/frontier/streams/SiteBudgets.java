@@ -1,7 +1,7 @@
 package dev.crawler.frontier.streams;
 
 import dev.crawler.common.decision.Decision;
-import dev.crawler.common.url.RegisteredDomain;
+import dev.crawler.common.url.Site;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.SiteBudgetStep;
@@ -14,7 +14,6 @@ import dev.crawler.frontier.state.OriginState;
 import dev.crawler.frontier.state.UrlState;
 import dev.crawler.frontier.state.UrlStatus;
 import dev.crawler.schemas.Origin;
-import java.net.URI;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -221,6 +220,6 @@ final class SiteBudgets {
 
   /** A URL's site: the registered domain of its host (the host itself when it has none). */
   private static String siteOf(String url) {
-    return RegisteredDomain.of(URI.create(url).getHost());
+    return Site.of(url);
   }
 }

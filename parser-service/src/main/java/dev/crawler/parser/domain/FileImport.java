@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * What importing a file (a PDF, an office or OpenDocument file, RTF, EPUB) gave: its content as
- * XHTML and what it says of itself, or the reason it could not be imported (seed 002's import step,
+ * XHTML and what it says of itself, or the reason it could not be imported (import step,
  * REJECTED_IMPORT). The parser reads the XHTML as it reads a page ({@link PageParser#parseFile}).
  */
 public sealed interface FileImport {

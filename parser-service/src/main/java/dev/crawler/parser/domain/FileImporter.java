@@ -1,9 +1,9 @@
 package dev.crawler.parser.domain;
 
 /**
- * Extracts the content of files that are not web pages (seed 002's import step), each within a
- * bounded time and memory: a file that cannot be read, whatever the reason, is {@link
- * FileImport.Failed} and never an exception. Implementations are thread-safe.
+ * Extracts the content of files that are not web pages (import step), each within a bounded time
+ * and memory: a file that cannot be read, whatever the reason, is {@link FileImport.Failed} and
+ * never an exception. Implementations are thread-safe.
  */
 public interface FileImporter extends AutoCloseable {
 

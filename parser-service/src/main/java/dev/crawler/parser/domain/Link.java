@@ -4,7 +4,7 @@ import dev.crawler.events.UrlKind;
 import java.util.Optional;
 
 /**
- * A link found on a page (seed 001's link detection).
+ * A link found on a page (link detection).
  *
  * @param url absolute (resolved against {@code <base href>} or the page URL) and normalized
  * @param kind LINK for {@code a} and {@code area}, FRAME for {@code frame} and {@code iframe}

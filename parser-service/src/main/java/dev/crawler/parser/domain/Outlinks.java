@@ -12,9 +12,9 @@ import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 
 /**
- * The links a document makes (seed 001's link detection): its outlinks, from the link elements
- * {@link HtmlFacts} gathers or a file's hyperlinks, and the next page of a multi-page document. An
- * outlink is the element's {@code href} ({@code src} for a frame) resolved and normalized by {@link
+ * The links a document makes (link detection): its outlinks, from the link elements {@link
+ * HtmlFacts} gathers or a file's hyperlinks, and the next page of a multi-page document. An outlink
+ * is the element's {@code href} ({@code src} for a frame) resolved and normalized by {@link
  * LinkTargets}; only http and https links count, the first of duplicates is kept, and the bounds
  * {@link ParserSettings#maxOutlinks()} and {@link ParserSettings#maxLinkChars()} apply.
  *

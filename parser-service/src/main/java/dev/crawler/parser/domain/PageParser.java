@@ -15,8 +15,8 @@ import org.jsoup.nodes.Element;
 import org.jsoup.parser.Parser;
 
 /**
- * Turns a fetched page into a document and its outlinks (seed 001's link detection, seed 002's
- * import, canonical and robots meta).
+ * Turns a fetched page into a document and its outlinks (link detection, import, canonical and
+ * robots meta).
  *
  * <ul>
  *   <li><b>HTML</b> ({@code text/html}, {@code application/xhtml+xml}, or an undeclared type whose

@@ -1,8 +1,7 @@
 package dev.crawler.parser.domain;
 
-import dev.crawler.common.url.RegisteredDomain;
+import dev.crawler.common.url.Site;
 import dev.crawler.schemas.options.RequestOptions;
-import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,7 +19,7 @@ import java.util.Optional;
  * @param metadataChecksumHeaders the response headers the metadata checksum covers (option {@code
  *     metadata-checksum}, e.g. {@code etag, last-modified}); none: no metadata checksum
  * @param obeysRobotsMeta whether a page's robots nofollow keeps its links (option {@code
- *     obey-robots-meta}; false is seed 001's "rogue" mode)
+ *     obey-robots-meta}; false is "rogue" mode)
  * @param obeysLinkNofollow option {@code obey-link-nofollow}: whether links marked {@code
  *     rel="nofollow"} are left out
  * @param pagination how a document's next page is found (option {@code pagination}): {@value
@@ -77,16 +76,7 @@ public record ParseOptions(
    * share a registered domain.
    */
   public boolean acceptsCanonical(String pageUrl, String canonical) {
-    return !canonicalWithinDomain || registeredDomain(pageUrl).equals(registeredDomain(canonical));
-  }
-
-  private static String registeredDomain(String url) {
-    try {
-      String host = URI.create(url).getHost();
-      return host == null ? "" : RegisteredDomain.of(host);
-    } catch (IllegalArgumentException e) {
-      return "";
-    }
+    return !canonicalWithinDomain || Site.of(pageUrl).equals(Site.of(canonical));
   }
 
   private static boolean isSelector(String selector) {

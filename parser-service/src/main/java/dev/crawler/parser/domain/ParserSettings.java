@@ -9,7 +9,7 @@ import java.util.Set;
  * What the parser is told, free of Kafka: which media types it imports and how much it keeps.
  *
  * @param importedContentTypes the media types imported ({@code type/subtype}, compared lower-case,
- *     without parameters); responses of other types are {@code IMPORT_REJECTED} (seed 002's import)
+ *     without parameters); responses of other types are {@code IMPORT_REJECTED}
  * @param maxTextChars characters of text kept per document, at least 0; the checksum covers all the
  *     text, kept or not
  * @param recentLinks links each parser task remembers having sent to the frontier, so that a link

@@ -17,7 +17,7 @@ import org.jsoup.nodes.Element;
  * <meta property="article:published_time">} (Open Graph), {@code datePublished} in a JSON-LD script
  * (schema.org), the first {@code <time datetime>}. Dates are ISO 8601 (a date alone is midnight
  * UTC, a time without offset UTC). When a page has none, the committer uses the first time it saw
- * the URL (seed 000).
+ * the URL.
  */
 final class PublishDates {
 

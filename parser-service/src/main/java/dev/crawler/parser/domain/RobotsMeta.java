@@ -5,10 +5,10 @@ import java.util.Set;
 
 /**
  * The robots directives of a page, from {@code <meta name="robots">} and the {@code X-Robots-Tag}
- * header (seed 002's robots meta; comma-separated tokens, case-insensitive; {@code none} means
- * both), including the forms addressed to one crawler, ours being named by the parser's robots
- * agent: {@code <meta name="googlebot">} and {@code X-Robots-Tag: googlebot: noindex} apply only to
- * the crawler of that name.
+ * header (robots meta; comma-separated tokens, case-insensitive; {@code none} means both),
+ * including the forms addressed to one crawler, ours being named by the parser's robots agent:
+ * {@code <meta name="googlebot">} and {@code X-Robots-Tag: googlebot: noindex} apply only to the
+ * crawler of that name.
  *
  * @param noindex the page asks not to be indexed
  * @param nofollow the page asks that its links not be followed

@@ -23,9 +23,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RequestOptions {
 
-  /**
-   * Whether a fetch starts with a HEAD request whose headers the metadata filters judge (seed 002).
-   */
+  /** Whether a fetch starts with a HEAD request whose headers the metadata filters judge. */
   public enum Head {
     /** GET only; the metadata filters judge the GET's headers before its body is read. */
     DISABLED,
@@ -35,7 +33,7 @@ public final class RequestOptions {
     REQUIRED
   }
 
-  /** Which canonical URLs a page may name (seed 002's canonical). */
+  /** Which canonical URLs a page may name. */
   public enum CanonicalScope {
     /** Within the page's registered domain; others are ignored. */
     DOMAIN,
@@ -44,8 +42,8 @@ public final class RequestOptions {
   }
 
   /**
-   * How redirects are handled: recorded with the target queued as a new URL (seed 003), or followed
-   * within the fetch up to {@code maxHops}.
+   * How redirects are handled: recorded with the target queued as a new URL, or followed within the
+   * fetch up to {@code maxHops}.
    */
   public record Redirects(boolean follow, int maxHops) {
     public static final Redirects RECORD = new Redirects(false, 0);
