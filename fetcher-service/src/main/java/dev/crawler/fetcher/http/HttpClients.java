@@ -3,6 +3,7 @@ package dev.crawler.fetcher.http;
 import dev.crawler.fetcher.domain.AddressPolicy;
 import dev.crawler.fetcher.domain.FetchOptions;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -35,12 +36,13 @@ final class HttpClients {
   private final SocketAddressResolver resolver;
   private final HttpClient open;
   private final HttpClient verified;
-  private final OriginCookieJars jars = new OriginCookieJars();
+  private final OriginCookieJars jars;
   private final ProxyRoutes routes;
 
   /**
    * Starts the threads and the timer and builds the clients, which {@link #start()} starts; the
-   * parameters are the {@link JettyPageFetcher}'s.
+   * parameters are the {@link JettyPageFetcher}'s, the clock the one the cookie jars expire cookies
+   * by.
    */
   HttpClients(
       String userAgent,
@@ -49,7 +51,9 @@ final class HttpClients {
       int maxConnections,
       boolean verifyTls,
       AddressPolicy addresses,
-      Optional<TrustStore> trustStore) {
+      Optional<TrustStore> trustStore,
+      InstantSource clock) {
+    this.jars = new OriginCookieJars(clock);
     QueuedThreadPool threads =
         new QueuedThreadPool(Math.max(8, Runtime.getRuntime().availableProcessors() * 4), 2);
     threads.setName("fetcher-http");

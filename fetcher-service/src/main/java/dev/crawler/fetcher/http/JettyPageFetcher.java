@@ -11,6 +11,7 @@ import dev.crawler.fetcher.domain.PageFetcher;
 import dev.crawler.fetcher.domain.Secrets;
 import dev.crawler.schemas.Origin;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +69,7 @@ public final class JettyPageFetcher implements PageFetcher {
     private boolean recordsExchanges;
     private Secrets secrets = Secrets.ofEnvironment();
     private Optional<TrustStore> trustStore = Optional.empty();
+    private InstantSource clock = InstantSource.system();
 
     private Builder(String userAgent) {
       this.userAgent = userAgent;
@@ -143,6 +145,12 @@ public final class JettyPageFetcher implements PageFetcher {
       return this;
     }
 
+    /** The clock cookies expire and login sessions are judged by. Default the system's. */
+    public Builder clock(InstantSource source) {
+      this.clock = source;
+      return this;
+    }
+
     /** The fetcher, its client started. */
     public JettyPageFetcher build() {
       return new JettyPageFetcher(this);
@@ -168,8 +176,9 @@ public final class JettyPageFetcher implements PageFetcher {
             builder.maxConnections,
             builder.verifyTls,
             builder.addresses,
-            builder.trustStore);
-    this.gate = new SiteGate(clients, builder.secrets, builder.requestTimeout);
+            builder.trustStore,
+            builder.clock);
+    this.gate = new SiteGate(clients, builder.secrets, builder.requestTimeout, builder.clock);
     clients.start();
   }
 

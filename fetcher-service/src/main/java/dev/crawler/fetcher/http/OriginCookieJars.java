@@ -2,7 +2,10 @@ package dev.crawler.fetcher.http;
 
 import dev.crawler.schemas.Origin;
 import java.net.URI;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.eclipse.jetty.http.HttpCookie;
@@ -14,7 +17,10 @@ import org.eclipse.jetty.http.HttpCookieStore;
  * login) have a jar; the others keep nothing. Jars live in memory only: a restarted fetcher, or one
  * that is handed an origin's partition, logs in again instead of taking a session over a topic. A
  * jar holds at most {@value #MAX_COOKIES} cookies of at most {@value #MAX_COOKIE_CHARS} characters
- * each; more are dropped. Thread-safe.
+ * each; more are dropped. Cookies expire by the injected clock alone: a cookie's {@code Max-Age}
+ * (or else its {@code Expires}) becomes an instant of that clock as it is stored, and a cookie
+ * whose instant has passed is neither sent nor counted; a longer {@code Max-Age} than {@link
+ * #MAX_AGE_SECONDS} counts as that. Thread-safe.
  */
 final class OriginCookieJars {
 
@@ -24,11 +30,28 @@ final class OriginCookieJars {
   /** The longest cookie kept, name and value together. */
   static final int MAX_COOKIE_CHARS = 4096;
 
+  /**
+   * The longest a cookie is kept, in seconds: a longer {@code Max-Age} counts as this (400 days,
+   * RFC 6265bis).
+   */
+  static final long MAX_AGE_SECONDS = 400L * 24 * 3600;
+
+  /** The attribute a kept cookie's expiry is noted in, epoch ms of the clock; never sent. */
+  private static final String EXPIRES_AT = "Crawler-Expires-At";
+
   private final ConcurrentMap<String, Jar> jars = new ConcurrentHashMap<>();
+  private final InstantSource clock;
 
   private static final class Jar {
     final HttpCookieStore.Default store = new HttpCookieStore.Default();
     volatile boolean isCredential;
+  }
+
+  /**
+   * @param clock the time cookies expire by
+   */
+  OriginCookieJars(InstantSource clock) {
+    this.clock = clock;
   }
 
   /**
@@ -44,12 +67,25 @@ final class OriginCookieJars {
 
   /** Whether the origin's jar holds a cookie of that name that has not expired. */
   boolean has(String origin, String name) {
+    return expiresAt(origin, name).isPresent();
+  }
+
+  /**
+   * When the origin's cookie of that name that lasts longest expires (epoch ms; {@link
+   * Long#MAX_VALUE} for one that lasts the session); empty when the jar holds none that has not
+   * expired.
+   */
+  OptionalLong expiresAt(String origin, String name) {
     Jar jar = jars.get(origin);
     if (jar == null) {
-      return false;
+      return OptionalLong.empty();
     }
+    long now = clock.millis();
     return jar.store.all().stream()
-        .anyMatch(cookie -> cookie.getName().equals(name) && !cookie.isExpired());
+        .filter(cookie -> cookie.getName().equals(name))
+        .mapToLong(OriginCookieJars::expiresAt)
+        .filter(expires -> expires > now)
+        .max();
   }
 
   /** Empties and drops the origin's jar; true if it had one. */
@@ -81,7 +117,7 @@ final class OriginCookieJars {
           if (jar.store.all().size() >= MAX_COOKIES) {
             return false;
           }
-          return jar.store.add(uri, cookie);
+          return jar.store.add(uri, expiringByClock(cookie));
         }
       }
 
@@ -93,7 +129,11 @@ final class OriginCookieJars {
       @Override
       public List<HttpCookie> match(URI uri) {
         Jar jar = jarOf(uri, verified);
-        return jar == null ? List.of() : jar.store.match(uri);
+        if (jar == null) {
+          return List.of();
+        }
+        long now = clock.millis();
+        return jar.store.match(uri).stream().filter(cookie -> expiresAt(cookie) > now).toList();
       }
 
       @Override
@@ -107,6 +147,41 @@ final class OriginCookieJars {
         return false; // jars are dropped per origin, by the fetcher
       }
     };
+  }
+
+  /**
+   * The cookie as the jar keeps it: its {@code Max-Age} or {@code Expires} turned into an instant
+   * of the clock ({@link #EXPIRES_AT}), so that Jetty's store, which judges them by the system
+   * clock, keeps it until the jar drops it; a cookie that is already expired by the clock deletes
+   * its namesake ({@code Max-Age=0}); one that lasts the session as it is.
+   */
+  private HttpCookie expiringByClock(HttpCookie cookie) {
+    long maxAge = cookie.getMaxAge();
+    Instant expires = cookie.getExpires();
+    if (maxAge == 0 || (maxAge < 0 && expires == null)) {
+      return cookie;
+    }
+    long now = clock.millis();
+    // Max-Age wins over Expires (RFC 6265 §5.3)
+    long expiresAt =
+        maxAge > 0 ? now + Math.min(maxAge, MAX_AGE_SECONDS) * 1000 : expires.toEpochMilli();
+    if (expiresAt <= now) {
+      return HttpCookie.build(cookie).expires(null).maxAge(0).build();
+    }
+    return HttpCookie.build(cookie)
+        .maxAge(-1)
+        .expires(null)
+        .attribute(EXPIRES_AT, Long.toString(expiresAt))
+        .build();
+  }
+
+  /** When a stored cookie expires (epoch ms), {@link Long#MAX_VALUE} when it lasts the session. */
+  private static long expiresAt(HttpCookie cookie) {
+    if (cookie.getMaxAge() == 0) {
+      return Long.MIN_VALUE;
+    }
+    String expiresAt = cookie.getAttributes().get(EXPIRES_AT);
+    return expiresAt == null ? Long.MAX_VALUE : Long.parseLong(expiresAt);
   }
 
   private Jar jarOf(URI uri, boolean verified) {

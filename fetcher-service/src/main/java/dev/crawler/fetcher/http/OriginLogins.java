@@ -1,15 +1,16 @@
 package dev.crawler.fetcher.http;
 
-import dev.crawler.common.url.UrlNormalizer;
+import dev.crawler.fetcher.domain.LoginSession;
 import dev.crawler.fetcher.domain.PageFetcher.Call;
 import dev.crawler.fetcher.domain.Secrets;
 import dev.crawler.schemas.Origin;
 import dev.crawler.schemas.options.Access;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Locale;
+import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -25,63 +26,56 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The form logins of the origins whose options set one ({@link Access.Login}), and their sessions:
- * a login is made before the origin's first page and again when an answer says the session is over,
- * one at a time per origin; a failed one is not tried again for {@link #LOGIN_RETRY_AFTER}. The
- * login's fields are resolved from their secrets only when it is sent, to its own origin only, and
- * its redirects are followed within that origin. Thread-safe.
+ * The form logins of the origins whose options set one ({@link Access.Login}): their requests,
+ * while {@link LoginSession} decides when one is made and whether it succeeded. The login's fields
+ * are resolved from their secrets only when it is sent, to its own origin only, and its redirects
+ * are followed within that origin. Time is the injected clock's, the one the cookie jars expire
+ * cookies by. Thread-safe.
  */
 final class OriginLogins {
 
   private static final Logger LOG = LoggerFactory.getLogger(OriginLogins.class);
 
   /** How long after a failed login the origin's requests fail without another try. */
-  static final Duration LOGIN_RETRY_AFTER = Duration.ofSeconds(60);
+  static final Duration LOGIN_RETRY_AFTER = Duration.ofMillis(LoginSession.RETRY_AFTER_MILLIS);
 
   /** The most of a login's answer read for its success text. */
   static final int MAX_LOGIN_ANSWER_BYTES = 1024 * 1024;
 
   /** Redirects a login's answer is followed through, within its origin. */
-  static final int MAX_LOGIN_REDIRECTS = 5;
+  static final int MAX_LOGIN_REDIRECTS = LoginSession.MAX_REDIRECTS;
 
   private final OriginCookieJars jars;
   private final Secrets secrets;
   private final Duration requestTimeout;
+  private final InstantSource clock;
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
-  /** An origin's login: the one under way, or when the last ended and how. */
+  /** An origin's login rules and the login under way, if any; guarded by itself. */
   private static final class Session {
+    final LoginSession rules = new LoginSession();
     CompletableFuture<Optional<String>> pending;
-    long loggedInAt;
-    long failedAt;
-    String failure = "";
   }
 
   /**
    * @param jars where the sessions' cookies are kept
    * @param requestTimeout how long each request of a login may take
+   * @param clock the time sessions and back-offs are judged by
    */
-  OriginLogins(OriginCookieJars jars, Secrets secrets, Duration requestTimeout) {
+  OriginLogins(
+      OriginCookieJars jars, Secrets secrets, Duration requestTimeout, InstantSource clock) {
     this.jars = jars;
     this.secrets = secrets;
     this.requestTimeout = requestTimeout;
+    this.clock = clock;
   }
 
   /** Whether an answer says the origin's session is over: a 401, a 403, or a redirect to login. */
   static boolean isLoggedOut(Call call, int status, Optional<String> location) {
-    Optional<Access.Login> login = call.access().login();
-    if (login.isEmpty()) {
-      return false;
-    }
-    if (status == 401 || status == 403) {
-      return true;
-    }
-    return status >= 300
-        && status < 400
-        && location
-            .flatMap(target -> UrlNormalizer.resolve(call.url(), target))
-            .map(target -> withoutQuery(target).equals(withoutQuery(login.get().url())))
-            .orElse(false);
+    return call.access()
+        .login()
+        .map(login -> LoginSession.isLoggedOut(login, call.url(), status, location))
+        .orElse(false);
   }
 
   /** Whether the origin needs a login before its next request: it has no session in force. */
@@ -91,12 +85,8 @@ final class OriginLogins {
       return true;
     }
     synchronized (session) {
-      if (session.pending != null || session.loggedInAt == 0) {
-        return true;
-      }
+      return !(next(session, origin, login) instanceof LoginSession.Valid);
     }
-    // the session cookie expired in the jar: the site would not know the crawler any more
-    return login.successCookie().map(name -> !jars.has(origin, name)).orElse(false);
   }
 
   /**
@@ -108,9 +98,7 @@ final class OriginLogins {
       HttpClient client, String origin, Access.Login login, Map<String, String> headers) {
     Session session = sessions.computeIfAbsent(origin, key -> new Session());
     synchronized (session) {
-      if (session.pending == null) {
-        session.loggedInAt = 0; // the site ended it
-      }
+      session.rules.ended(); // the site ended it
     }
     LOG.info("{}: the session is over, logging in again", origin);
     return login(client, origin, login, headers);
@@ -127,23 +115,22 @@ final class OriginLogins {
     Session session = sessions.computeIfAbsent(origin, key -> new Session());
     CompletableFuture<Optional<String>> result;
     synchronized (session) {
-      if (session.pending != null) {
-        return session.pending; // one login per origin at a time
+      LoginSession.Next next = next(session, origin, login);
+      if (next instanceof LoginSession.Join) {
+        return session.pending;
       }
-      long sinceFailure = System.currentTimeMillis() - session.failedAt;
-      if (session.failedAt > 0 && sinceFailure < LOGIN_RETRY_AFTER.toMillis()) {
-        return CompletableFuture.completedFuture(
-            Optional.of(
-                "login failed "
-                    + sinceFailure / 1000
-                    + " s ago ("
-                    + session.failure
-                    + "); tried again "
-                    + LOGIN_RETRY_AFTER.toSeconds()
-                    + " s after"));
+      if (next instanceof LoginSession.BackOff backOff) {
+        return CompletableFuture.completedFuture(Optional.of(backOff.detail()));
+      }
+      if (next instanceof LoginSession.Valid) {
+        return CompletableFuture.completedFuture(Optional.empty()); // logged in meanwhile
+      }
+      if (next instanceof LoginSession.Renew) {
+        LOG.info("{}: the session cookie expired, logging in again", origin);
       }
       result = new CompletableFuture<>();
       session.pending = result;
+      session.rules.started();
     }
     if (!Origin.keyOf(login.url()).equals(origin)) {
       finish(origin, session, result, Optional.of("the login URL is not on " + origin));
@@ -185,6 +172,17 @@ final class OriginLogins {
     sessions.clear();
   }
 
+  /** What the origin's next request needs; the caller holds the session's lock. */
+  private LoginSession.Next next(Session session, String origin, Access.Login login) {
+    return session.rules.next(
+        login,
+        login
+            .successCookie()
+            .map(name -> jars.expiresAt(origin, name))
+            .orElse(OptionalLong.empty()),
+        clock.millis());
+  }
+
   private void send(
       HttpClient client,
       String origin,
@@ -209,49 +207,34 @@ final class OriginLogins {
               return;
             }
             int status = answer.getResponse().getStatus();
-            Optional<String> next =
-                Optional.ofNullable(answer.getResponse().getHeaders().get(HttpHeader.LOCATION))
-                    .flatMap(
-                        location -> UrlNormalizer.resolve(request.getURI().toString(), location))
-                    .filter(target -> Origin.keyOf(target).equals(origin));
             boolean hasCookie =
                 login.successCookie().map(name -> jars.has(origin, name)).orElse(false);
-            if (status >= 300
-                && status < 400
-                && next.isPresent()
-                && !hasCookie
-                && redirects < MAX_LOGIN_REDIRECTS) {
-              Request follow =
+            LoginSession.Answer judged =
+                LoginSession.judge(
+                    login,
+                    request.getURI().toString(),
+                    status,
+                    Optional.ofNullable(answer.getResponse().getHeaders().get(HttpHeader.LOCATION)),
+                    hasCookie,
+                    login.successText().isPresent() ? getContentAsString() : "",
+                    redirects);
+            if (judged instanceof LoginSession.Follow follow) {
+              Request next =
                   client
-                      .newRequest(next.get())
+                      .newRequest(follow.url())
                       .method(HttpMethod.GET)
                       .followRedirects(false)
                       .timeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
                       .headers(h -> headers.forEach(h::put));
-              send(client, origin, login, headers, follow, redirects + 1, started, session, result);
-              return;
-            }
-            boolean hasText =
-                login.successText().map(text -> getContentAsString().contains(text)).orElse(false);
-            if (status < 400 && (hasCookie || hasText)) {
+              send(client, origin, login, headers, next, redirects + 1, started, session, result);
+            } else if (judged instanceof LoginSession.Failed failed) {
+              finish(origin, session, result, Optional.of(failed.detail()));
+            } else {
               LOG.info(
                   "{}: logged in ({} ms)",
                   origin,
                   TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
               finish(origin, session, result, Optional.empty());
-            } else {
-              finish(
-                  origin,
-                  session,
-                  result,
-                  Optional.of(
-                      "the login answered "
-                          + status
-                          + " without "
-                          + login
-                              .successCookie()
-                              .map(name -> "the cookie " + name)
-                              .orElseGet(() -> "its success text")));
             }
           }
         });
@@ -265,21 +248,12 @@ final class OriginLogins {
     synchronized (session) {
       session.pending = null;
       if (failure.isPresent()) {
-        session.loggedInAt = 0;
-        session.failedAt = System.currentTimeMillis();
-        session.failure = failure.get();
+        session.rules.failed(failure.get(), clock.millis());
       } else {
-        session.loggedInAt = System.currentTimeMillis();
-        session.failedAt = 0;
+        session.rules.succeeded(clock.millis());
       }
     }
     failure.ifPresent(reason -> LOG.warn("{}: login failed: {}", origin, reason));
     result.complete(failure);
-  }
-
-  private static String withoutQuery(String url) {
-    int end = url.indexOf('?');
-    String base = end < 0 ? url : url.substring(0, end);
-    return UrlNormalizer.tryNormalize(base).orElse(base).toLowerCase(Locale.ROOT);
   }
 }

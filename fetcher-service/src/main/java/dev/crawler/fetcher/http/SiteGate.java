@@ -8,6 +8,7 @@ import dev.crawler.schemas.Origin;
 import dev.crawler.schemas.options.Access;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,15 +54,16 @@ final class SiteGate {
 
   /**
    * @param requestTimeout how long each request of a login may take
+   * @param clock the time login sessions are judged by
    */
-  SiteGate(HttpClients clients, Secrets secrets, Duration requestTimeout) {
+  SiteGate(HttpClients clients, Secrets secrets, Duration requestTimeout, InstantSource clock) {
     this.open = clients.open();
     this.verified = clients.verified();
     this.jars = clients.jars();
     this.routes = clients.routes();
     this.secrets = secrets;
     this.guard = clients.resolver();
-    this.logins = new OriginLogins(jars, secrets, requestTimeout);
+    this.logins = new OriginLogins(jars, secrets, requestTimeout, clock);
     this.straight = new Ready(open, Map.of());
   }
 

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,12 @@ class SiteAccessTest {
 
   @TempDir static Path dir;
 
+  /**
+   * The fetchers' clock, moved by the tests: it starts at the system's time, as the cookies' {@code
+   * Expires} must not lie behind it for Jetty's store to keep them.
+   */
+  private static final ManualClock clock = new ManualClock(Instant.now());
+
   private static AccessTestSite site;
   private static AccessTestSite other;
   private static JettyPageFetcher fetcher;
@@ -50,7 +58,7 @@ class SiteAccessTest {
     Path keyFile = dir.resolve("api-key");
     Files.writeString(keyFile, API_KEY + "\n");
     Map<String, String> environment = Map.of("SITE_PASSWORD", PASSWORD);
-    fetcher = fetcher(new Secrets(environment::get, InstantSource.system()));
+    fetcher = fetcher(new Secrets(environment::get, clock));
   }
 
   static JettyPageFetcher fetcher(Secrets secrets) {
@@ -63,19 +71,17 @@ class SiteAccessTest {
       AddressPolicy addresses,
       Optional<TrustStore> trustStore,
       boolean recordsExchanges) {
-    return new JettyPageFetcher(
-        "test-bot/1.0",
-        1024 * 1024,
-        Duration.ofSeconds(2),
-        Duration.ofSeconds(2),
-        Duration.ofSeconds(5),
-        16,
-        false,
-        addresses,
-        new BodyBudget(64L * 1024 * 1024),
-        recordsExchanges,
-        secrets,
-        trustStore);
+    return JettyPageFetcher.builder("test-bot/1.0")
+        .maxBodyBytes(1024 * 1024)
+        .timeouts(Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofSeconds(5))
+        .maxConnections(16)
+        .addresses(addresses)
+        .bodies(new BodyBudget(64L * 1024 * 1024))
+        .recordsExchanges(recordsExchanges)
+        .secrets(secrets)
+        .trustStore(trustStore)
+        .clock(clock)
+        .build();
   }
 
   @AfterAll
@@ -149,6 +155,48 @@ class SiteAccessTest {
             assertThat(header.value()).isEqualTo(Redaction.REDACTED);
           }
         }
+      }
+    }
+  }
+
+  /**
+   * Two Digest realms on one origin, one offering MD5 and one SHA-256, visited in turns: each
+   * area's credentials name its own realm and algorithm, and each realm challenges once, its first
+   * request; after that the credentials go along before any challenge, in their realm only.
+   */
+  @Test
+  void keepsDigestCredentialsInTheirProtectionSpace() throws Exception {
+    try (AccessTestSite realms = new AccessTestSite(PASSWORD, API_KEY)) {
+      SiteAccess digest =
+          access(List.of(), false, auth(Access.AuthScheme.DIGEST), Optional.empty(), true);
+      Map<String, String> algorithms = Map.of("/digest/md5/", "MD5", "/digest/sha256/", "SHA-256");
+      Map<String, String> areaRealms =
+          Map.of(
+              "/digest/md5/", AccessTestSite.MD5_REALM,
+              "/digest/sha256/", AccessTestSite.SHA256_REALM);
+
+      for (int round = 1; round <= 3; round++) {
+        for (String area : List.of("/digest/md5/", "/digest/sha256/")) {
+          String path = area + "page-" + round;
+          FetchAttempt.Response response = page(realms.base() + path, digest);
+          assertThat(response.status()).as(path).isEqualTo(200);
+          assertThat(text(response)).isEqualTo("secret page " + path);
+        }
+      }
+
+      assertThat(realms.challenges())
+          .containsExactlyInAnyOrderEntriesOf(
+              Map.of(AccessTestSite.MD5_REALM, 1, AccessTestSite.SHA256_REALM, 1));
+      for (AccessTestSite.Seen seen : realms.seen()) {
+        String authorization = seen.headers().get("authorization");
+        if (authorization == null) {
+          continue;
+        }
+        String area = seen.path().startsWith("/digest/md5/") ? "/digest/md5/" : "/digest/sha256/";
+        assertThat(authorization)
+            .as(seen.path())
+            .contains("realm=\"" + areaRealms.get(area) + "\"")
+            .containsPattern("algorithm=\"?" + algorithms.get(area) + "\"?(,|$)");
       }
     }
   }
@@ -253,7 +301,7 @@ class SiteAccessTest {
       assertThat(members.logins()).isEqualTo(1);
 
       // the session cookie expires in the jar: a login before the next page
-      Thread.sleep(AccessTestSite.SESSION_SECONDS * 1000L + 300);
+      clock.advance(Duration.ofSeconds(AccessTestSite.SESSION_SECONDS + 1));
       assertThat(page(members.base() + "/members/3", login).status()).isEqualTo(200);
       assertThat(members.logins()).isEqualTo(2);
 
@@ -313,7 +361,7 @@ class SiteAccessTest {
         "trusted");
     SiteAccess basic =
         access(List.of(), false, auth(Access.AuthScheme.BASIC), Optional.empty(), false);
-    Secrets secrets = new Secrets(Map.of("SITE_PASSWORD", PASSWORD)::get, InstantSource.system());
+    Secrets secrets = new Secrets(Map.of("SITE_PASSWORD", PASSWORD)::get, clock);
 
     try (AccessTestSite tls = new AccessTestSite(PASSWORD, API_KEY, keyStore)) {
       // a certificate no trust store vouches for: the handshake fails, no request is made
@@ -350,9 +398,7 @@ class SiteAccessTest {
   @Test
   void goesThroughAnHttpProxyWithItsCredentialsForHttpAndHttps() throws Exception {
     Secrets secrets =
-        new Secrets(
-            Map.of("SITE_PASSWORD", PASSWORD, "PROXY_PASSWORD", "pr0xy-pw")::get,
-            InstantSource.system());
+        new Secrets(Map.of("SITE_PASSWORD", PASSWORD, "PROXY_PASSWORD", "pr0xy-pw")::get, clock);
     Optional<Access.Proxy> proxy;
     try (RecordingHttpProxy corporate = new RecordingHttpProxy("proxy-user", "pr0xy-pw");
         JettyPageFetcher proxied = fetcher(secrets)) {
@@ -403,8 +449,7 @@ class SiteAccessTest {
 
   @Test
   void goesThroughASocks5ProxyWithUserAndPassword() throws Exception {
-    Secrets secrets =
-        new Secrets(Map.of("SOCKS_PASSWORD", "s0cks-pw")::get, InstantSource.system());
+    Secrets secrets = new Secrets(Map.of("SOCKS_PASSWORD", "s0cks-pw")::get, clock);
     try (RecordingSocks5Proxy socks = new RecordingSocks5Proxy("socks-user", "s0cks-pw");
         JettyPageFetcher proxied = fetcher(secrets)) {
       SiteAccess viaSocks =
@@ -490,6 +535,24 @@ class SiteAccessTest {
       keyStore = store;
     }
     return keyStore;
+  }
+
+  /** A clock that moves only when told. */
+  private static final class ManualClock implements InstantSource {
+    private final AtomicLong millis;
+
+    ManualClock(Instant start) {
+      millis = new AtomicLong(start.toEpochMilli());
+    }
+
+    void advance(Duration by) {
+      millis.addAndGet(by.toMillis());
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(millis.get());
+    }
   }
 
   @Test
