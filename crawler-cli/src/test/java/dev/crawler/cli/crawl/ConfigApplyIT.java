@@ -30,6 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ConfigApplyIT {
 
+  /**
+   * How long after the acknowledgement a request the new rules filter may still arrive: one already
+   * running, or given back by a fetcher that had not yet read the new configuration.
+   */
+  private static final long FILTER_SETTLES_SECONDS = 5;
+
   @TempDir Path work;
 
   @RegisterExtension final EditableSite site = new EditableSite(2);
@@ -69,7 +75,9 @@ class ConfigApplyIT {
                   + "  - apply-for: {url-regex: ':"
                   + bPort
                   + "/'}\n"
-                  + "    options: {delay-ms: 400}\n");
+                  + "    options: {delay-ms: 400}\n"
+                  + "  - may-not-have: {path-regex: '^/page/[0-9]*[02468]$'}\n"
+                  + "    log: true\n");
       String version = CrawlConfigLoader.load(second).version();
       long applied = System.nanoTime();
       assertThat(crawler.run("config", "apply", second.toString())).isZero();
@@ -89,7 +97,9 @@ class ConfigApplyIT {
                     && times.get(last - 1) - times.get(last - 2) >= newDelay;
               });
       long from = System.nanoTime();
-      Thread.sleep(3_000);
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> site.requestTimes(b).stream().filter(time -> time > from).count() >= 4);
       List<Long> slowed = site.requestTimes(b).stream().filter(time -> time > from).toList();
       long closest = Long.MAX_VALUE;
       for (int i = 1; i < slowed.size(); i++) {
@@ -98,7 +108,7 @@ class ConfigApplyIT {
       System.out.printf(
           Locale.ROOT,
           "config apply: acknowledged %d ms after the command; then %d requests to the slowed"
-              + " origin in 3 s, the closest two %d ms apart%n",
+              + " origin, the closest two %d ms apart%n",
           TimeUnit.NANOSECONDS.toMillis(acknowledged - applied),
           slowed.size(),
           TimeUnit.NANOSECONDS.toMillis(closest));
@@ -118,6 +128,38 @@ class ConfigApplyIT {
           .contains("options: {delay-ms: 400}");
 
       assertThat(crawl.get(180, TimeUnit.SECONDS)).isZero();
+      // once acknowledged, what the new rules filter is not fetched, queued before or not
+      long settled = acknowledged + TimeUnit.SECONDS.toNanos(FILTER_SETTLES_SECONDS);
+      List<String> filteredLate = new ArrayList<>();
+      long filteredAfterAcknowledgement = 0;
+      for (EditableSite.Served served : site.served()) {
+        if (served.path().matches("/page/[0-9]*[02468]") && served.nanoTime() > acknowledged) {
+          filteredAfterAcknowledgement++;
+          if (served.nanoTime() > settled) {
+            filteredLate.add(served.origin() + served.path());
+          }
+        }
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "config apply: %d requests to URLs the new rules filter after the acknowledgement, %d"
+              + " later than %d s after it%n",
+          filteredAfterAcknowledgement,
+          filteredLate.size(),
+          FILTER_SETTLES_SECONDS);
+      assertThat(filteredLate)
+          .as(
+              "requests to URLs the new rules filter, later than %d s after the acknowledgement",
+              FILTER_SETTLES_SECONDS)
+          .isEmpty();
+      assertThat(JsonLines.read(work.resolve("log.jsonl")))
+          .as("a queued URL the new rules filter is logged so, with the rule")
+          .anySatisfy(
+              line -> {
+                assertThat(line.path("outcome").asText()).isEqualTo("FILTERED");
+                assertThat(line.path("url").asText()).matches(".*/page/[0-9]*[02468]");
+                assertThat(line.path("rule").asText()).contains("configuration " + version);
+              });
       List<String> versions = new ArrayList<>();
       for (JsonNode line : JsonLines.read(work.resolve("log.jsonl"))) {
         if (line.has("configVersion") && line.get("url").asText().startsWith(b + "/page/")) {

@@ -160,7 +160,7 @@ public final class FetchLoop implements Runnable {
     this.tasks = new LoopTasks(consumer);
     this.origins =
         new Origins(settings.defaults(), settings.backoffQuiet().toMillis(), fetcher::forget);
-    this.operators = new OperatorView(clients.control(), topics.control());
+    this.operators = new OperatorView(clients.control(), topics.control(), topics.config());
     this.offsets = new PartitionOffsets(consumer, topics.fetchRequests().name(), COMMIT_TIMEOUT);
     this.records = new FetchRecords(topics, log, clock, settings.instanceId());
     this.writer =
@@ -181,7 +181,7 @@ public final class FetchLoop implements Runnable {
             clock,
             settings.maxInFlight(),
             settings.maxHold(),
-            operators.holds());
+            operators);
     this.handover =
         new PolitenessHandover(
             clients.stateReader(),

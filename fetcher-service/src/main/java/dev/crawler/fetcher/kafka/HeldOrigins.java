@@ -2,6 +2,7 @@ package dev.crawler.fetcher.kafka;
 
 import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.fetcher.domain.FetchOptions;
+import dev.crawler.schemas.options.RequestOptions;
 import java.util.Optional;
 
 /**
@@ -19,9 +20,29 @@ final class HeldOrigins {
   static final long OPERATOR_HOLD_MILLIS = 1_000;
 
   private final OperatorHolds holds;
+  private final OperatorView operators;
 
-  HeldOrigins(OperatorHolds holds) {
-    this.holds = holds;
+  HeldOrigins(OperatorView operators) {
+    this.holds = operators.holds();
+    this.operators = operators;
+  }
+
+  /**
+   * Why a waiting request goes back to the frontier instead of being fetched: it was released under
+   * a configuration an operator has replaced since ({@link
+   * OperatorView#isOfReplacedConfiguration}); empty when it goes ahead.
+   */
+  Optional<String> replacedConfiguration(Pending pending) {
+    String version = RequestOptions.CONFIG_VERSION.readFrom(pending.request().getOptions());
+    if (!operators.isOfReplacedConfiguration(version, pending.request().getReleasedAt())) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "released under configuration "
+            + version
+            + ", replaced by "
+            + operators.appliedVersion().orElse("another")
+            + ": decided again");
   }
 
   /** Whether an operator paused or blocked the origin. */

@@ -3,15 +3,18 @@ package dev.crawler.fetcher.kafka;
 import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.common.kafka.TopicReader;
 import dev.crawler.events.ControlCommand;
+import dev.crawler.events.CrawlConfiguration;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.serde.RecordDecoder;
 import dev.crawler.schemas.serde.UndecodableRecordException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,24 +33,61 @@ final class OperatorView {
   /** How long the start waits to read what was issued before it. */
   static final Duration CATCH_UP = Duration.ofSeconds(30);
 
+  /**
+   * How long after a configuration is applied the frontier's tasks have surely switched to it: a
+   * request released later under another version was released by a task that did not take it (a
+   * record it could not load), and goes ahead rather than back.
+   */
+  static final Duration SWITCH_BOUND = Duration.ofSeconds(30);
+
   private final @Nullable Consumer<byte[], byte[]> consumer;
   private final TopicSpec<String, ControlCommand> topic;
+  private final TopicSpec<String, CrawlConfiguration> configTopic;
   private final RecordDecoder<String, ControlCommand> decoder;
+  private final RecordDecoder<String, CrawlConfiguration> configDecoder;
   private final OperatorHolds holds = new OperatorHolds();
+  private @Nullable CrawlConfiguration config;
 
   /**
-   * @param consumer reads the control topic; null for a fetcher that takes no commands (tests)
+   * @param consumer reads the control and configuration topics; null for a fetcher that takes no
+   *     commands (tests)
    */
   OperatorView(
-      @Nullable Consumer<byte[], byte[]> consumer, TopicSpec<String, ControlCommand> topic) {
+      @Nullable Consumer<byte[], byte[]> consumer,
+      TopicSpec<String, ControlCommand> topic,
+      TopicSpec<String, CrawlConfiguration> configTopic) {
     this.consumer = consumer;
     this.topic = topic;
+    this.configTopic = configTopic;
     this.decoder = new RecordDecoder<>(topic);
+    this.configDecoder = new RecordDecoder<>(configTopic);
   }
 
   /** What operators hold. */
   OperatorHolds holds() {
     return holds;
+  }
+
+  /**
+   * Whether a request was released under a configuration an operator has since replaced: it carries
+   * another version than the one last applied, and was released before the frontier's tasks surely
+   * switched ({@link #SWITCH_BOUND}). Such a request goes back to the frontier, which decides it
+   * again under the rules in force, instead of being fetched.
+   *
+   * @param version the configuration version the request carries (empty when none)
+   */
+  boolean isOfReplacedConfiguration(String version, Instant releasedAt) {
+    CrawlConfiguration applied = config;
+    return applied != null
+        && !version.isEmpty()
+        && !version.equals(applied.getVersion())
+        && releasedAt.isBefore(applied.getAppliedAt().plus(SWITCH_BOUND));
+  }
+
+  /** The version of the configuration last applied, when one was. */
+  Optional<String> appliedVersion() {
+    CrawlConfiguration applied = config;
+    return applied == null ? Optional.empty() : Optional.of(applied.getVersion());
   }
 
   /** Reads every command issued so far (without acknowledging them: they were, when issued). */
@@ -56,12 +96,18 @@ final class OperatorView {
       return;
     }
     TopicReader reader = new TopicReader(consumer, "the operators' commands");
+    List<TopicPartition> partitions = new ArrayList<>(reader.partitionsOf(topic.name(), CATCH_UP));
+    partitions.addAll(reader.partitionsOf(configTopic.name(), CATCH_UP));
     TopicReader.Result read =
         reader.readToEnd(
-            reader.partitionsOf(topic.name(), CATCH_UP),
+            partitions,
             CATCH_UP,
             raw -> {
-              decode(raw).ifPresent(this::apply);
+              if (raw.topic().equals(configTopic.name())) {
+                takeConfig(raw);
+              } else {
+                decode(raw).ifPresent(this::apply);
+              }
               return true;
             });
     if (!holds.isEmpty()) {
@@ -76,6 +122,10 @@ final class OperatorView {
     }
     List<ControlCommand> commands = new ArrayList<>();
     for (ConsumerRecord<byte[], byte[]> raw : consumer.poll(Duration.ZERO)) {
+      if (raw.topic().equals(configTopic.name())) {
+        takeConfig(raw);
+        continue;
+      }
       decode(raw)
           .ifPresent(
               command -> {
@@ -94,6 +144,25 @@ final class OperatorView {
 
   private void apply(ControlCommand command) {
     OperatorHolds.Hold.of(command).ifPresent(holds::apply);
+  }
+
+  private void takeConfig(ConsumerRecord<byte[], byte[]> raw) {
+    try {
+      CrawlConfiguration applied = configDecoder.decode(raw).value();
+      if (applied != null) {
+        if (config == null || !config.getVersion().equals(applied.getVersion())) {
+          LOG.info(
+              "crawl configuration {} applied by {} at {}: requests released under another are"
+                  + " given back to be decided again",
+              applied.getVersion(),
+              applied.getAppliedBy(),
+              applied.getAppliedAt());
+        }
+        config = applied;
+      }
+    } catch (UndecodableRecordException e) {
+      LOG.warn("ignoring an undecodable configuration record: {}", e.getMessage());
+    }
   }
 
   private Optional<ControlCommand> decode(ConsumerRecord<byte[], byte[]> raw) {

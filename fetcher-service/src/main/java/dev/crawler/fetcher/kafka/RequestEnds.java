@@ -111,6 +111,21 @@ final class RequestEnds {
   }
 
   /**
+   * Gives a waiting request back to the frontier ({@code DEFERRED}, not before now): it queues the
+   * URL again and decides it anew at its release; the origin is not held.
+   */
+  void giveBack(Pending pending, String reason) {
+    HostQueue<Pending> host = origins.get(pending.origin());
+    end(
+        pending,
+        Decision.of(pending.url(), Outcome.DEFERRED, reason),
+        null,
+        host,
+        clock.millis(),
+        List.of());
+  }
+
+  /**
    * Ends a request with a decision; when its origin will not be fetched for a while, the frontier
    * is told when to come back.
    */

@@ -1,7 +1,6 @@
 package dev.crawler.fetcher.kafka;
 
 import crawlercommons.robots.BaseRobotRules;
-import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.events.ExchangePurpose;
 import dev.crawler.events.FetchRequest;
@@ -74,7 +73,7 @@ final class RequestRunner {
       InstantSource clock,
       int maxInFlight,
       Duration maxHold,
-      OperatorHolds holds) {
+      OperatorView operators) {
     this.origins = origins;
     this.fetcher = fetcher;
     this.robots = robots;
@@ -85,7 +84,7 @@ final class RequestRunner {
     this.tasks = tasks;
     this.metrics = metrics;
     this.feedback = new OriginFeedback(origins, metrics);
-    this.held = new HeldOrigins(holds);
+    this.held = new HeldOrigins(operators);
     this.clock = clock;
     this.maxInFlight = maxInFlight;
     this.maxHoldMillis = maxHold.toMillis();
@@ -142,6 +141,16 @@ final class RequestRunner {
     Pending pending = host.peek().orElseThrow();
     if (held.isHeld(host.origin())) {
       ends.deferWaiting(host, now + HeldOrigins.OPERATOR_HOLD_MILLIS, held.heldBy(host.origin()));
+      return;
+    }
+    Optional<String> replaced = held.replacedConfiguration(pending);
+    if (replaced.isPresent()) {
+      // released under rules an operator replaced since: decided again by the frontier
+      host.poll();
+      origins.released();
+      if (offsets.isOwned(pending.partition())) {
+        ends.giveBack(pending, replaced.get());
+      }
       return;
     }
     // the options of the request about to go apply to the origin from now on, robots.txt's request

@@ -46,6 +46,10 @@ public final class ActiveConfig {
   public boolean apply(CrawlConfig config, String appliedBy, String appliedVersion) {
     Applied now = current.get();
     if (now.config().version().equals(config.version())) {
+      if (!now.appliedVersion().equals(appliedVersion)) {
+        // the same rules, now known by the version they were applied under
+        current.set(new Applied(now.config(), appliedBy, appliedVersion));
+      }
       return false;
     }
     current.set(new Applied(config, appliedBy, appliedVersion));

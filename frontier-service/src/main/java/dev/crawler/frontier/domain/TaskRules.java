@@ -23,6 +23,7 @@ import java.util.Map;
 public final class TaskRules {
 
   private final CrawlConfig config;
+  private final String version;
   private final RuleEngine engine;
 
   /** The seeds, parsed once; the task adds which of its origins a seed named. */
@@ -33,7 +34,16 @@ public final class TaskRules {
 
   /** The rules of the settings' configuration, with its seeds and the settings' own. */
   public TaskRules(FrontierSettings settings) {
+    this(settings, settings.crawl().version());
+  }
+
+  /**
+   * The rules of the settings' configuration, known by {@code version}: the version it was applied
+   * under ({@code crawler config apply} names it), which requests carry and the crawl log names.
+   */
+  public TaskRules(FrontierSettings settings, String version) {
     this.config = settings.crawl();
+    this.version = version;
     this.engine = new RuleEngine(config);
     List<String> seeds = new ArrayList<>(settings.seeds());
     seeds.addAll(config.seeds());
@@ -43,7 +53,7 @@ public final class TaskRules {
 
   /** The version of the configuration the rules come from. */
   public String version() {
-    return config.version();
+    return version;
   }
 
   /**
@@ -104,7 +114,7 @@ public final class TaskRules {
                 options.put(option.name(), option.toRequestValue(setting.value()));
               }
             });
-    options.put(RequestOptions.CONFIG_VERSION.name(), config.version());
+    options.put(RequestOptions.CONFIG_VERSION.name(), version);
     return options;
   }
 }

@@ -200,6 +200,7 @@ final class Discoveries {
           newState(discovered, now)
               .setCalendarHops(calendarHops)
               .setStatus(UrlStatus.QUEUED)
+              .setDecidedUnder(rules.version())
               .build();
       if (budgets.admit(origin, originState, url, state, resolution, now)
           == SiteBudgets.Admission.OVER_ORIGIN_BUDGET) {

@@ -101,7 +101,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   /** Takes a crawl configuration: the rules, and the scope of its seeds. */
   private void configure(FrontierSettings configured) {
     this.settings = configured;
-    this.rules = new TaskRules(configured);
+    this.rules = new TaskRules(configured, active.appliedVersion());
   }
 
   /** Wires what decides with the rules; again when the configuration changes. */
@@ -120,7 +120,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
             releases,
             budgets,
             holds,
-            settings.crawl().version(),
+            rules.version(),
             context().taskId().toString());
   }
 
@@ -130,10 +130,10 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
    */
   private void followConfig() {
     CrawlConfig current = active.current();
-    if (current == settings.crawl()) {
+    if (current == settings.crawl() && active.appliedVersion().equals(rules.version())) {
       return;
     }
-    String before = settings.crawl().version();
+    String before = rules.version();
     configure(settings.withCrawl(current));
     wire();
     commands().configurationInForce(before, active.appliedBy(), active.appliedVersion());

@@ -283,6 +283,7 @@ final class OperatorCommands {
   private boolean recrawl(
       String origin, OriginState originState, String url, UrlState state, Instant now) {
     Resolution resolution = rules.decideAgain(url, origin, originState.getInScope(), state);
+    state.setDecidedUnder(rules.version());
     UrlKind kind = UrlLifecycle.kindOf(state);
     if (state.getBudgetRejected()) {
       // never admitted: admitted now if the budgets allow (raised since), else left as it is

@@ -1,6 +1,7 @@
 package dev.crawler.frontier.streams;
 
 import dev.crawler.common.control.OperatorHolds;
+import dev.crawler.common.decision.Decision;
 import dev.crawler.events.FetchRequest;
 import dev.crawler.events.Outcome;
 import dev.crawler.frontier.domain.FrontierSettings;
@@ -77,12 +78,49 @@ final class Releases {
       stores.queue.delete(queueKey);
       originState.setHead(originState.getHead() + 1);
       UrlState state = url == null ? null : stores.urls.get(url);
-      if (url == null || state == null || state.getStatus() != UrlStatus.QUEUED) {
+      if (url == null
+          || state == null
+          || state.getStatus() != UrlStatus.QUEUED
+          || !isStillCrawled(origin, originState, url, state, now)) {
         budget.giveBack();
         continue;
       }
       lease(origin, originState, url, state, now);
     }
+  }
+
+  /**
+   * Whether a queued URL is still crawled under the configuration in force: a URL queued under
+   * another is decided again before it goes out, and one the new rules filter (or put out of scope)
+   * ends with that outcome instead of a request, so a configuration applied reaches the URLs
+   * already queued.
+   */
+  private boolean isStillCrawled(
+      String origin, OriginState originState, String url, UrlState state, Instant now) {
+    if (rules.version().equals(state.getDecidedUnder())) {
+      return true;
+    }
+    Resolution resolution = rules.decideAgain(url, origin, originState.getInScope(), state);
+    if (resolution.isCrawled()) {
+      state.setDecidedUnder(rules.version());
+      return true;
+    }
+    Outcome outcome = resolution.outcome().orElse(Outcome.FILTERED);
+    Decision decision =
+        Decision.of(url, outcome, resolution.detail().orElse(null))
+            .withDepth(state.getDepth())
+            .withRule(
+                resolution
+                    .rule()
+                    .map(rule -> rule + " (configuration " + rules.version() + ")")
+                    .orElse("configuration " + rules.version()));
+    state.setStatus(UrlStatus.DONE);
+    state.setOutcome(outcome.name());
+    state.setDetail(decision.detail().orElse(null));
+    state.setDecidedAt(now);
+    stores.urls.put(url, state);
+    output.emit(origin, decision, now);
+    return false;
   }
 
   /** The URL goes out: a lease, and its fetch request. */

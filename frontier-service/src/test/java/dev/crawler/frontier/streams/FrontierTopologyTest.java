@@ -15,7 +15,9 @@ import dev.crawler.events.OriginStats;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.SiteBudgetStep;
 import dev.crawler.events.UrlKind;
+import dev.crawler.frontier.domain.ActiveConfig;
 import dev.crawler.frontier.domain.FrontierSettings;
+import dev.crawler.frontier.domain.ReleaseBudget;
 import dev.crawler.frontier.rules.CrawlConfig;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.frontier.rules.CrawlOption;
@@ -282,6 +284,68 @@ class FrontierTopologyTest {
     assertThat(urlState(A + "/quiet/1"))
         .as("filtered without the log flag: no record kept")
         .isNull();
+  }
+
+  @Test
+  void aConfigurationAppliedReachesTheUrlsAlreadyQueued() {
+    CrawlConfig first =
+        CrawlConfig.DEFAULTS.withGlobal(
+            Map.of(CrawlOption.DELAY_MS, 1000L, CrawlOption.SITEMAP_XML, false));
+    ActiveConfig active = new ActiveConfig(first);
+    FrontierSettings settings =
+        new FrontierSettings(first, List.of(), 0, 2, Duration.ofSeconds(60), 3);
+    driver =
+        TopologyTestSupport.driver(
+            FrontierTopology.build(
+                topics, settings, active, ReleaseBudget.of(0), new SimpleMeterRegistry()),
+            topics.deadLetters(),
+            "frontier",
+            stateDir,
+            START);
+    discovered = TopologyTestSupport.input(driver, topics.discovered());
+    outcomes = TopologyTestSupport.input(driver, topics.outcomes());
+    requests = TopologyTestSupport.output(driver, topics.fetchRequests());
+    log = TopologyTestSupport.output(driver, topics.log());
+    seed(A + "/");
+    link(A + "/1", A + "/", 1);
+    link(A + "/private/2", A + "/", 1);
+    link(A + "/3", A + "/", 1);
+    List<FetchRequest> before = requests.readValuesToList();
+    assertThat(before).extracting(FetchRequest::getUrl).containsExactly(A + "/", A + "/1");
+    assertThat(before.get(0).getOptions()).containsEntry("config-version", first.version());
+
+    CrawlConfig second =
+        CrawlConfigLoader.parse(
+                """
+            global: {delay-ms: 1000, sitemap-xml: false}
+            rules:
+              - may-not-have: {path-prefix: /private/}
+                name: private
+                log: true
+            """,
+                "second.yaml")
+            .withGlobal(Map.of());
+    active.apply(second, "ops@host at now", "v2");
+    outcome(before.get(0), Outcome.COMMITTED, "committer");
+    outcome(before.get(1), Outcome.COMMITTED, "committer");
+
+    assertThat(requests.readValuesToList())
+        .as("queued before the change: /private/2 is decided again and not fetched")
+        .singleElement()
+        .satisfies(
+            request -> {
+              assertThat(request.getUrl()).isEqualTo(A + "/3");
+              assertThat(request.getOptions()).containsEntry("config-version", "v2");
+            });
+    assertThat(log.readValuesToList())
+        .filteredOn(entry -> entry.getUrl().equals(A + "/private/2"))
+        .singleElement()
+        .satisfies(
+            entry -> {
+              assertThat(entry.getOutcome()).isEqualTo(Outcome.FILTERED);
+              assertThat(entry.getRule()).isEqualTo("private (configuration v2)");
+            });
+    assertThat(urlState(A + "/private/2").getOutcome()).isEqualTo("FILTERED");
   }
 
   @Test
