@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class MarkdownWriterTest {
+class BaseUrlTest {
 
   @ParameterizedTest(name = "{1} against {0}")
   @CsvSource(
@@ -64,8 +64,7 @@ class MarkdownWriterTest {
           not a url ; https://o.example/x
           """)
   void resolvesAsJsoupDoes(String base, String reference) {
-    assertThat(new MarkdownWriter.Base(base).resolve(reference))
-        .isEqualTo(StringUtil.resolve(base, reference));
+    assertThat(new BaseUrl(base).resolve(reference)).isEqualTo(StringUtil.resolve(base, reference));
   }
 
   /** References made of the pieces that resolution treats apart (a seeded generator). */
@@ -88,7 +87,7 @@ class MarkdownWriterTest {
       }
       String base = bases[random.nextInt(bases.length)];
 
-      assertThat(new MarkdownWriter.Base(base).resolve(reference.toString()))
+      assertThat(new BaseUrl(base).resolve(reference.toString()))
           .as("%s against %s", reference, base)
           .isEqualTo(StringUtil.resolve(base, reference.toString()));
     }
