@@ -1,6 +1,7 @@
 package dev.crawler.schemas;
 
 import dev.crawler.events.ArchivedExchanges;
+import dev.crawler.events.ChunkEvent;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.CrawlConfiguration;
 import dev.crawler.events.CrawlLogEntry;
@@ -43,6 +44,9 @@ public final class Topics {
   private final String prefix;
   private final TopicSpec<String, DiscoveredUrl> discovered;
   private final TopicSpec<String, FetchRequest> fetchRequests;
+  private final TopicSpec<String, FetchRequest> renderRequests;
+  private final TopicSpec<String, PolitenessState> renderPoliteness;
+  private final TopicSpec<String, ChunkEvent> chunks;
   private final TopicSpec<String, FetchResult> fetchResults;
   private final TopicSpec<String, FetchResult> imports;
   private final TopicSpec<String, ArchivedExchanges> exchanges;
@@ -66,6 +70,7 @@ public final class Topics {
     this.prefix = prefix;
     this.discovered = byOrigin("discovered", registry, DiscoveredUrl.class);
     this.fetchRequests = byOrigin("fetch-requests", registry, FetchRequest.class);
+    this.renderRequests = byOrigin("render-requests", registry, FetchRequest.class);
     this.fetchResults = byOrigin("fetch-results", registry, FetchResult.class);
     this.imports = byOrigin("imports", registry, FetchResult.class);
     this.exchanges = byOrigin("exchanges", registry, ArchivedExchanges.class);
@@ -107,6 +112,24 @@ public final class Topics {
             CleanupPolicy.COMPACT,
             Optional.empty(),
             true);
+    // the render tier's politeness, as the fetchers' (its own owners per origin)
+    this.renderPoliteness =
+        new TopicSpec<>(
+            prefix + "render-politeness",
+            Serdes.String(),
+            avro(registry, PolitenessState.class),
+            CleanupPolicy.COMPACT,
+            Optional.empty(),
+            true);
+    // keyed by chunk id: a chunk's last event is what a consumer keeps
+    this.chunks =
+        new TopicSpec<>(
+            prefix + "chunks",
+            Serdes.String(),
+            avro(registry, ChunkEvent.class),
+            CleanupPolicy.COMPACT,
+            Optional.empty(),
+            false);
     // keyed by content checksum, so not by origin: every committer task reads all of it
     this.checksums =
         new TopicSpec<>(
@@ -183,6 +206,27 @@ public final class Topics {
   /** URLs released for fetching; frontier to fetcher. */
   public TopicSpec<String, FetchRequest> fetchRequests() {
     return fetchRequests;
+  }
+
+  /**
+   * URLs released for rendering in a headless browser (the option render); frontier to the render
+   * tier, which writes their results to {@link #fetchResults()} as a fetcher does.
+   */
+  public TopicSpec<String, FetchRequest> renderRequests() {
+    return renderRequests;
+  }
+
+  /** The render tier's politeness state per origin, compacted, as {@link #politeness()}. */
+  public TopicSpec<String, PolitenessState> renderPoliteness() {
+    return renderPoliteness;
+  }
+
+  /**
+   * Documents' chunks for retrieval, compacted, keyed by chunk id (the option chunk-max-chars);
+   * committer to downstream.
+   */
+  public TopicSpec<String, ChunkEvent> chunks() {
+    return chunks;
   }
 
   /** Fetched responses; fetcher to parser. */
@@ -285,6 +329,7 @@ public final class Topics {
     return List.of(
         discovered,
         fetchRequests,
+        renderRequests,
         fetchResults,
         exchanges,
         imports,
@@ -295,6 +340,8 @@ public final class Topics {
         deadLetters,
         control,
         politeness,
+        renderPoliteness,
+        chunks,
         checksums,
         recrawlFeed,
         stats,

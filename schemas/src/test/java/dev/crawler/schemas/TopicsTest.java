@@ -17,6 +17,7 @@ class TopicsTest {
         .containsExactly(
             "crawl.discovered",
             "crawl.fetch-requests",
+            "crawl.render-requests",
             "crawl.fetch-results",
             "crawl.exchanges",
             "crawl.imports",
@@ -27,6 +28,8 @@ class TopicsTest {
             "crawl.dead-letters",
             "crawl.control",
             "crawl.politeness",
+            "crawl.render-politeness",
+            "crawl.chunks",
             "crawl.checksums",
             "crawl.recrawl-feed",
             "crawl.stats",
@@ -34,8 +37,10 @@ class TopicsTest {
   }
 
   @Test
-  void compactsOnlyTheDocumentsPolitenessChecksumRecrawlFeedStatsAndConfigTopics() {
+  void compactsOnlyTheDocumentsChunksPolitenessChecksumRecrawlFeedStatsAndConfigTopics() {
     assertThat(topics.documents().cleanupPolicy()).isEqualTo(CleanupPolicy.COMPACT);
+    assertThat(topics.chunks().topicConfigs()).containsEntry("cleanup.policy", "compact");
+    assertThat(topics.renderPoliteness().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.documents().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.politeness().topicConfigs()).containsEntry("cleanup.policy", "compact");
     assertThat(topics.checksums().topicConfigs()).containsEntry("cleanup.policy", "compact");
@@ -46,7 +51,9 @@ class TopicsTest {
         .filteredOn(
             t ->
                 t != topics.documents()
+                    && t != topics.chunks()
                     && t != topics.politeness()
+                    && t != topics.renderPoliteness()
                     && t != topics.checksums()
                     && t != topics.recrawlFeed()
                     && t != topics.stats()
@@ -77,6 +84,7 @@ class TopicsTest {
         .containsExactly(
             "crawl.discovered",
             "crawl.fetch-requests",
+            "crawl.render-requests",
             "crawl.fetch-results",
             "crawl.exchanges",
             "crawl.imports",
@@ -85,6 +93,7 @@ class TopicsTest {
             "crawl.log",
             "crawl.control",
             "crawl.politeness",
+            "crawl.render-politeness",
             "crawl.stats");
   }
 

@@ -90,6 +90,8 @@ public record FrontierSettings(
       case TOO_LARGE:
       case ADDRESS_DENIED: // a name may resolve elsewhere later, or its range be allowed
       case ACCESS_FAILED: // a secret or a login to fix, then errors cleared
+      case RENDER_TIMEOUT: // a page that never settles, or a browser that does not answer
+      case RENDER_FAILED:
       case ERROR:
         return true;
       default:

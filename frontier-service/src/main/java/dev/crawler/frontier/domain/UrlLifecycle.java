@@ -62,7 +62,12 @@ public final class UrlLifecycle {
     /** Done with this outcome. */
     DONE,
     /** Done with an error outcome: blacklisted until the errors are cleared. */
-    ERROR
+    ERROR,
+    /**
+     * The page needs a browser (the parser found it built by scripts): queued again to be rendered,
+     * and the attempt does not count.
+     */
+    RENDER
   }
 
   /**
@@ -126,6 +131,9 @@ public final class UrlLifecycle {
   public static AfterFetch afterFetch(Outcome outcome, int attempt, FrontierSettings settings) {
     if (outcome == Outcome.DEFERRED) {
       return AfterFetch.QUEUED_AGAIN;
+    }
+    if (outcome == Outcome.RENDER_NEEDED) {
+      return AfterFetch.RENDER;
     }
     if (settings.isRetried(outcome, attempt)) {
       return AfterFetch.RETRIED;

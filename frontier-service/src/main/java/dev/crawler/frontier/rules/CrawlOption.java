@@ -8,6 +8,7 @@ import dev.crawler.schemas.options.RequestOptions;
 import dev.crawler.schemas.options.RequestOptions.CanonicalScope;
 import dev.crawler.schemas.options.RequestOptions.Head;
 import dev.crawler.schemas.options.RequestOptions.Redirects;
+import dev.crawler.schemas.options.RequestOptions.Render;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -199,6 +200,11 @@ public final class CrawlOption<T> {
           RequestOptions.HEAD,
           value -> enumValue(Head.class, value),
           "`disabled`, `optional` (HEAD first, GET anyway if HEAD fails), `required` (a failed HEAD decides).");
+  public static final CrawlOption<Render> RENDER =
+      carried(
+          RequestOptions.RENDER,
+          value -> enumValue(Render.class, value),
+          "`never` (HTTP only), `always` (every page loaded in a headless browser by the render tier, its scripts run), `auto` (over HTTP first; a page the parser finds built by scripts is rendered, and an origin whose pages keep needing it is rendered from then on).");
   public static final CrawlOption<List<String>> CONTENT_TYPES =
       carried(
           RequestOptions.CONTENT_TYPES,
@@ -488,7 +494,8 @@ public final class CrawlOption<T> {
             || this == AUTH
             || this == LOGIN
             || this == PROXY
-            || this == CREDENTIALS_OVER_HTTP;
+            || this == CREDENTIALS_OVER_HTTP
+            || this == RENDER;
     return isAccess && defaultValue.equals(value);
   }
 

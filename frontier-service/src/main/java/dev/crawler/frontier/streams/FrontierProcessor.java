@@ -11,6 +11,7 @@ import dev.crawler.frontier.domain.ActiveConfig;
 import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.OriginWindow;
 import dev.crawler.frontier.domain.ReleaseBudget;
+import dev.crawler.frontier.domain.RenderRouting;
 import dev.crawler.frontier.domain.TaskRules;
 import dev.crawler.frontier.domain.UrlLifecycle;
 import dev.crawler.frontier.domain.UrlLifecycle.AfterFetch;
@@ -244,6 +245,18 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
       case RETRIED -> {
         state.setStatus(UrlStatus.QUEUED);
         stores().enqueue(origin, originState, outcome.getUrl());
+      }
+      case RENDER -> {
+        state.setStatus(UrlStatus.QUEUED);
+        state.setRender(true);
+        state.setAttempt(Math.max(0, state.getAttempt() - 1));
+        stores().enqueue(origin, originState, outcome.getUrl());
+        if (RenderRouting.neededOnePageMore(originState)) {
+          LOG.info(
+              "{}: {} pages needed a browser: its pages are rendered from now on (render: auto)",
+              origin,
+              originState.getRenderNeeded());
+        }
       }
       case DONE, ERROR -> {
         state.setStatus(after == AfterFetch.ERROR ? UrlStatus.ERROR : UrlStatus.DONE);

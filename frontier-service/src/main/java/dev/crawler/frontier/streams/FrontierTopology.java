@@ -95,6 +95,7 @@ public final class FrontierTopology {
   static final String CONTROL_SOURCE = "control";
   static final String PROCESSOR = "frontier";
   static final String FETCH_REQUESTS_SINK = "fetch-requests";
+  static final String RENDER_REQUESTS_SINK = "render-requests";
   static final String LOG_SINK = "log";
   static final String DISCOVERED_SINK = "discovered-rekeyed";
   static final String OUTCOMES_SINK = "outcomes-out";
@@ -166,6 +167,7 @@ public final class FrontierTopology {
     StateStores.addUncached(topology, QUEUE_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
     StateStores.addUncached(topology, LEASES_STORE, Serdes.String(), LEASE_SERDE, PROCESSOR);
     Sinks.add(topology, FETCH_REQUESTS_SINK, topics.fetchRequests(), PROCESSOR);
+    Sinks.add(topology, RENDER_REQUESTS_SINK, topics.renderRequests(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);

@@ -8,6 +8,7 @@ import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.OriginWindow;
 import dev.crawler.frontier.domain.RefreshSchedule;
 import dev.crawler.frontier.domain.ReleaseBudget;
+import dev.crawler.frontier.domain.RenderRouting;
 import dev.crawler.frontier.domain.TaskRules;
 import dev.crawler.frontier.domain.UrlLifecycle;
 import dev.crawler.frontier.rules.CrawlOption;
@@ -148,7 +149,13 @@ final class Releases {
             .setIfModifiedSince(state.getLastModified())
             .setOptions(requestOptions(origin, url, state.getDepth()))
             .build();
-    output.forward(FrontierTopology.FETCH_REQUESTS_SINK, origin, request, now);
+    output.forward(
+        RenderRouting.isRendered(request.getOptions(), state, originState)
+            ? FrontierTopology.RENDER_REQUESTS_SINK
+            : FrontierTopology.FETCH_REQUESTS_SINK,
+        origin,
+        request,
+        now);
   }
 
   /** Releases what the windows of these origins allow, and stores them. */

@@ -18,6 +18,7 @@ import dev.crawler.events.UrlKind;
 import dev.crawler.frontier.domain.ActiveConfig;
 import dev.crawler.frontier.domain.FrontierSettings;
 import dev.crawler.frontier.domain.ReleaseBudget;
+import dev.crawler.frontier.domain.RenderRouting;
 import dev.crawler.frontier.rules.CrawlConfig;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.frontier.rules.CrawlOption;
@@ -284,6 +285,72 @@ class FrontierTopologyTest {
     assertThat(urlState(A + "/quiet/1"))
         .as("filtered without the log flag: no record kept")
         .isNull();
+  }
+
+  @Test
+  void sendsThePagesTheRulesRenderToTheRenderTier() {
+    start(
+        0,
+        CrawlConfigLoader.parse(
+            """
+        rules:
+          - apply-for: {path-prefix: /app/}
+            options: {render: always}
+        """,
+            "crawl.yaml"));
+    TestOutputTopic<String, FetchRequest> rendered =
+        TopologyTestSupport.output(driver, topics.renderRequests());
+    seed(A + "/");
+    link(A + "/app/1", A + "/", 1);
+
+    assertThat(requests.readValuesToList())
+        .extracting(FetchRequest::getUrl)
+        .containsExactly(A + "/");
+    assertThat(rendered.readValuesToList())
+        .singleElement()
+        .satisfies(
+            request -> {
+              assertThat(request.getUrl()).isEqualTo(A + "/app/1");
+              assertThat(request.getOptions()).containsEntry("render", "always");
+            });
+  }
+
+  @Test
+  void rendersAPageTheParserFoundBuiltByScriptsAndThenItsWholeOrigin() {
+    start(0, CrawlConfigLoader.parse("global: {render: auto}\n", "crawl.yaml"));
+    TestOutputTopic<String, FetchRequest> rendered =
+        TopologyTestSupport.output(driver, topics.renderRequests());
+    seed(A + "/");
+    for (int i = 1; i <= 5; i++) {
+      link(A + "/" + i, A + "/", 1);
+    }
+    List<FetchRequest> first = requests.readValuesToList();
+    assertThat(first).extracting(FetchRequest::getUrl).containsExactly(A + "/", A + "/1");
+    outcome(first.get(0), Outcome.RENDER_NEEDED, "parser");
+    outcome(first.get(1), Outcome.RENDER_NEEDED, "parser");
+    List<FetchRequest> second = requests.readValuesToList();
+    assertThat(second).extracting(FetchRequest::getUrl).containsExactly(A + "/2", A + "/3");
+    outcome(second.get(0), Outcome.RENDER_NEEDED, "parser"); // the third: the origin is rendered
+    outcome(second.get(1), Outcome.COMMITTED, "committer");
+    List<String> sentToRender = new ArrayList<>();
+    for (int round = 0; round < 5; round++) {
+      for (FetchRequest request : rendered.readValuesToList()) {
+        sentToRender.add(request.getUrl());
+        assertThat(request.getAttempt())
+            .as("a page sent to the browser is its first attempt")
+            .isEqualTo(1);
+        outcome(request, Outcome.COMMITTED, "committer");
+      }
+    }
+
+    assertThat(requests.readValuesToList())
+        .as(
+            "no page of the origin fetched over HTTP once %d needed a browser",
+            RenderRouting.PAGES_BEFORE_ORIGIN)
+        .isEmpty();
+    assertThat(sentToRender)
+        .containsExactlyInAnyOrder(A + "/4", A + "/5", A + "/", A + "/1", A + "/2");
+    assertThat(urlState(A + "/").getOutcome()).isEqualTo("COMMITTED");
   }
 
   @Test

@@ -33,6 +33,20 @@ public final class RequestOptions {
     REQUIRED
   }
 
+  /** Which pages are loaded in a headless browser, their scripts run, before they are parsed. */
+  public enum Render {
+    /** Fetched over HTTP only: the body as the server sent it. */
+    NEVER,
+    /** Every page rendered by the render tier. */
+    ALWAYS,
+    /**
+     * Fetched over HTTP; a page the parser finds built by scripts (an empty application root, a
+     * noscript asking for JavaScript, scripts with almost no text or links) is rendered, and an
+     * origin whose pages keep needing it is rendered from then on.
+     */
+    AUTO
+  }
+
   /** Which canonical URLs a page may name. */
   public enum CanonicalScope {
     /** Within the page's registered domain; others are ignored. */
@@ -92,6 +106,9 @@ public final class RequestOptions {
       define("redirects", Redirects.RECORD, RequestOptions::redirects);
   public static final RequestOption<Head> HEAD =
       define("head", Head.DISABLED, value -> enumValue(Head.class, value), RequestOptions::lower);
+  public static final RequestOption<Render> RENDER =
+      define(
+          "render", Render.NEVER, value -> enumValue(Render.class, value), RequestOptions::lower);
   public static final RequestOption<List<String>> CONTENT_TYPES =
       define("content-types", List.of(), RequestOptions::list, RequestOptions::join);
   public static final RequestOption<Long> MAX_CONTENT_LENGTH =

@@ -22,7 +22,7 @@ class RequestOptionsTest {
           .as(option.name())
           .isEqualTo(option.defaultValue());
     }
-    assertThat(RequestOptions.all()).hasSize(26);
+    assertThat(RequestOptions.all()).hasSize(27);
   }
 
   @Test
