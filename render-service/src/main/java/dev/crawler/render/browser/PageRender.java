@@ -215,12 +215,6 @@ final class PageRender {
   void onEvent(String method, JsonNode params) {
     switch (method) {
       case "Fetch.requestPaused" -> onRequest(params);
-      case "Page.javascriptDialogOpening" -> {
-        ObjectNode dismiss = cdp.params();
-        dismiss.put("accept", false);
-        cdp.tell(
-            "Page.handleJavaScriptDialog", dismiss, sessionOrNull(), settings.commandTimeout());
-      }
       case "Inspector.targetCrashed" ->
           end(failed(FailureReason.TAB_CRASHED, "the page's renderer crashed"));
       case "Inspector.detached" ->
@@ -604,10 +598,6 @@ final class PageRender {
   private Duration remaining() {
     Duration left = settings.maxWait().minus(Duration.between(started, clock.instant()));
     return left.isNegative() ? Duration.ZERO : left;
-  }
-
-  private synchronized @Nullable String sessionOrNull() {
-    return sessionId;
   }
 
   private void fulfil(String requestId, LoadDecision.Fulfil response) {

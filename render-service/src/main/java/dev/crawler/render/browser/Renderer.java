@@ -122,6 +122,12 @@ public final class Renderer implements AutoCloseable {
     return browser == null ? OptionalLong.empty() : OptionalLong.of(browser.pid());
   }
 
+  /** Tabs kept idle for their origin's next page, in the browser serving new pages. */
+  public synchronized int idleTabs() {
+    Browser browser = current == null ? null : current.getNow(null);
+    return browser == null ? 0 : browser.idleTabs();
+  }
+
   /** Pages rendering now. */
   public synchronized int rendering() {
     return rendering;

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * crawler's User-Agent, service workers bypassed, the DOM-change watch installed before any script
  * of a page. A tab renders one page at a time; between pages of the same origin it is kept (its
  * renderer process stays warm), and a page of another origin gets a new tab, so cookies and storage
- * never pass from one origin to another. Its session's events go to the page it renders, or are
+ * never pass from one origin to another. Dialogs are answered here (alert, confirm and prompt
+ * dismissed, leaving a page allowed); the session's other events go to the page it renders, or are
  * answered here while it is idle. Thread-safe.
  */
 final class Tab {
@@ -212,7 +213,8 @@ final class Tab {
     clear.put("storageTypes", "all");
     return CompletableFuture.allOf(
         cdp.send("Page.navigate", blank, sessionId, timeout),
-        cdp.send("Storage.clearDataForOrigin", clear, null, timeout));
+        // on the tab's session: the browser's own session clears its default context only
+        cdp.send("Storage.clearDataForOrigin", clear, sessionId, timeout));
   }
 
   /** Disposes of the tab's context, its target and renderer with it. */
@@ -224,6 +226,13 @@ final class Tab {
   }
 
   private void onEvent(String method, JsonNode params) {
+    if (method.equals("Page.javascriptDialogOpening")) {
+      // alert, confirm and prompt are dismissed; leaving a page (beforeunload) is always allowed
+      ObjectNode answer = cdp.params();
+      answer.put("accept", params.path("type").asText().equals("beforeunload"));
+      cdp.tell("Page.handleJavaScriptDialog", answer, sessionId, timeout);
+      return;
+    }
     PageRender current;
     synchronized (this) {
       if (method.equals("Inspector.targetCrashed")) {
@@ -235,16 +244,12 @@ final class Tab {
       current.onEvent(method, params);
       return;
     }
-    // idle: a late request of the page left is failed, a dialog dismissed
+    // idle: a late request of the page left is failed
     if (method.equals("Fetch.requestPaused")) {
       ObjectNode fail = cdp.params();
       fail.put("requestId", params.path("requestId").asText());
       fail.put("errorReason", "Aborted");
       cdp.tell("Fetch.failRequest", fail, sessionId, timeout);
-    } else if (method.equals("Page.javascriptDialogOpening")) {
-      ObjectNode dismiss = cdp.params();
-      dismiss.put("accept", false);
-      cdp.tell("Page.handleJavaScriptDialog", dismiss, sessionId, timeout);
     }
   }
 }

@@ -1,8 +1,6 @@
 package dev.crawler.render.browser;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crawler.render.SiteLoader;
 import dev.crawler.render.TestSite;
 import dev.crawler.render.TestSite.Page;
@@ -35,8 +33,8 @@ import java.util.stream.Stream;
  *       of the browser and every process under it (exited renderers' time counted through their
  *       parent's {@code cutime}), and its peak memory, as the sum of RSS (shared pages counted in
  *       each process) and of PSS ({@code smaps_rollup}, shared pages divided);
- *   <li>isolation: a browser context and target per page against one tab reused (navigated to
- *       {@code about:blank}, cookies cleared), the protocol round trips alone.
+ *   <li>isolation: a tab kept per origin against a browser context per page, and tabs kept when the
+ *       origins take turns (8 origins, more than the tabs kept).
  * </ul>
  *
  * <p>Arguments: the browser's executable, the pages rendered (default 100), pages at once (default
@@ -69,10 +67,20 @@ public final class RenderBenchmark {
         Runtime.getRuntime().availableProcessors(),
         Files.readString(Path.of("/proc/loadavg")).strip());
     startUp(settings);
-    try (TestSite site = new TestSite()) {
-      serve(site);
-      throughput(settings, site, pages);
-      isolation(settings);
+    List<TestSite> sites = new ArrayList<>();
+    try {
+      for (int i = 0; i < 8; i++) {
+        sites.add(serve(new TestSite()));
+      }
+      throughput("one origin, tabs reused", settings, sites.subList(0, 1), pages);
+      throughput(
+          "one origin, a context per page",
+          settings.toBuilder().reuseTabs(false).build(),
+          sites.subList(0, 1),
+          pages);
+      throughput("8 origins in turn, tabs reused", settings, sites, pages);
+    } finally {
+      sites.forEach(TestSite::close);
     }
     Profiles.delete(profiles);
   }
@@ -107,8 +115,8 @@ public final class RenderBenchmark {
         cpu / runs);
   }
 
-  private static void serve(TestSite site) {
-    site.serve(
+  private static TestSite serve(TestSite site) {
+    return site.serve(
             "/app",
             Page.html(
                 "<!DOCTYPE html><html><head><title>app</title></head><body><div id=\"app\"></div>"
@@ -124,11 +132,12 @@ public final class RenderBenchmark {
             Page.of("application/json", "{\"text\":\"" + "text from the JSON ".repeat(20) + "\"}"));
   }
 
-  private static void throughput(RenderSettings settings, TestSite site, int pages)
-      throws Exception {
+  private static void throughput(
+      String name, RenderSettings settings, List<TestSite> sites, int pages) throws Exception {
     try (Renderer renderer = new Renderer(settings, InstantSource.system())) {
       // warm: the browser started, its first renderers made
       for (int i = 0; i < settings.maxPagesAtOnce() * 2; i++) {
+        TestSite site = sites.get(i % sites.size());
         renderer.render(site.url("/app"), 0, new SiteLoader(site.origin())).join();
       }
       long pid = renderer.browserPid().orElseThrow();
@@ -138,6 +147,7 @@ public final class RenderBenchmark {
       long start = System.nanoTime();
       List<CompletableFuture<RenderOutcome>> renders = new ArrayList<>();
       for (int i = 0; i < pages; i++) {
+        TestSite site = sites.get(i % sites.size());
         renders.add(renderer.render(site.url("/app"), 0, new SiteLoader(site.origin())));
       }
       int rendered = 0;
@@ -154,102 +164,21 @@ public final class RenderBenchmark {
       long jvm = jvmCpuMillis() - jvmBefore;
       System.out.printf(
           Locale.ROOT,
-          "throughput: %d of %d pages rendered whole in %.1f s, %d at once: %.2f pages/s;"
-              + " browser CPU %.1f ms/page, JVM CPU (site, loader, protocol) %.1f ms/page%n",
+          "%s: %d of %d pages rendered whole in %.1f s, %d at once: %.2f pages/s;"
+              + " browser CPU %.1f ms/page, JVM CPU (site, loader, protocol) %.1f ms/page;"
+              + " peak PSS %d MiB, peak RSS %d MiB (sum over %d processes at most)%n",
+          name,
           rendered,
           pages,
           seconds,
           settings.maxPagesAtOnce(),
           pages / seconds,
           (after.cpuMillis() - before.cpuMillis()) / (double) pages,
-          jvm / (double) pages);
-      System.out.printf(
-          Locale.ROOT,
-          "memory: peak PSS %d MiB, peak RSS %d MiB (sum over %d processes at most)%n",
+          jvm / (double) pages,
           peak.pssKb.get() / 1024,
           peak.rssKb.get() / 1024,
           peak.processes.get());
     }
-  }
-
-  /** Context per page against one reused tab: the protocol's cost of each, without a page. */
-  private static void isolation(RenderSettings settings) throws Exception {
-    ObjectMapper json = new ObjectMapper();
-    Browser browser = Browser.launch(settings, json, Instant.now());
-    CdpConnection cdp = browser.connection();
-    Duration timeout = Duration.ofSeconds(10);
-    int rounds = 50;
-    try {
-      Figures before = Figures.of(browser.pid());
-      long start = System.nanoTime();
-      for (int i = 0; i < rounds; i++) {
-        String context =
-            cdp.send("Target.createBrowserContext", cdp.params(), null, timeout)
-                .join()
-                .path("browserContextId")
-                .asText();
-        ObjectNode target = cdp.params();
-        target.put("url", "about:blank");
-        target.put("browserContextId", context);
-        String targetId =
-            cdp.send("Target.createTarget", target, null, timeout).join().path("targetId").asText();
-        String session = attach(cdp, targetId, timeout);
-        enable(cdp, session, timeout);
-        ObjectNode dispose = cdp.params();
-        dispose.put("browserContextId", context);
-        cdp.send("Target.disposeBrowserContext", dispose, null, timeout).join();
-      }
-      double contextMillis = (System.nanoTime() - start) / 1e6 / rounds;
-      Figures middle = Figures.of(browser.pid());
-
-      ObjectNode target = cdp.params();
-      target.put("url", "about:blank");
-      String targetId =
-          cdp.send("Target.createTarget", target, null, timeout).join().path("targetId").asText();
-      String session = attach(cdp, targetId, timeout);
-      enable(cdp, session, timeout);
-      Figures reuseBefore = Figures.of(browser.pid());
-      start = System.nanoTime();
-      for (int i = 0; i < rounds; i++) {
-        ObjectNode blank = cdp.params();
-        blank.put("url", "about:blank");
-        cdp.send("Page.navigate", blank, session, timeout).join();
-        cdp.send("Storage.clearCookies", cdp.params(), null, timeout).join();
-      }
-      double reuseMillis = (System.nanoTime() - start) / 1e6 / rounds;
-      Figures after = Figures.of(browser.pid());
-      System.out.printf(
-          Locale.ROOT,
-          "isolation: context + target per page %.1f ms and %.1f ms browser CPU a page;"
-              + " one tab reused (about:blank, cookies cleared) %.1f ms and %.1f ms%n",
-          contextMillis,
-          (middle.cpuMillis() - before.cpuMillis()) / (double) rounds,
-          reuseMillis,
-          (after.cpuMillis() - reuseBefore.cpuMillis()) / (double) rounds);
-    } finally {
-      browser.stop();
-    }
-  }
-
-  private static String attach(CdpConnection cdp, String targetId, Duration timeout) {
-    ObjectNode attach = cdp.params();
-    attach.put("targetId", targetId);
-    attach.put("flatten", true);
-    return cdp.send("Target.attachToTarget", attach, null, timeout)
-        .join()
-        .path("sessionId")
-        .asText();
-  }
-
-  private static void enable(CdpConnection cdp, String session, Duration timeout) {
-    ObjectNode fetch = cdp.params();
-    ArrayNode patterns = fetch.putArray("patterns");
-    patterns.addObject().put("urlPattern", "*");
-    CompletableFuture.allOf(
-            cdp.send("Fetch.enable", fetch, session, timeout),
-            cdp.send("Page.enable", cdp.params(), session, timeout),
-            cdp.send("Inspector.enable", cdp.params(), session, timeout))
-        .join();
   }
 
   private static long jvmCpuMillis() {

@@ -496,10 +496,23 @@ class RendererIT {
                 + "document.getElementById('out').textContent = before;"
                 + "</script></body></html>"));
 
-    String first = rendered(render("/storage")).html();
-    String second = rendered(render("/storage")).html();
+    try (Renderer fresh =
+        new Renderer(TestBrowser.settings(profiles).build(), InstantSource.system())) {
+      String first = rendered(renderIn(fresh, "/storage")).html();
+      await().atMost(Duration.ofSeconds(10)).until(() -> fresh.idleTabs() == 1);
+      String second = rendered(renderIn(fresh, "/storage")).html();
 
-    assertThat(first).contains("stored=null cookie=<");
-    assertThat(second).contains("stored=null cookie=<");
+      assertThat(first).contains("stored=null cookie=<");
+      assertThat(second).contains("stored=null cookie=<");
+      // the second page had the first one's tab: one kept, not two
+      await().atMost(Duration.ofSeconds(10)).until(() -> fresh.idleTabs() == 1);
+    }
+  }
+
+  private static RenderOutcome renderIn(Renderer renderer, String path) {
+    return renderer
+        .render(site.url(path), 0, new SiteLoader(site.origin()))
+        .orTimeout(30, TimeUnit.SECONDS)
+        .join();
   }
 }

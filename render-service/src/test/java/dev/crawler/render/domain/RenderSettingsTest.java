@@ -18,6 +18,7 @@ class RenderSettingsTest {
     assertThat(defaults.quietWindow()).isEqualTo(Duration.ofMillis(500));
     assertThat(defaults.maxRequestsPerPage()).isEqualTo(200);
     assertThat(defaults.maxDomBytes()).isEqualTo(10 * 1024 * 1024);
+    assertThat(defaults.reuseTabs()).isTrue();
     assertThat(defaults.isBlockedType("Image")).isTrue();
     assertThat(defaults.isBlockedType("Font")).isTrue();
     assertThat(defaults.isBlockedType("Media")).isTrue();
