@@ -37,12 +37,55 @@ public sealed interface FetchAttempt {
       long durationMillis,
       List<String> redirectChain,
       String url,
-      List<Exchange> exchanges)
+      List<Exchange> exchanges,
+      boolean rendered)
       implements FetchAttempt {
 
     public Response {
       redirectChain = List.copyOf(redirectChain);
       exchanges = List.copyOf(exchanges);
+    }
+
+    /** A response fetched over HTTP, with its exchanges as recorded. */
+    public Response(
+        int status,
+        Map<String, String> headers,
+        byte[] body,
+        Optional<String> contentType,
+        Optional<String> charset,
+        long durationMillis,
+        List<String> redirectChain,
+        String url,
+        List<Exchange> exchanges) {
+      this(
+          status,
+          headers,
+          body,
+          contentType,
+          charset,
+          durationMillis,
+          redirectChain,
+          url,
+          exchanges,
+          false);
+    }
+
+    /**
+     * The same response with another body: the document a browser built from it, which the parser
+     * reads instead ({@code rendered}).
+     */
+    public Response rendered(byte[] document, long renderMillis) {
+      return new Response(
+          status,
+          headers,
+          document,
+          Optional.of("text/html"),
+          Optional.of("UTF-8"),
+          renderMillis,
+          redirectChain,
+          url,
+          exchanges,
+          true);
     }
 
     /** A response without its exchanges recorded. */

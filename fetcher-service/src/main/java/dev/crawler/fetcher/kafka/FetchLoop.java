@@ -111,6 +111,7 @@ public final class FetchLoop implements Runnable {
   private final Clients clients;
   private final Consumer<byte[], byte[]> consumer;
   private final Topics topics;
+  private final FetchTier tier;
   private final PageFetcher fetcher;
   private final Settings settings;
   private final InstantSource clock;
@@ -149,20 +150,50 @@ public final class FetchLoop implements Runnable {
       InstantSource clock,
       CrawlLog log,
       MeterRegistry registry) {
+    this(
+        clients,
+        topics,
+        FetchTier.fetchers(topics),
+        fetcher,
+        robots,
+        settings,
+        clock,
+        log,
+        registry);
+  }
+
+  /**
+   * A loop of a tier ({@link FetchTier}): the fetchers', or the render tier's.
+   *
+   * @param clock the loop's one clock: politeness, hold times and every record's time
+   * @param log counts and writes the crawl-log entries of the requests that end here
+   * @param registry where the loop's meters go
+   */
+  public FetchLoop(
+      Clients clients,
+      Topics topics,
+      FetchTier tier,
+      PageFetcher fetcher,
+      RobotsPolicy robots,
+      Settings settings,
+      InstantSource clock,
+      CrawlLog log,
+      MeterRegistry registry) {
     this.clients = clients;
+    this.tier = tier;
     this.consumer = clients.requests();
     this.topics = topics;
     this.fetcher = fetcher;
     this.settings = settings;
     this.clock = clock;
-    this.decoder = new RecordDecoder<>(topics.fetchRequests());
+    this.decoder = new RecordDecoder<>(tier.requests());
     this.metrics = new FetcherMetrics(registry);
     this.tasks = new LoopTasks(consumer);
     this.origins =
         new Origins(settings.defaults(), settings.backoffQuiet().toMillis(), fetcher::forget);
     this.operators = new OperatorView(clients.control(), topics.control(), topics.config());
-    this.offsets = new PartitionOffsets(consumer, topics.fetchRequests().name(), COMMIT_TIMEOUT);
-    this.records = new FetchRecords(topics, log, clock, settings.instanceId());
+    this.offsets = new PartitionOffsets(consumer, tier.requests().name(), COMMIT_TIMEOUT);
+    this.records = new FetchRecords(topics, tier, log, clock, settings.instanceId());
     this.writer =
         new ResultWriter(
             clients.producer(), offsets, records, tasks, clock, 2 * settings.maxInFlight());
@@ -181,11 +212,12 @@ public final class FetchLoop implements Runnable {
             clock,
             settings.maxInFlight(),
             settings.maxHold(),
-            operators);
+            operators,
+            tier.pages());
     this.handover =
         new PolitenessHandover(
             clients.stateReader(),
-            topics.politeness().name(),
+            tier.politeness().name(),
             records,
             writer,
             offsets,
@@ -236,7 +268,7 @@ public final class FetchLoop implements Runnable {
 
   void subscribe() {
     consumer.subscribe(
-        List.of(topics.fetchRequests().name()),
+        List.of(tier.requests().name()),
         new Rebalance(
             offsets, writer, origins, handover, tasks, clock, settings.handoverTimeout()));
   }

@@ -48,6 +48,7 @@ final class FetchRecords {
   private static final Logger LOG = LoggerFactory.getLogger(FetchRecords.class);
 
   private final Topics topics;
+  private final FetchTier tier;
   private final CrawlLog log;
   private final InstantSource clock;
   private final String instanceId;
@@ -55,8 +56,10 @@ final class FetchRecords {
   /**
    * @param instanceId names this fetcher in the politeness state it writes
    */
-  FetchRecords(Topics topics, CrawlLog log, InstantSource clock, String instanceId) {
+  FetchRecords(
+      Topics topics, FetchTier tier, CrawlLog log, InstantSource clock, String instanceId) {
     this.topics = topics;
+    this.tier = tier;
     this.log = log;
     this.clock = clock;
     this.instanceId = instanceId;
@@ -89,6 +92,7 @@ final class FetchRecords {
             .setKind(request.getKind())
             .setOptions(request.getOptions())
             .setExchanges(exchanges(response.exchanges()))
+            .setRendered(response.rendered())
             .build();
     return topics.fetchResults().serialized(pending.origin(), result);
   }
@@ -167,7 +171,7 @@ final class FetchRecords {
       long originDelayMillis) {
     Instant now = clock.instant();
     List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(3);
-    CrawlOutcome.Builder outcome = decision.toOutcome(FetchLoop.SERVICE, now);
+    CrawlOutcome.Builder outcome = decision.toOutcome(tier.service(), now);
     if (retryAt > now.toEpochMilli()) {
       outcome.setRetryAt(Instant.ofEpochMilli(retryAt));
     }
@@ -217,7 +221,7 @@ final class FetchRecords {
     Instant at = clock.instant();
     return Optional.of(
         List.of(
-            topics.outcomes().serialized(origin, decision.toOutcome(FetchLoop.SERVICE, at).build()),
+            topics.outcomes().serialized(origin, decision.toOutcome(tier.service(), at).build()),
             topics.log().serialized(origin, log.entry(decision, at))));
   }
 
@@ -235,7 +239,7 @@ final class FetchRecords {
     String key = raw.key() == null ? null : new String(raw.key(), StandardCharsets.UTF_8);
     return topics
         .deadLetters()
-        .serialized(key, DeadLetters.of(raw, error, FetchLoop.SERVICE, clock.instant()));
+        .serialized(key, DeadLetters.of(raw, error, tier.service(), clock.instant()));
   }
 
   /** The sitemaps a robots.txt names, as discovered URLs of kind sitemap. */
@@ -278,12 +282,12 @@ final class FetchRecords {
             .setUpdatedAt(Instant.ofEpochMilli(now))
             .setFetcher(instanceId)
             .build();
-    return topics.politeness().serialized(origin, state);
+    return tier.politeness().serialized(origin, state);
   }
 
   /** A tombstone: the origin's politeness is back to a fresh state. */
   ProducerRecord<byte[], byte[]> politenessWithdrawn(String origin) {
-    return topics.politeness().serialized(origin, null);
+    return tier.politeness().serialized(origin, null);
   }
 
   /**
@@ -293,7 +297,7 @@ final class FetchRecords {
    */
   Optional<OriginPoliteness.Snapshot> politenessIn(ConsumerRecord<byte[], byte[]> raw) {
     PolitenessState state =
-        topics.politeness().valueSerde().deserializer().deserialize(raw.topic(), raw.value());
+        tier.politeness().valueSerde().deserializer().deserialize(raw.topic(), raw.value());
     if (state == null) {
       return Optional.empty();
     }

@@ -8,6 +8,7 @@ import dev.crawler.events.Outcome;
 import dev.crawler.fetcher.domain.Feedback;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchOptions;
+import dev.crawler.fetcher.domain.FetchPath;
 import dev.crawler.fetcher.domain.FetchVerdict;
 import dev.crawler.fetcher.domain.HostQueue;
 import dev.crawler.fetcher.domain.OriginPoliteness;
@@ -39,6 +40,7 @@ final class RequestRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger(RequestRunner.class);
 
+  private final FetchPath pages;
   private final Origins origins;
   private final PageFetcher fetcher;
   private final RobotsPolicy robots;
@@ -73,7 +75,9 @@ final class RequestRunner {
       InstantSource clock,
       int maxInFlight,
       Duration maxHold,
-      OperatorView operators) {
+      OperatorView operators,
+      FetchPath pages) {
+    this.pages = pages;
     this.origins = origins;
     this.fetcher = fetcher;
     this.robots = robots;
@@ -290,9 +294,11 @@ final class RequestRunner {
             attempt -> tasks.submit(() -> fetched(host, pending, startedAt, attempt, head)));
   }
 
-  /** The HTTP request for a pending fetch request, with the metadata filters its options set. */
-  private static PageFetcher.Call call(
-      Pending pending, boolean isHead, Map<String, String> headers) {
+  /**
+   * The request for a pending fetch request, over the tier's path (a HEAD over HTTP), with the
+   * metadata filters its options set.
+   */
+  private PageFetcher.Call call(Pending pending, boolean isHead, Map<String, String> headers) {
     FetchOptions options = pending.options();
     return new PageFetcher.Call(
         pending.url(),
@@ -300,7 +306,8 @@ final class RequestRunner {
         headers,
         options.maxRedirects(),
         options.hasMetadataFilters() ? options : null,
-        SiteAccess.of(pending.request().getOptions()));
+        SiteAccess.of(pending.request().getOptions()),
+        isHead ? FetchPath.HTTP : pages);
   }
 
   private void fetched(
