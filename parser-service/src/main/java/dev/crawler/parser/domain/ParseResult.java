@@ -70,7 +70,7 @@ public sealed interface ParseResult {
 
     /**
      * Whether the page names a canonical URL other than its own: it is not published, and its
-     * canonical is crawled instead (seed 002's REJECTED_NONCANONICAL).
+     * canonical is crawled instead (REJECTED_NONCANONICAL).
      */
     public boolean isNonCanonical() {
       return canonicalUrl.isPresent() && !canonicalUrl.get().equals(url);
@@ -106,7 +106,7 @@ public sealed interface ParseResult {
 
     /**
      * Whether the page's nofollow keeps its links from being followed: it says nofollow and robots
-     * meta is obeyed (false is seed 001's "rogue" mode, option {@code obey-robots-meta: false}).
+     * meta is obeyed (false is "rogue" mode, option {@code obey-robots-meta: false}).
      */
     public boolean isNofollowObeyed(boolean obeyRobotsMeta) {
       return nofollow && obeyRobotsMeta;
@@ -159,9 +159,12 @@ public sealed interface ParseResult {
 
     public static final Language UNKNOWN = new Language(Optional.empty(), Optional.empty());
 
-    /** The language published: the detected one, else the declared one. */
+    /**
+     * The language published: the detected one, else the declared one, which also stands against a
+     * detected one it cannot check ({@link LanguageDetection#combine}).
+     */
     public Optional<String> best() {
-      return detected.or(() -> declared);
+      return LanguageDetection.combine(declared, detected);
     }
   }
 
@@ -186,6 +189,6 @@ public sealed interface ParseResult {
     }
   }
 
-  /** A page that is not imported (seed 002's REJECTED_IMPORT); the detail says why. */
+  /** A page that is not imported (REJECTED_IMPORT); the detail says why. */
   record Rejected(String detail) implements ParseResult {}
 }
