@@ -337,6 +337,35 @@ public final class CrawlOption<T> {
           RequestOptions.CONTENT_DROP,
           value -> String.valueOf(value).strip(),
           "The parts of a page left out of its text and content checksum: `auto` drops `nav`, `aside` and the page's `header` and `footer` (not an article's own) when the page has a `main` or an `article`; `none` drops nothing; anything else is a CSS selector of what is dropped on every page. Links, the canonical and the next page are read from the whole page first.");
+  public static final CrawlOption<Boolean> DETECT_LANGUAGE =
+      carried(
+          RequestOptions.DETECT_LANGUAGE,
+          CrawlOption::bool,
+          "Whether the parser detects the language of the text (the declared one stands whenever the detector is not confident); false keeps the declared one only.");
+  public static final CrawlOption<Boolean> MARKDOWN =
+      carried(
+          RequestOptions.MARKDOWN,
+          CrawlOption::bool,
+          "Whether documents carry their main content as markdown (headings, lists, tables, code with its language, links as absolute URLs; bounded like the text).");
+  public static final CrawlOption<Boolean> STRUCTURED_DATA =
+      carried(
+          RequestOptions.STRUCTURED_DATA,
+          CrawlOption::bool,
+          "Whether documents carry the structured data their page publishes: JSON-LD, microdata, Open Graph and Twitter cards.");
+  public static final CrawlOption<Integer> CHUNK_MAX_CHARS =
+      carriedInt(
+          RequestOptions.CHUNK_MAX_CHARS,
+          "The largest chunk for retrieval, in characters: a document's markdown is cut into chunks (sections kept whole where they fit) published on `crawl.chunks`, and the chunks a new version no longer has are deleted; 0 publishes none.");
+  public static final CrawlOption<List<String>> REQUIRE_USAGE =
+      carried(
+          RequestOptions.REQUIRE_USAGE,
+          value -> lowerCase(list(value)),
+          "Uses a document's site must allow for it to be published (`ai-training`, `genai-training`, `ai-use`, `search`, `tdm`, `image-ai-training`): a document whose usage preferences refuse one is not published (`USAGE_REFUSED`, a published one deleted).");
+  public static final CrawlOption<Boolean> REQUIRE_USAGE_STATED =
+      carried(
+          RequestOptions.REQUIRE_USAGE_STATED,
+          CrawlOption::bool,
+          "With `require-usage`: whether a use the site states nothing about counts as refused (`false`: only a stated refusal keeps a document out).");
 
   public static final CrawlOption<List<Access.Header>> HEADERS =
       carried(
@@ -485,18 +514,25 @@ public final class CrawlOption<T> {
 
   /**
    * Whether fetch requests carry the option only when its value is not the default: the access
-   * options, which most URLs leave unset, cost a request no bytes then.
+   * options and the per-feature switches, which most URLs leave as they are, cost a request no
+   * bytes then.
    */
   public boolean isCarriedOnlyWhenSet(Object value) {
-    boolean isAccess =
+    boolean isRarelySet =
         this == HEADERS
             || this == COOKIES
             || this == AUTH
             || this == LOGIN
             || this == PROXY
             || this == CREDENTIALS_OVER_HTTP
-            || this == RENDER;
-    return isAccess && defaultValue.equals(value);
+            || this == RENDER
+            || this == DETECT_LANGUAGE
+            || this == MARKDOWN
+            || this == STRUCTURED_DATA
+            || this == CHUNK_MAX_CHARS
+            || this == REQUIRE_USAGE
+            || this == REQUIRE_USAGE_STATED;
+    return isRarelySet && defaultValue.equals(value);
   }
 
   /** The values a whole-number option takes; empty for the others. */

@@ -136,6 +136,28 @@ public final class RequestOptions {
       define("content-keep", "", String::strip);
   public static final RequestOption<String> CONTENT_DROP =
       define("content-drop", "auto", String::strip);
+  public static final RequestOption<Boolean> DETECT_LANGUAGE =
+      define("detect-language", true, RequestOptions::isNotFalse);
+  public static final RequestOption<Boolean> MARKDOWN =
+      define("markdown", true, RequestOptions::isNotFalse);
+  public static final RequestOption<Boolean> STRUCTURED_DATA =
+      define("structured-data", true, RequestOptions::isNotFalse);
+
+  /** The largest chunk for retrieval, in characters; 0 publishes no chunks. */
+  public static final RequestOption<Integer> CHUNK_MAX_CHARS =
+      intOption("chunk-max-chars", 0, new Bounds(0, 100_000));
+
+  /** The uses a document must allow to be published (its site's usage preferences). */
+  public static final RequestOption<List<String>> REQUIRE_USAGE =
+      define(
+          "require-usage",
+          List.of(),
+          value -> list(value).stream().map(use -> use.toLowerCase(Locale.ROOT)).toList(),
+          RequestOptions::join);
+
+  /** Whether a use the site states nothing about counts as refused by {@link #REQUIRE_USAGE}. */
+  public static final RequestOption<Boolean> REQUIRE_USAGE_STATED =
+      define("require-usage-stated", false, value -> "true".equalsIgnoreCase(value.strip()));
 
   public static final RequestOption<List<Access.Header>> HEADERS =
       define("headers", List.of(), Access::readHeaders, Access::writeHeaders);

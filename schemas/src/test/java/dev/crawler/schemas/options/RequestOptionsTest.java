@@ -22,7 +22,7 @@ class RequestOptionsTest {
           .as(option.name())
           .isEqualTo(option.defaultValue());
     }
-    assertThat(RequestOptions.all()).hasSize(27);
+    assertThat(RequestOptions.all()).hasSize(33);
   }
 
   @Test
