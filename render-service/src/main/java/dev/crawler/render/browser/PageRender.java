@@ -85,7 +85,7 @@ final class PageRender {
   private final ScheduledExecutorService timer;
   private final Instant started;
   private final CompletableFuture<RenderOutcome> outcome = new CompletableFuture<>();
-  private final CompletableFuture<Void> disposed = new CompletableFuture<>();
+  private final CompletableFuture<Void> tabReturned = new CompletableFuture<>();
 
   // guarded by this
   private @Nullable Tab tab;
@@ -137,8 +137,8 @@ final class PageRender {
   }
 
   /** Completes when the page's tab is given back: blanked and kept, or disposed of. */
-  CompletableFuture<Void> disposed() {
-    return disposed;
+  CompletableFuture<Void> tabReturned() {
+    return tabReturned;
   }
 
   /** Starts the render: takes a tab for the page's origin, then navigates. */
@@ -544,6 +544,7 @@ final class PageRender {
     if (!outcome.complete(result)) {
       return;
     }
+    log.debug("{} {} in {} ms", url, result.getClass().getSimpleName(), result.durationMillis());
     Tab used;
     String documentOrigin;
     synchronized (this) {
@@ -555,13 +556,13 @@ final class PageRender {
       }
     }
     if (used == null) {
-      disposed.complete(null);
+      tabReturned.complete(null);
       return;
     }
     used.release();
     browser
         .putBack(used, leavesTabSound(result), documentOrigin.isEmpty() ? origin : documentOrigin)
-        .whenComplete((done, failure) -> disposed.complete(null));
+        .whenComplete((done, failure) -> tabReturned.complete(null));
   }
 
   /** Whether a render ended with its tab fit for another page. */

@@ -29,16 +29,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Renders pages in a headless browser it keeps: the public face of this package. One browser serves
- * at most {@link RenderSettings#maxPagesAtOnce} pages at once, each in a browser context of its
- * own; more wait their turn. A browser is started at the first render, replaced when it dies or
- * stops answering, and retired after {@link RenderSettings#pagesPerBrowser} pages or {@link
- * RenderSettings#browserMaxAge} (it ends when its last page does), so a leak in the browser cannot
- * grow without bound. Profiles left by an earlier process are deleted when a renderer is made.
+ * at most {@link RenderSettings#maxPagesAtOnce} pages at once, more wait their turn; each page
+ * renders in a tab of its origin, a browser context of its own kept between the origin's pages
+ * ({@link RenderSettings#reuseTabs}), so no cookie or storage passes between origins. A browser is
+ * started at the first render, replaced when it dies or stops answering, and retired after {@link
+ * RenderSettings#pagesPerBrowser} pages or {@link RenderSettings#browserMaxAge} (it ends when its
+ * last page does), so a leak in the browser cannot grow without bound. Profiles left by an earlier
+ * process are deleted when a renderer is made.
  *
  * <p>Thread-safe. A render's future never completes exceptionally, and may complete on the
  * renderer's protocol thread: its dependants must not block (use the {@code *Async} variants to
- * block). A render ends within {@link RenderSettings#maxWait} and 2 seconds more, plus the time a
- * browser takes to start when none is running.
+ * block). A render ends within {@link RenderSettings#maxWait}, a poll interval and 2 seconds more
+ * from its turn, plus the time a browser takes to start when none is running.
  */
 public final class Renderer implements AutoCloseable {
 
@@ -232,7 +234,7 @@ public final class Renderer implements AutoCloseable {
     }
     browser.pageStarted(page);
     page.outcome().thenAccept(next.result()::complete);
-    page.disposed().thenRun(() -> pageGone(page, browser));
+    page.tabReturned().thenRun(() -> pageGone(page, browser));
     page.start();
   }
 

@@ -11,12 +11,13 @@ import java.util.List;
  * exec}s the browser, so the process started is the browser itself. When the process that launched
  * it ends, even killed, the pipe closes and the browser exits with all its children.
  *
- * <p>The switches cut the browser off the network: every connection it would open itself goes to a
- * dead-end proxy (loopback included, which Chromium otherwise connects to directly), every host
- * name it would resolve resolves to nothing, WebRTC sends no UDP outside the proxy. Requests of a
- * page never reach the network anyway (the renderer answers them through its loader); what the
- * switches stop is what cannot be intercepted (WebSockets, pre-connections) and the browser's own
- * background traffic (updates, field trials, safe browsing, translation, media routing).
+ * <p>The switches cut the browser off the network, twice: every host it would connect to, name or
+ * address literal, the proxy's included, fails to resolve ({@code MAP * ~NOTFOUND}); and every
+ * connection it would open goes to a dead-end proxy (loopback included, which Chromium otherwise
+ * reaches directly). WebRTC sends no UDP outside the proxy. Requests of a page never reach the
+ * network anyway (the renderer answers them through its loader); what the switches stop is what
+ * cannot be intercepted (WebSockets, pre-connections) and the browser's own background traffic
+ * (updates, field trials, safe browsing, translation, media routing).
  */
 public final class BrowserCommandLine {
 

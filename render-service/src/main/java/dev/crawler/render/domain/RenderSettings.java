@@ -37,8 +37,10 @@ import java.util.stream.Collectors;
  * @param startTimeout how long a browser may take to start and answer
  * @param commandTimeout how long the browser may take to answer a command outside a page's time
  * @param sandbox whether the browser runs its renderers in its sandbox
- * @param deadEndProxy the proxy every connection the browser would open itself is sent to
- *     (host:port); nothing must listen there, so they all fail
+ * @param deadEndProxy the proxy every connection the browser would open itself is sent to ({@code
+ *     [scheme://]host:port}); by default a host that never resolves ({@code .invalid}, RFC 6761),
+ *     so no socket is opened even to it. A second wall behind the host resolver rule, which already
+ *     fails every name and address the browser would connect to, proxies included
  * @param maxScriptHeapMegabytes the JavaScript heap of a page's renderer, at most; a page that
  *     needs more crashes its tab, not the host
  * @param extraFlags more command-line switches, after the renderer's own
@@ -162,7 +164,7 @@ public record RenderSettings(
     private Duration startTimeout = Duration.ofSeconds(20);
     private Duration commandTimeout = Duration.ofSeconds(10);
     private Sandbox sandbox = Sandbox.AUTO;
-    private String deadEndProxy = "127.0.0.1:9";
+    private String deadEndProxy = "http://dead-end.invalid:9";
     private int maxScriptHeapMegabytes = 512;
     private List<String> extraFlags = List.of();
 

@@ -515,4 +515,33 @@ class RendererIT {
         .orTimeout(30, TimeUnit.SECONDS)
         .join();
   }
+
+  @Test
+  void requestsBeyondThePagesCapFail() {
+    site.serve(
+        "/many",
+        Page.html(
+            "<html><body><p id=\"out\"></p><script>"
+                + "const all = [];"
+                + "for (let i = 0; i < 30; i++) { all.push(fetch('/data.json?n=' + i)"
+                + ".then(() => 'ok', () => 'failed')); }"
+                + "Promise.all(all).then(r => { document.getElementById('out').textContent ="
+                + " r.filter(x => x === 'ok').length + ' fetched'; });"
+                + "</script></body></html>"));
+    site.serve("/data.json?n=0", Page.of("application/json", "{}"));
+    SiteLoader loader = new SiteLoader(site.origin());
+    try (Renderer capped =
+        new Renderer(
+            TestBrowser.settings(profiles).maxRequestsPerPage(10).build(),
+            InstantSource.system())) {
+      Rendered page =
+          rendered(
+              capped.render(site.url("/many"), 0, loader).orTimeout(30, TimeUnit.SECONDS).join());
+
+      assertThat(loader.asked()).hasSize(10);
+      assertThat(page.stats().requests()).isEqualTo(31);
+      assertThat(page.stats().blocked()).isEqualTo(21);
+      assertThat(page.html()).contains("9 fetched");
+    }
+  }
 }

@@ -11,7 +11,6 @@ class BrowserCommandLineTest {
   private final RenderSettings settings =
       RenderSettings.builder(Path.of("/usr/lib/chromium/chromium-headless-shell"))
           .userAgent("crawler/1.0")
-          .deadEndProxy("127.0.0.1:9")
           .extraFlags(List.of("--lang=en"))
           .build();
 
@@ -38,7 +37,7 @@ class BrowserCommandLineTest {
             "--headless",
             "--remote-debugging-pipe",
             "--user-data-dir=/tmp/profile",
-            "--proxy-server=127.0.0.1:9",
+            "--proxy-server=http://dead-end.invalid:9",
             "--proxy-bypass-list=<-loopback>",
             "--host-resolver-rules=MAP * ~NOTFOUND",
             "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
