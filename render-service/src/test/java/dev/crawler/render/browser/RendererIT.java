@@ -371,7 +371,7 @@ class RendererIT {
 
     Rendered page = rendered(render("/popup", 0, loader));
 
-    assertThat(page.html()).contains("opener");
+    assertThat(page.html()).contains("opener blocked"); // window.open returned no window
     assertThat(loader.asked())
         .extracting(InterceptedRequest::url)
         .containsExactly(site.url("/popup"));
