@@ -23,7 +23,8 @@ import java.util.concurrent.CompletableFuture;
  * guard, credentials and cookie jars of the crawler's HTTP client apply to each, and its response
  * is the page's DOM once settled: UTF-8 HTML ({@code text/html; charset=utf-8}) with the main
  * document's status and other headers, its redirects and its exchanges as the delegate recorded
- * them (the archive keeps what the server sent; the parser reads what the browser built).
+ * them (the archive keeps what the server sent; the parser reads what the browser built), marked
+ * {@link FetchAttempt.Response#rendered() rendered}.
  *
  * <p>What is not a page to render comes back as the delegate returned it: a HEAD, an error status,
  * a 304, a redirect beyond those the call follows, a type that is not HTML, a failure to fetch the
@@ -105,11 +106,12 @@ public final class BrowserPageFetcher implements PageFetcher {
           headers,
           rendered.html().getBytes(StandardCharsets.UTF_8),
           Optional.of("text/html"),
-          Optional.of("utf-8"),
+          Optional.of("UTF-8"),
           rendered.durationMillis(),
           rendered.redirectChain(),
           rendered.url(),
-          exchanges);
+          exchanges,
+          true);
     }
     if (outcome instanceof RenderOutcome.NotRendered notRendered
         && last.orElse(null) instanceof FetchAttempt.Response response) {

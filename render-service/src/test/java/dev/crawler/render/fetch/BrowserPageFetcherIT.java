@@ -124,7 +124,8 @@ class BrowserPageFetcherIT {
     assertThat(response.status()).isEqualTo(200);
     assertThat(response.header("Content-Type")).contains("text/html; charset=utf-8");
     assertThat(response.contentType()).contains("text/html");
-    assertThat(response.charset()).contains("utf-8");
+    assertThat(response.charset()).contains("UTF-8");
+    assertThat(response.rendered()).isTrue();
     assertThat(response.header("X-Site")).contains("kept");
     assertThat(response.header("ETag")).contains("\"v1\"");
     assertThat(response.url()).isEqualTo(site.url("/app"));

@@ -77,7 +77,8 @@ class BrowserPageFetcherTest {
                           "ETag", "\"v\"",
                           "Vary", "Accept, Cookie"));
               assertThat(response.contentType()).contains("text/html");
-              assertThat(response.charset()).contains("utf-8");
+              assertThat(response.charset()).contains("UTF-8");
+              assertThat(response.rendered()).isTrue();
               assertThat(response.url()).isEqualTo("http://s.test/b");
               assertThat(response.redirectChain()).containsExactly("http://s.test/a");
               assertThat(response.durationMillis()).isEqualTo(900);
@@ -102,6 +103,7 @@ class BrowserPageFetcherTest {
             FetchAttempt.Response.class,
             response -> {
               assertThat(response.body()).isEqualTo(PAGE.body());
+              assertThat(response.rendered()).isFalse();
               assertThat(response.charset()).contains("iso-8859-1");
               assertThat(response.redirectChain()).containsExactly("http://s.test/a");
               assertThat(response.url()).isEqualTo("http://s.test/b");
