@@ -1,8 +1,10 @@
 package dev.crawler.parser.domain;
 
+import dev.crawler.common.usage.MetaTag;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -23,7 +25,8 @@ final class HtmlFacts implements NodeVisitor {
 
   /**
    * The elements links are read from, in document order: {@code a[href]}, {@code area[href]},
-   * {@code frame[src]} and {@code iframe[src]}.
+   * {@code frame[src]}, {@code iframe[src]}, and {@code link[href]} naming another page ({@code
+   * rel=alternate} of HTML, {@code rel=next}, {@code rel=prev}).
    */
   final List<Element> linkElements = new ArrayList<>();
 
@@ -47,6 +50,28 @@ final class HtmlFacts implements NodeVisitor {
 
   /** Whether the page has a {@code main} or an {@code article} element. */
   boolean hasMainContent;
+
+  /** The content of the first {@code <meta http-equiv="refresh">}. */
+  @Nullable String refresh;
+
+  /**
+   * The meta tags that state usage preferences: robots (the generic one and ours) and TDMRep's
+   * {@code tdm-reservation} and {@code tdm-policy}.
+   */
+  final List<MetaTag> usageMetas = new ArrayList<>(0);
+
+  /** Where a script framework would mount its application ({@link RenderingNeed}). */
+  final List<Element> applicationRoots = new ArrayList<>(0);
+
+  /** The text of each {@code <noscript>}. */
+  final List<String> noscriptTexts = new ArrayList<>(0);
+
+  /** Scripts the page runs (JSON-LD and templates aside). */
+  int scripts;
+
+  private static final int MAX_NOSCRIPTS = 8;
+  private static final int MAX_ROOTS = 8;
+  private static final int MAX_USAGE_METAS = 16;
 
   private final String robotsAgent;
 
@@ -78,15 +103,27 @@ final class HtmlFacts implements NodeVisitor {
       }
       case "meta" -> meta(element);
       case "link" -> {
-        if (canonicalHref == null
-            && element.hasAttr("href")
-            && hasToken(element.attr("rel"), "canonical")) {
+        if (!element.hasAttr("href")) {
+          return;
+        }
+        String rel = element.attr("rel");
+        if (canonicalHref == null && hasToken(rel, "canonical")) {
           canonicalHref = element.absUrl("href");
+        } else if (isPageLink(element, rel)) {
+          linkElements.add(element);
         }
       }
       case "script" -> {
-        if (element.attr("type").strip().equalsIgnoreCase("application/ld+json")) {
+        String type = element.attr("type").strip().toLowerCase(Locale.ROOT);
+        if (type.equals("application/ld+json")) {
           jsonLdScripts.add(element);
+        } else if (type.isEmpty() || type.contains("javascript") || type.equals("module")) {
+          scripts++;
+        }
+      }
+      case "noscript" -> {
+        if (noscriptTexts.size() < MAX_NOSCRIPTS) {
+          noscriptTexts.add(CollapsedText.cut(element.text() + " " + element.data(), 2_000));
         }
       }
       case "time" -> {
@@ -96,6 +133,11 @@ final class HtmlFacts implements NodeVisitor {
       }
       case "nav", "aside", "header", "footer" -> boilerplate.add(element);
       case "main", "article" -> hasMainContent = true;
+      case "div", "section", "app-root" -> {
+        if (applicationRoots.size() < MAX_ROOTS && RenderingNeed.isApplicationRoot(element)) {
+          applicationRoots.add(element);
+        }
+      }
       case "html" -> {
         if (language == null) {
           language = nonBlank(element.attr("lang"));
@@ -109,6 +151,15 @@ final class HtmlFacts implements NodeVisitor {
 
   private void meta(Element meta) {
     String name = meta.attr("name").strip();
+    if (refresh == null && meta.attr("http-equiv").strip().equalsIgnoreCase("refresh")) {
+      refresh = meta.attr("content");
+    }
+    if (usageMetas.size() < MAX_USAGE_METAS
+        && (name.equalsIgnoreCase("tdm-reservation")
+            || name.equalsIgnoreCase("tdm-policy")
+            || RobotsMeta.isAddressedTo(name, robotsAgent))) {
+      usageMetas.add(new MetaTag(name, meta.attr("content")));
+    }
     if (RobotsMeta.isAddressedTo(name, robotsAgent)) {
       robots = robots.and(RobotsMeta.parse(meta.attr("content")));
     } else if (name.equalsIgnoreCase("description")) {
@@ -133,6 +184,22 @@ final class HtmlFacts implements NodeVisitor {
         Optional.ofNullable(articlePublishedTime),
         jsonLdScripts,
         Optional.ofNullable(timeDatetime));
+  }
+
+  /**
+   * Whether a {@code <link>} names another page of the site: a translation or another version
+   * ({@code rel=alternate}, of HTML or of no stated type: not a feed), or the next or previous page
+   * of a series ({@code rel=next}, {@code rel=prev}). Stylesheets, icons and feeds are not pages.
+   */
+  private static boolean isPageLink(Element link, String rel) {
+    if (hasToken(rel, "next") || hasToken(rel, "prev") || hasToken(rel, "previous")) {
+      return true;
+    }
+    if (!hasToken(rel, "alternate") || hasToken(rel, "stylesheet")) {
+      return false;
+    }
+    String type = link.attr("type").strip().toLowerCase(Locale.ROOT);
+    return type.isEmpty() || type.equals("text/html") || type.equals("application/xhtml+xml");
   }
 
   /**

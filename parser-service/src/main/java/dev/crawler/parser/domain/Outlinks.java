@@ -39,11 +39,11 @@ final class Outlinks {
 
   /**
    * Adds the crawlable links of the elements to {@code links}, first occurrence of each URL only,
-   * at most {@code maxOutlinks} of them and none longer than {@code maxLinkChars}, counts in {@code
-   * dropped[0]} those left out for either bound, and returns how many crawlable links there were,
+   * at most {@code maxOutlinks} of them and none longer than {@code maxLinkChars}, tells {@code
+   * dropped} of those left out for either bound, and returns how many crawlable links there were,
    * repeats and dropped ones included.
    */
-  int collect(List<Element> elements, List<Link> links, int[] dropped) {
+  int collect(List<Element> elements, List<Link> links, DroppedLinks.Collector dropped) {
     // pages repeat links (menus, "top" links), and sites repeat them across pages:
     // LinkTargets remembers what they resolve to
     LinkTargets targets = LINK_TARGETS.get();
@@ -59,13 +59,15 @@ final class Outlinks {
       }
       count++;
       if (url.get().length() > settings.maxLinkChars()) {
-        dropped[0]++; // a link no server would take; as a record, one that could stop the crawl
+        // a link no server would take; as a record, one that could stop the crawl
+        dropped.add(url.get(), "URL_TOO_LONG");
         continue;
       }
       boolean isNofollow = !isFrame && HtmlFacts.hasToken(element.attr("rel"), "nofollow");
       Link known = byUrl.get(url.get());
       if (known == null && byUrl.size() >= settings.maxOutlinks()) {
-        dropped[0]++; // a page with more links than the bound: the first ones are kept
+        // a page with more links than the bound: the first ones are kept
+        dropped.add(url.get(), "TOO_MANY_LINKS");
         continue;
       }
       if (known == null) {

@@ -1,6 +1,10 @@
 package dev.crawler.parser.domain;
 
 import dev.crawler.common.url.UrlNormalizer;
+import dev.crawler.common.usage.UsageFindings;
+import dev.crawler.common.usage.UsageHeaders;
+import dev.crawler.common.usage.UsageMeta;
+import dev.crawler.events.UrlKind;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.Charset;
@@ -13,6 +17,7 @@ import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.parser.Parser;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns a fetched page into a document and its outlinks (link detection, import, canonical and
@@ -107,9 +112,9 @@ public final class PageParser {
         return parseHtml(page, type, options);
       }
       if (type.endsWith("/xml") || type.endsWith("+xml")) {
-        return parseXml(page, type);
+        return parseXml(page, type, options);
       }
-      return parseText(page, type);
+      return parseText(page, type, options);
     } catch (IOException | RuntimeException e) {
       // jsoup reads any bytes; what is left is a bug or a page nobody foresaw:
       // this page fails, not the service
@@ -128,9 +133,14 @@ public final class PageParser {
             charset.map(Charset::name).orElse(null),
             page.url());
     HtmlFacts facts = HtmlFacts.of(document, settings.robotsAgent());
+    Optional<ParseResult> signpost = refreshRedirect(page, document.baseUri(), facts.refresh);
+    if (signpost.isPresent()) {
+      return signpost.get();
+    }
     List<Link> links = new ArrayList<>(facts.linkElements.size());
-    int[] dropped = new int[1];
+    DroppedLinks.Collector dropped = new DroppedLinks.Collector();
     int outlinkCount = outlinks.collect(facts.linkElements, links, dropped);
+    refreshLink(page, document.baseUri(), facts.refresh).ifPresent(links::add);
     String title =
         CollapsedText.cut(CollapsedText.collapseWhitespace(document.title()), MAX_TITLE_CHARS);
     Optional<String> canonical =
@@ -145,6 +155,9 @@ public final class PageParser {
             .pagination()
             .flatMap(how -> Outlinks.nextPage(document, how, normalizedUrl(page)))
             .filter(url -> url.length() <= settings.maxLinkChars());
+    // read before the main content's options drop anything from the tree
+    Optional<StructuredData> structured =
+        options.readsStructuredData() ? Optional.of(StructuredData.of(document)) : Optional.empty();
     // everything above is read from the whole page; the text and its checksum from its content
     Element body = document.body();
     Element content =
@@ -155,6 +168,16 @@ public final class PageParser {
         content == null
             ? new PageText.WithChecksum(new byte[0], ContentChecksum.of(title, ""))
             : PageText.withChecksum(content, title);
+    if (options.detectsRendering()) {
+      Optional<String> need = RenderingNeed.of(facts, text.utf8Text().length, outlinkCount);
+      if (need.isPresent()) {
+        return new ParseResult.NeedsRendering(need.get());
+      }
+    }
+    Optional<PageMarkdown> markdown =
+        options.makesMarkdown() && content != null
+            ? Optional.of(PageMarkdown.of(content, document.baseUri(), maxMarkdownChars()))
+            : Optional.empty();
     String checksum = text.checksum();
     if (options.checksumIgnore().isPresent() && content != null) {
       // parts that change on every visit (a clock, a visitor count): out of the checksum only
@@ -172,21 +195,77 @@ public final class PageParser {
             .map(description -> CollapsedText.cut(description, MAX_DESCRIPTION_CHARS)),
         new ParseResult.Language(
             Optional.ofNullable(facts.language).or(() -> HeaderFacts.language(page)),
-            languages.detectUtf8(utf8Text)),
+            options.detectsLanguage() ? languages.detectUtf8(utf8Text) : Optional.empty()),
         utf8Text,
         canonical,
         robots.noindex(),
         robots.nofollow(),
         links,
         outlinkCount,
-        dropped[0],
+        dropped.result(),
         checksum,
-        facts.publishedAt(),
+        // a JSON-LD datePublished and author only when the page states no other
+        facts.publishedAt().or(() -> structured.flatMap(StructuredData::publishedAt)),
         nextPage,
         ParseResult.FileFacts.ofAuthor(
             Optional.ofNullable(facts.author)
+                .or(() -> structured.flatMap(data -> data.authors().stream().findFirst()))
                 .map(CollapsedText::collapseWhitespace)
-                .map(author -> CollapsedText.cut(author, MAX_TITLE_CHARS))));
+                .map(author -> CollapsedText.cut(author, MAX_TITLE_CHARS))),
+        new ParseResult.Extras(
+            markdown,
+            structured,
+            UsageFindings.NONE
+                .and(UsageMeta.read(facts.usageMetas, settings.robotsAgent()))
+                .and(UsageHeaders.read(page.headers(), settings.robotsAgent()))));
+  }
+
+  /** The most characters of markdown kept: the text's bound, and room for its syntax. */
+  int maxMarkdownChars() {
+    return settings.maxTextChars() > Integer.MAX_VALUE / 2
+        ? Integer.MAX_VALUE
+        : 2 * settings.maxTextChars();
+  }
+
+  /**
+   * The page as a redirect, when it is a signpost: a refresh (its meta tag, else its {@code
+   * Refresh} header) to another URL within {@link Refresh#MAX_REDIRECT_DELAY_SECONDS}.
+   */
+  private Optional<ParseResult> refreshRedirect(Page page, String base, @Nullable String meta) {
+    Optional<Refresh> refresh = refreshOf(page, meta);
+    if (refresh.isEmpty() || !refresh.get().isRedirect()) {
+      return Optional.empty();
+    }
+    return refreshTarget(page, base, refresh.get())
+        .map(
+            target ->
+                new ParseResult.Redirected(
+                    target,
+                    refresh.get().describe(meta != null ? "meta refresh" : "Refresh header")
+                        + " to "
+                        + target));
+  }
+
+  /** The target of a later refresh, as a link of the page. */
+  private Optional<Link> refreshLink(Page page, String base, @Nullable String meta) {
+    return refreshOf(page, meta)
+        .flatMap(refresh -> refreshTarget(page, base, refresh))
+        .map(target -> new Link(target, UrlKind.LINK, Optional.empty(), false));
+  }
+
+  private static Optional<Refresh> refreshOf(Page page, @Nullable String meta) {
+    return meta != null ? Refresh.parse(meta) : page.header("Refresh").flatMap(Refresh::parse);
+  }
+
+  /** Where a refresh sends: resolved, normalized, within the link bound, not the page itself. */
+  private Optional<String> refreshTarget(Page page, String base, Refresh refresh) {
+    return refresh
+        .url()
+        .map(url -> new BaseUrl(base).resolve(url))
+        .flatMap(UrlNormalizer::tryNormalize)
+        .filter(url -> url.startsWith("http://") || url.startsWith("https://"))
+        .filter(url -> url.length() <= settings.maxLinkChars())
+        .filter(url -> !url.equals(normalizedUrl(page)));
   }
 
   /**
@@ -197,9 +276,14 @@ public final class PageParser {
    * Content-Language} header's, and the date it says it was created is its publication date.
    */
   public ParseResult parseFile(Page page, FileImport.Extracted file) {
+    return parseFile(page, file, ParseOptions.DEFAULTS);
+  }
+
+  /** A file's imported content as a parsed document, with the options resolved for its URL. */
+  public ParseResult parseFile(Page page, FileImport.Extracted file, ParseOptions options) {
     Document document = Jsoup.parse(file.xhtml(), page.url());
     List<Link> links = new ArrayList<>();
-    int[] dropped = new int[1];
+    DroppedLinks.Collector dropped = new DroppedLinks.Collector();
     int outlinkCount = outlinks.collect(document.select("a[href]"), links, dropped);
     // a PDF's link annotations are its links, not its text
     document.select("div.annotation").remove();
@@ -214,6 +298,10 @@ public final class PageParser {
             : PageText.withChecksum(body, title);
     byte[] utf8Text = CollapsedText.cutUtf8(text.utf8Text(), settings.maxTextChars());
     RobotsMeta robots = HeaderFacts.robots(page, settings.robotsAgent());
+    Optional<PageMarkdown> markdown =
+        body == null || !options.makesMarkdown()
+            ? Optional.empty()
+            : Optional.of(PageMarkdown.of(body, page.url(), maxMarkdownChars()));
     return new ParseResult.Parsed(
         normalizedUrl(page),
         file.contentType(),
@@ -225,14 +313,14 @@ public final class PageParser {
                 .map(language -> CollapsedText.cut(language.strip(), MAX_LANGUAGE_CHARS))
                 .filter(language -> !language.isEmpty())
                 .or(() -> HeaderFacts.language(page)),
-            languages.detectUtf8(utf8Text)),
+            options.detectsLanguage() ? languages.detectUtf8(utf8Text) : Optional.empty()),
         utf8Text,
         HeaderFacts.canonical(page).filter(url -> url.length() <= settings.maxLinkChars()),
         robots.noindex(),
         robots.nofollow(),
         links,
         outlinkCount,
-        dropped[0],
+        dropped.result(),
         text.checksum(),
         file.createdAt(),
         Optional.empty(),
@@ -243,20 +331,22 @@ public final class PageParser {
                 .filter(author -> !author.isEmpty()),
             file.createdAt(),
             file.modifiedAt(),
-            file.pageCount()));
+            file.pageCount()),
+        new ParseResult.Extras(
+            markdown, Optional.empty(), UsageHeaders.read(page.headers(), settings.robotsAgent())));
   }
 
-  private ParseResult parseXml(Page page, String type) throws IOException {
+  private ParseResult parseXml(Page page, String type, ParseOptions options) throws IOException {
     Document document =
         Jsoup.parse(
             new ByteArrayInputStream(page.body()),
             page.declaredCharset().map(Charset::name).orElse(null),
             page.url(),
             Parser.xmlParser());
-    return textDocument(page, type, document.charset(), document.text());
+    return textDocument(page, type, document.charset(), document.text(), options);
   }
 
-  private ParseResult parseText(Page page, String type) {
+  private ParseResult parseText(Page page, String type, ParseOptions options) {
     // a byte order mark names the encoding with certainty; else the declared charset, else UTF-8
     byte[] body = page.body();
     if (page.startsWith(Page.UTF_8_BOM)) {
@@ -264,31 +354,35 @@ public final class PageParser {
           page,
           type,
           StandardCharsets.UTF_8,
-          new String(body, 3, body.length - 3, StandardCharsets.UTF_8));
+          new String(body, 3, body.length - 3, StandardCharsets.UTF_8),
+          options);
     }
     if (page.startsWith(Page.UTF_16_BE_BOM)) {
       return textDocument(
           page,
           type,
           StandardCharsets.UTF_16BE,
-          new String(body, 2, body.length - 2, StandardCharsets.UTF_16BE));
+          new String(body, 2, body.length - 2, StandardCharsets.UTF_16BE),
+          options);
     }
     if (page.startsWith(Page.UTF_16_LE_BOM)) {
       return textDocument(
           page,
           type,
           StandardCharsets.UTF_16LE,
-          new String(body, 2, body.length - 2, StandardCharsets.UTF_16LE));
+          new String(body, 2, body.length - 2, StandardCharsets.UTF_16LE),
+          options);
     }
     Charset charset = page.declaredCharset().orElse(StandardCharsets.UTF_8);
-    return textDocument(page, type, charset, new String(body, charset));
+    return textDocument(page, type, charset, new String(body, charset), options);
   }
 
   /**
    * A document without markup: no title, links or robots meta; the HTTP headers' canonical and
    * robots still count.
    */
-  private ParseResult textDocument(Page page, String type, Charset charset, String content) {
+  private ParseResult textDocument(
+      Page page, String type, Charset charset, String content, ParseOptions options) {
     String text = CollapsedText.collapseWhitespace(content);
     RobotsMeta robots = HeaderFacts.robots(page, settings.robotsAgent());
     String kept = CollapsedText.cut(text, settings.maxTextChars());
@@ -298,18 +392,24 @@ public final class PageParser {
         charset.name(),
         Optional.empty(),
         Optional.empty(),
-        new ParseResult.Language(HeaderFacts.language(page), languages.detect(kept)),
+        new ParseResult.Language(
+            HeaderFacts.language(page),
+            options.detectsLanguage() ? languages.detect(kept) : Optional.empty()),
         kept.getBytes(StandardCharsets.UTF_8),
         HeaderFacts.canonical(page),
         robots.noindex(),
         robots.nofollow(),
         List.of(),
         0,
-        0,
+        DroppedLinks.NONE,
         ContentChecksum.of("", text),
         Optional.empty(),
         Optional.empty(),
-        ParseResult.FileFacts.NONE);
+        ParseResult.FileFacts.NONE,
+        new ParseResult.Extras(
+            Optional.empty(),
+            Optional.empty(),
+            UsageHeaders.read(page.headers(), settings.robotsAgent())));
   }
 
   private static String normalizedUrl(Page page) {

@@ -26,6 +26,12 @@ import java.util.Optional;
  *     #REL_NEXT}, or a CSS selector of the next-page link; empty for single-page documents
  * @param mainContent options {@code content-keep} and {@code content-drop}: the part of a page that
  *     is its content
+ * @param detectsLanguage option {@code detect-language}: whether the text's language is detected
+ * @param makesMarkdown option {@code markdown}: whether the main content is made markdown
+ * @param readsStructuredData option {@code structured-data}: whether JSON-LD, microdata, Open Graph
+ *     and Twitter cards are read
+ * @param detectsRendering whether a page built by scripts is sent to be rendered (option {@code
+ *     render: auto}, for a page fetched over HTTP)
  */
 public record ParseOptions(
     boolean canonicalWithinDomain,
@@ -34,14 +40,28 @@ public record ParseOptions(
     boolean obeysRobotsMeta,
     boolean obeysLinkNofollow,
     Optional<String> pagination,
-    MainContent mainContent) {
+    MainContent mainContent,
+    boolean detectsLanguage,
+    boolean makesMarkdown,
+    boolean readsStructuredData,
+    boolean detectsRendering) {
 
   /** The {@code pagination} value that follows {@code <link rel=next>} or {@code <a rel=next>}. */
   public static final String REL_NEXT = "rel=next";
 
   public static final ParseOptions DEFAULTS =
       new ParseOptions(
-          true, Optional.empty(), List.of(), true, true, Optional.empty(), MainContent.DEFAULT);
+          true,
+          Optional.empty(),
+          List.of(),
+          true,
+          true,
+          Optional.empty(),
+          MainContent.DEFAULT,
+          true,
+          true,
+          true,
+          false);
 
   public ParseOptions {
     metadataChecksumHeaders = List.copyOf(metadataChecksumHeaders);
@@ -68,7 +88,30 @@ public record ParseOptions(
         pagination,
         MainContent.of(
             RequestOptions.CONTENT_KEEP.readFrom(options),
-            RequestOptions.CONTENT_DROP.readFrom(options)));
+            RequestOptions.CONTENT_DROP.readFrom(options)),
+        RequestOptions.DETECT_LANGUAGE.readFrom(options),
+        RequestOptions.MARKDOWN.readFrom(options),
+        RequestOptions.STRUCTURED_DATA.readFrom(options),
+        RequestOptions.RENDER.readFrom(options) == RequestOptions.Render.AUTO);
+  }
+
+  /**
+   * These options for a page a browser rendered: never sent to be rendered again, whatever it looks
+   * like.
+   */
+  public ParseOptions rendered() {
+    return new ParseOptions(
+        canonicalWithinDomain,
+        checksumIgnore,
+        metadataChecksumHeaders,
+        obeysRobotsMeta,
+        obeysLinkNofollow,
+        pagination,
+        mainContent,
+        detectsLanguage,
+        makesMarkdown,
+        readsStructuredData,
+        false);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.crawler.parser.domain;
 
+import dev.crawler.common.usage.UsageFindings;
 import dev.crawler.events.UrlKind;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -38,6 +39,9 @@ public sealed interface ParseResult {
    *     on the page's origin; empty on the last page or without pagination
    * @param file what a file (a PDF, an office document) says of itself: author, dates, pages; an
    *     HTML page's author meta
+   * @param dropped the links left out at a bound, each to be told in the crawl log
+   * @param extras what the document carries for search and retrieval: markdown, structured data,
+   *     usage preferences
    */
   record Parsed(
       String url,
@@ -52,11 +56,12 @@ public sealed interface ParseResult {
       boolean nofollow,
       List<Link> links,
       int outlinkCount,
-      int droppedLinks,
+      DroppedLinks dropped,
       String contentChecksum,
       Optional<Instant> publishedAt,
       Optional<String> nextPage,
-      FileFacts file)
+      FileFacts file,
+      Extras extras)
       implements ParseResult {
 
     public Parsed {
@@ -97,11 +102,12 @@ public sealed interface ParseResult {
           nofollow,
           links,
           outlinkCount,
-          droppedLinks,
+          dropped,
           contentChecksum,
           publishedAt,
           nextPage,
-          file);
+          file,
+          extras);
     }
 
     /**
@@ -188,6 +194,40 @@ public sealed interface ParseResult {
           : new FileFacts(author, Optional.empty(), Optional.empty(), Optional.empty());
     }
   }
+
+  /**
+   * What a document carries for search and retrieval beyond its text.
+   *
+   * @param markdown its main content as markdown, when made (option {@code markdown})
+   * @param structuredData the structured data it publishes, when read (option {@code
+   *     structured-data})
+   * @param usage what the document itself states about the uses of its content (meta tags and
+   *     response headers); robots.txt's and tdmrep.json's statements come with the fetch result
+   */
+  record Extras(
+      Optional<PageMarkdown> markdown,
+      Optional<StructuredData> structuredData,
+      UsageFindings usage) {
+
+    public static final Extras NONE =
+        new Extras(Optional.empty(), Optional.empty(), UsageFindings.NONE);
+  }
+
+  /**
+   * A page that only sends its reader elsewhere: a {@code <meta http-equiv="refresh">} or a {@code
+   * Refresh} header to another URL within {@link Refresh#MAX_REDIRECT_DELAY_SECONDS}. Recorded as a
+   * redirect, its target discovered; not a document.
+   *
+   * @param target the URL it sends to, resolved and normalized
+   * @param detail how, for the crawl log ({@code meta refresh after 0 s})
+   */
+  record Redirected(String target, String detail) implements ParseResult {}
+
+  /**
+   * A page built by its scripts, fetched over HTTP under {@code render: auto}: it is rendered
+   * instead ({@link RenderingNeed}); not a document.
+   */
+  record NeedsRendering(String reason) implements ParseResult {}
 
   /** A page that is not imported (REJECTED_IMPORT); the detail says why. */
   record Rejected(String detail) implements ParseResult {}

@@ -228,7 +228,7 @@ public final class ImportLoop extends ConsumerLoop {
     ParseOptions options = ParseOptions.of(result.getOptions());
     ParseResult parsed =
         imported instanceof FileImport.Extracted file
-            ? parser.parseFile(page, file)
+            ? parser.parseFile(page, file, options)
             : new ParseResult.Rejected(((FileImport.Failed) imported).detail());
     return ParserOutputs.of(result, page, parsed, options);
   }
@@ -240,6 +240,9 @@ public final class ImportLoop extends ConsumerLoop {
       Decision decision = outputs.rejection().get();
       records.add(topics.outcomes().serialized(origin, decision.toOutcome(SERVICE, now).build()));
       records.add(topics.log().serialized(origin, log.entry(decision, now, options)));
+    }
+    for (Decision logged : outputs.logged()) {
+      records.add(topics.log().serialized(origin, log.entry(logged, now, options)));
     }
     outputs
         .document()

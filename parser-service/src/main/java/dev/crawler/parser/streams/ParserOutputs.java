@@ -2,13 +2,18 @@ package dev.crawler.parser.streams;
 
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.http.HttpDate;
+import dev.crawler.common.usage.UsageFindings;
+import dev.crawler.common.usage.UsagePreferences;
+import dev.crawler.common.usage.UsageRecords;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchResult;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.ParsedDocument;
 import dev.crawler.events.UrlKind;
 import dev.crawler.parser.domain.Discovery;
+import dev.crawler.parser.domain.DroppedLinks;
 import dev.crawler.parser.domain.Page;
+import dev.crawler.parser.domain.PageMarkdown;
 import dev.crawler.parser.domain.PageParser;
 import dev.crawler.parser.domain.ParseOptions;
 import dev.crawler.parser.domain.ParseResult;
@@ -30,11 +35,21 @@ import org.slf4j.LoggerFactory;
  * @param rejection the decision for a result that is not a document (its outcome and log entry)
  * @param document the parsed document, for the committer
  * @param discovered the URLs for the frontier, each keyed by its own origin
+ * @param logged decisions for the crawl log alone: the links left out at a bound
  */
 public record ParserOutputs(
     Optional<Decision> rejection,
     Optional<ParsedDocument> document,
-    List<KeyValue<String, DiscoveredUrl>> discovered) {
+    List<KeyValue<String, DiscoveredUrl>> discovered,
+    List<Decision> logged) {
+
+  /** Outputs without log-only decisions. */
+  public ParserOutputs(
+      Optional<Decision> rejection,
+      Optional<ParsedDocument> document,
+      List<KeyValue<String, DiscoveredUrl>> discovered) {
+    this(rejection, document, discovered, List.of());
+  }
 
   private static final Logger LOG = LoggerFactory.getLogger(ParserOutputs.class);
 
@@ -56,15 +71,24 @@ public record ParserOutputs(
     if (parsed instanceof ParseResult.Rejected rejected) {
       return rejected(result, Outcome.IMPORT_REJECTED, rejected.detail());
     }
+    if (parsed instanceof ParseResult.Redirected redirected) {
+      // a signpost: recorded as a redirect, its target discovered at the page's depth, as a 3xx
+      DiscoveredUrl target =
+          discoveredUrl(
+              new Discovery(
+                  redirected.target(), UrlKind.REDIRECT, result.getDepth(), Optional.empty()),
+              result);
+      return new ParserOutputs(
+          Optional.of(decision(result, Outcome.REDIRECT, redirected.detail())),
+          Optional.empty(),
+          List.of(KeyValue.pair(Origin.keyOf(redirected.target()), target)));
+    }
+    if (parsed instanceof ParseResult.NeedsRendering needs) {
+      return rejected(result, Outcome.RENDER_NEEDED, needs.reason());
+    }
     ParseResult.Parsed document =
         ((ParseResult.Parsed) parsed).withRedirectsAsSelf(result.getRedirectChain());
-    if (document.droppedLinks() > 0) {
-      // links longer than parser.max.link.chars, or beyond parser.max.outlinks: never sent
-      LOG.info(
-          "{}: {} links dropped (longer than the link limit, or beyond the links kept per page)",
-          result.getUrl(),
-          document.droppedLinks());
-    }
+    List<Decision> logged = droppedLinks(result, document.dropped());
     List<Discovery> discoveries =
         document.discoveries(
             result.getDepth(), options.obeysRobotsMeta(), options.obeysLinkNofollow());
@@ -85,7 +109,42 @@ public record ParserOutputs(
           KeyValue.pair(Origin.keyOf(discovery.url()), discoveredUrl(discovery, result)));
     }
     return new ParserOutputs(
-        Optional.empty(), Optional.of(parsedDocument(result, page, document, options)), discovered);
+        Optional.empty(),
+        Optional.of(parsedDocument(result, page, document, options)),
+        discovered,
+        logged);
+  }
+
+  /**
+   * A crawl-log line for each link the page left out at a bound (its first characters and its
+   * length), so an operator asking why it was not crawled finds the answer.
+   */
+  private static List<Decision> droppedLinks(FetchResult result, DroppedLinks dropped) {
+    if (dropped.count() == 0) {
+      return List.of();
+    }
+    LOG.info(
+        "{}: {} links left out (longer than parser.max.link.chars, or beyond parser.max.outlinks)",
+        result.getUrl(),
+        dropped.count());
+    List<Decision> logged = new ArrayList<>(dropped.kept().size());
+    for (int i = 0; i < dropped.kept().size(); i++) {
+      DroppedLinks.Link link = dropped.kept().get(i);
+      String detail =
+          link.reason()
+              + (link.reason().equals("URL_TOO_LONG")
+                  ? ": " + link.length() + " characters, over parser.max.link.chars"
+                  : ": beyond the links kept per page, parser.max.outlinks")
+              + (i == dropped.kept().size() - 1 && dropped.count() > dropped.kept().size()
+                  ? "; " + (dropped.count() - dropped.kept().size()) + " more left out, not listed"
+                  : "");
+      String url = link.length() > link.start().length() ? link.start() + "…" : link.start();
+      logged.add(
+          Decision.of(url, Outcome.FILTERED, detail)
+              .withRequest(result.getRequestId(), result.getDepth() + 1, 1)
+              .withSource(result.getUrl()));
+    }
+    return logged;
   }
 
   static Decision decision(FetchResult result, Outcome outcome, String detail) {
@@ -166,7 +225,25 @@ public record ParserOutputs(
         .setNofollow(document.isNofollowObeyed(options.obeysRobotsMeta()))
         .setOptions(result.getOptions())
         .setNextPage(document.nextPage().orElse(null))
+        .setMarkdown(document.extras().markdown().map(PageMarkdown::markdown).orElse(null))
+        .setMarkdownTruncated(
+            document.extras().markdown().map(PageMarkdown::truncated).orElse(false))
+        .setStructuredData(
+            document.extras().structuredData().map(StructuredRecords::of).orElse(null))
+        .setUsage(usage(result, document))
+        .setRendered(result.getRendered())
         .build();
+  }
+
+  /**
+   * What the site states about the document's uses: what the fetcher read for its URL (robots.txt,
+   * tdmrep.json) with what the document states itself (meta tags, headers).
+   */
+  private static dev.crawler.events.UsagePreferences usage(
+      FetchResult result, ParseResult.Parsed document) {
+    UsageFindings fromOrigin =
+        result.getUsage() == null ? UsageFindings.NONE : UsageRecords.findingsOf(result.getUsage());
+    return UsageRecords.toRecord(UsagePreferences.combine(fromOrigin, document.extras().usage()));
   }
 
   /**

@@ -145,6 +145,9 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       return sitemapOutputs(result, page);
     }
     ParseOptions options = ParseOptions.of(result.getOptions());
+    if (result.getRendered()) {
+      options = options.rendered(); // never sent back to be rendered
+    }
     long startedAt = System.nanoTime();
     ParseResult parsed = parser.apply(page, options);
     parseDuration.record(System.nanoTime() - startedAt, TimeUnit.NANOSECONDS);
@@ -221,6 +224,9 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
       Decision decision = outputs.rejection().get();
       forward(ParserTopology.OUTCOMES_SINK, origin, decision.toOutcome(SERVICE, now).build(), now);
       forward(ParserTopology.LOG_SINK, origin, log.entry(decision, now, options), now);
+    }
+    for (Decision logged : outputs.logged()) {
+      forward(ParserTopology.LOG_SINK, origin, log.entry(logged, now, options), now);
     }
     outputs
         .document()

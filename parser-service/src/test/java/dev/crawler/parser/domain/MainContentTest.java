@@ -99,7 +99,18 @@ class MainContentTest {
 
   private static ParseResult.Parsed parse(String html, MainContent content) {
     ParseOptions options =
-        new ParseOptions(true, Optional.empty(), List.of(), true, true, Optional.empty(), content);
+        new ParseOptions(
+            true,
+            Optional.empty(),
+            List.of(),
+            true,
+            true,
+            Optional.empty(),
+            content,
+            true,
+            true,
+            true,
+            false);
     return (ParseResult.Parsed)
         PARSER.parse(
             new Page(

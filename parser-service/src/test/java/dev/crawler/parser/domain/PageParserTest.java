@@ -424,9 +424,40 @@ class PageParserTest {
               assertThat(parsed.links())
                   .extracting(Link::url)
                   .containsExactly("http://a.example/fine");
-              assertThat(parsed.droppedLinks()).isEqualTo(1);
+              assertThat(parsed.dropped().count()).isEqualTo(1);
+              assertThat(parsed.dropped().kept())
+                  .singleElement()
+                  .satisfies(
+                      link -> {
+                        assertThat(link.reason()).isEqualTo("URL_TOO_LONG");
+                        assertThat(link.start()).hasSize(DroppedLinks.KEPT_CHARS);
+                      });
               assertThat(parsed.canonicalUrl()).isEmpty();
             });
+  }
+
+  @Test
+  void readsTheLinksToTranslationsAndTheNextAndPreviousPagesButNotStylesheetsOrFeeds() {
+    ParseResult.Parsed parsed =
+        (ParseResult.Parsed)
+            parser.parse(
+                page(
+                    "<html><head>"
+                        + "<link rel=\"alternate\" hreflang=\"de\" href=\"/de/\">"
+                        + "<link rel=\"next\" href=\"/page/2\">"
+                        + "<link rel=\"prev\" href=\"/page/0\">"
+                        + "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"/feed\">"
+                        + "<link rel=\"stylesheet\" href=\"/s.css\">"
+                        + "<link rel=\"alternate stylesheet\" href=\"/t.css\">"
+                        + "<link rel=\"icon\" href=\"/favicon.ico\">"
+                        + "</head><body><p>text</p></body></html>",
+                    Map.of(),
+                    "text/html"));
+
+    assertThat(parsed.links())
+        .extracting(Link::url)
+        .containsExactly(
+            "http://a.example/de/", "http://a.example/page/2", "http://a.example/page/0");
   }
 
   @Test
@@ -446,7 +477,10 @@ class PageParserTest {
     assertThat(parsed.links())
         .extracting(Link::url)
         .containsExactly("http://a.example/p1", "http://a.example/p2", "http://a.example/p3");
-    assertThat(parsed.droppedLinks()).isEqualTo(7);
+    assertThat(parsed.dropped().count()).isEqualTo(7);
+    assertThat(parsed.dropped().kept())
+        .extracting(DroppedLinks.Link::reason)
+        .containsOnly("TOO_MANY_LINKS");
   }
 
   @Test

@@ -90,10 +90,11 @@ class ParseResultTest {
         nofollow,
         LINKS,
         2,
-        0,
+        DroppedLinks.NONE,
         "",
         Optional.empty(),
         Optional.empty(),
-        ParseResult.FileFacts.NONE);
+        ParseResult.FileFacts.NONE,
+        ParseResult.Extras.NONE);
   }
 }

@@ -125,6 +125,11 @@ class ParserTopologyTest {
                     .setNoindex(false)
                     .setNofollow(false)
                     .setOptions(Map.of("max-depth", "5"))
+                    .setMarkdown(
+                        "Welcome home\n\n[X](http://a.example/x) [B](http://b.example)"
+                            + "[again](http://a.example/x#top)")
+                    .setStructuredData(dev.crawler.events.StructuredData.newBuilder().build())
+                    .setUsage(dev.crawler.events.UsagePreferences.newBuilder().build())
                     .build()));
     assertThat(discovered.readKeyValuesToList())
         .containsExactly(
@@ -134,6 +139,105 @@ class ParserTopologyTest {
     assertThat(outcomes.isEmpty()).as("the committer decides a parsed page's outcome").isTrue();
     assertThat(log.isEmpty()).isTrue();
     assertThat(deadLetters.isEmpty()).isTrue();
+  }
+
+  @Test
+  void aPageThatOnlyRefreshesToAnotherIsARedirectAndItsTargetIsCrawled() {
+    start(ParserSettings.DEFAULTS);
+    results.pipeInput(
+        A,
+        result(
+            A + "/index.html",
+            "text/html",
+            "<html><head><meta http-equiv=\"refresh\" content=\"0;url=api/index.html\"></head>"
+                + "<body><noscript>go <a href=\"api/index.html\">here</a></noscript></body></html>",
+            Map.of()));
+
+    assertThat(parsed.isEmpty()).as("a signpost is not a document").isTrue();
+    assertThat(outcomes.readValuesToList())
+        .singleElement()
+        .satisfies(
+            outcome -> {
+              assertThat(outcome.getOutcome()).isEqualTo(Outcome.REDIRECT);
+              assertThat(outcome.getDetail())
+                  .isEqualTo("meta refresh after 0 s to " + A + "/api/index.html");
+            });
+    assertThat(discovered.readValuesToList())
+        .singleElement()
+        .satisfies(
+            target -> {
+              assertThat(target.getUrl()).isEqualTo(A + "/api/index.html");
+              assertThat(target.getKind()).isEqualTo(UrlKind.REDIRECT);
+              assertThat(target.getDepth()).as("a redirect's depth").isEqualTo(1);
+            });
+  }
+
+  @Test
+  void aRefreshHeaderRedirectsToo() {
+    start(ParserSettings.DEFAULTS);
+    results.pipeInput(
+        A, result(A + "/old", "text/html", "<p>moved</p>", Map.of("refresh", "2; url=/new")));
+
+    assertThat(outcomes.readValuesToList())
+        .extracting(CrawlOutcome::getOutcome, CrawlOutcome::getDetail)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                Outcome.REDIRECT, "refresh header after 2 s to " + A + "/new"));
+  }
+
+  @Test
+  void everyLinkLeftOutAtABoundHasACrawlLogLine() {
+    start(ParserSettings.DEFAULTS);
+    String huge = A + "/" + "x".repeat(10_000);
+    results.pipeInput(
+        A,
+        result(
+            A + "/",
+            "text/html",
+            "<p>text</p><a href=\"" + huge + "\">huge</a><a href=\"/fine\">fine</a>",
+            Map.of()));
+
+    assertThat(log.readValuesToList())
+        .singleElement()
+        .satisfies(
+            line -> {
+              assertThat(line.getOutcome()).isEqualTo(Outcome.FILTERED);
+              assertThat(line.getUrl()).hasSize(201).startsWith(A + "/xxx").endsWith("…");
+              assertThat(line.getDetail())
+                  .isEqualTo(
+                      "URL_TOO_LONG: " + huge.length() + " characters, over parser.max.link.chars");
+              assertThat(line.getSourceUrl()).isEqualTo(A + "/");
+            });
+    assertThat(discovered.readValuesToList())
+        .extracting(DiscoveredUrl::getUrl)
+        .containsExactly(A + "/fine");
+  }
+
+  @Test
+  void aPageBuiltByScriptsIsSentToBeRenderedButARenderedOneNeverIs() {
+    start(ParserSettings.DEFAULTS);
+    String app =
+        "<html><body><div id=\"app\"></div><script src=\"/app.js\"></script></body></html>";
+    FetchResult fetched = result(A + "/app", "text/html", app, Map.of());
+    fetched.setOptions(Map.of("render", "auto"));
+    results.pipeInput(A, fetched);
+
+    assertThat(outcomes.readValuesToList())
+        .extracting(CrawlOutcome::getOutcome, CrawlOutcome::getDetail)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                Outcome.RENDER_NEEDED, "an empty application root (div#app)"));
+    assertThat(parsed.isEmpty()).isTrue();
+
+    FetchResult rendered = result(A + "/app", "text/html", app, Map.of());
+    rendered.setOptions(Map.of("render", "auto"));
+    rendered.setRendered(true);
+    results.pipeInput(A, rendered);
+
+    assertThat(outcomes.isEmpty()).as("no loop: a rendered page is parsed as it is").isTrue();
+    assertThat(parsed.readValuesToList())
+        .singleElement()
+        .satisfies(document -> assertThat(document.getRendered()).isTrue());
   }
 
   @Test
