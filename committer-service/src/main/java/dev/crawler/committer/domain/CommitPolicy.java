@@ -92,6 +92,17 @@ public final class CommitPolicy {
           isPublished,
           now);
     }
+    Optional<String> refusal = UsageGate.refusal(parsed);
+    if (refusal.isPresent()) {
+      return withdrawOrIgnore(
+          state,
+          parsed.getUrl(),
+          Outcome.USAGE_REFUSED,
+          refusal.get(),
+          DeleteReason.USAGE_REFUSED,
+          isPublished,
+          now);
+    }
     if (isUnmodified(state, parsed)) {
       decided(state, Outcome.UNMODIFIED, now);
       return new Commit(
@@ -318,6 +329,11 @@ public final class CommitPolicy {
         .setPages(parsed.getPages())
         .setDepth(parsed.getDepth())
         .setMetadata(parsed.getMetadata())
+        .setMarkdown(parsed.getMarkdown())
+        .setMarkdownTruncated(parsed.getMarkdownTruncated())
+        .setStructuredData(parsed.getStructuredData())
+        .setUsage(parsed.getUsage())
+        .setRendered(parsed.getRendered())
         .build();
   }
 }

@@ -1,5 +1,6 @@
 package dev.crawler.committer.streams;
 
+import dev.crawler.committer.domain.ChunkEvents;
 import dev.crawler.committer.domain.Commit;
 import dev.crawler.committer.domain.CommitPolicy;
 import dev.crawler.committer.domain.CommitterSettings;
@@ -9,11 +10,15 @@ import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.ops.CrawlMetrics;
 import dev.crawler.events.CrawlOutcome;
+import dev.crawler.events.DocumentEvent;
+import dev.crawler.events.DocumentEventType;
 import dev.crawler.events.DocumentPages;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.ParsedDocument;
 import dev.crawler.schemas.options.RequestOptions;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
@@ -76,7 +81,7 @@ final class CommitterProcessor
               : Optional.empty();
       DocumentState previous = store().get(parsed.getUrl());
       Commit commit = CommitPolicy.decide(previous, parsed, duplicateOf, now);
-      apply(parsed.getUrl(), previous, commit, now);
+      apply(parsed.getUrl(), previous, commit, parsed.getOptions(), now);
       report(record.key(), parsed, decision(parsed.getUrl(), commit), now);
     } else if (record.value() instanceof CrawlOutcome outcome) {
       if (outcome.getOutcome() == Outcome.UNMODIFIED && !SERVICE.equals(outcome.getService())) {
@@ -91,7 +96,7 @@ final class CommitterProcessor
       CommitPolicy.onFetchOutcome(previous, outcome, settings, now)
           .ifPresent(
               commit -> {
-                apply(outcome.getUrl(), previous, commit, now);
+                apply(outcome.getUrl(), previous, commit, Map.of(), now);
                 Decision decision =
                     decision(outcome.getUrl(), commit).withDepth(outcome.getDepth());
                 forward(
@@ -222,7 +227,7 @@ final class CommitterProcessor
       CommitPolicy.absorbed(standalone, joined, documentUrl, now)
           .ifPresent(
               commit -> {
-                apply(joined, standalone, commit, now);
+                apply(joined, standalone, commit, Map.of(), now);
                 forward(
                     CommitterTopology.LOG_SINK, key, log.entry(decision(joined, commit), now), now);
               });
@@ -237,7 +242,7 @@ final class CommitterProcessor
             : Optional.empty();
     DocumentState previous = store().get(documentUrl);
     Commit commit = CommitPolicy.decide(previous, assembled, duplicateOf, now);
-    apply(documentUrl, previous, commit, now);
+    apply(documentUrl, previous, commit, assembled.getOptions(), now);
     return Optional.of(
         Decision.of(
             documentUrl,
@@ -255,7 +260,18 @@ final class CommitterProcessor
         + " pages so far)";
   }
 
-  private void apply(String url, @Nullable DocumentState previous, Commit commit, Instant now) {
+  /**
+   * Stores the URL's new state and publishes what the commit decided: the document event, and the
+   * chunks of an upserted document (option {@code chunk-max-chars}) or the deletion of those of a
+   * document that changed or went.
+   */
+  private void apply(
+      String url,
+      @Nullable DocumentState previous,
+      Commit commit,
+      Map<String, String> options,
+      Instant now) {
+    chunks(url, previous, commit, options, now);
     store().put(url, commit.state());
     indexChecksum(url, previous, commit.state());
     commit
@@ -270,6 +286,37 @@ final class CommitterProcessor
           .forward(
               new Record<String, SpecificRecord>(url, null, now.toEpochMilli()),
               CommitterTopology.DOCUMENTS_SINK);
+    }
+  }
+
+  private void chunks(
+      String url,
+      @Nullable DocumentState previous,
+      Commit commit,
+      Map<String, String> options,
+      Instant now) {
+    List<String> before = previous == null ? List.of() : previous.getChunkIds();
+    Optional<DocumentEvent> event = commit.event();
+    ChunkEvents.Result result;
+    if (event.isPresent() && event.get().getType() == DocumentEventType.UPSERT) {
+      result =
+          ChunkEvents.upserted(
+              url,
+              Objects.requireNonNull(event.get().getDocument()),
+              before,
+              RequestOptions.CHUNK_MAX_CHARS.readFrom(options),
+              now);
+    } else if (event.isPresent() && !before.isEmpty()) {
+      result = ChunkEvents.deleted(url, before, now);
+    } else {
+      return; // nothing published or withdrawn: the chunks stand as they are
+    }
+    commit.state().setChunkIds(result.ids());
+    for (ChunkEvents.Out out : result.out()) {
+      context()
+          .forward(
+              new Record<String, SpecificRecord>(out.id(), out.event(), now.toEpochMilli()),
+              CommitterTopology.CHUNKS_SINK);
     }
   }
 

@@ -43,6 +43,7 @@ public final class CommitterTopology {
   static final String OUTCOMES_SOURCE = "outcomes";
   static final String PROCESSOR = "committer";
   static final String DOCUMENTS_SINK = "documents";
+  static final String CHUNKS_SINK = "chunks";
   static final String OUTCOMES_SINK = "outcomes-out";
   static final String LOG_SINK = "log";
   static final String CHECKSUMS_SINK = "checksums-out";
@@ -69,6 +70,7 @@ public final class CommitterTopology {
         topology, PAGES_STORE, Serdes.String(), StateSerde.of(DocumentPages.class), PROCESSOR);
     StateStores.addUncached(topology, PAGE_OF_STORE, Serdes.String(), Serdes.String(), PROCESSOR);
     Sinks.add(topology, DOCUMENTS_SINK, topics.documents(), PROCESSOR);
+    Sinks.add(topology, CHUNKS_SINK, topics.chunks(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);
     Sinks.add(topology, LOG_SINK, topics.log(), PROCESSOR);
     Sinks.add(topology, CHECKSUMS_SINK, topics.checksums(), PROCESSOR);

@@ -7,6 +7,8 @@ import dev.crawler.committer.domain.CommitterSettings;
 import dev.crawler.committer.domain.ParsedText;
 import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.streams.TopologyTestSupport;
+import dev.crawler.events.ChunkEvent;
+import dev.crawler.events.ChunkEventType;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DeadLetter;
@@ -16,6 +18,10 @@ import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.DocumentEventType;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.ParsedDocument;
+import dev.crawler.events.UsagePreference;
+import dev.crawler.events.UsagePreferences;
+import dev.crawler.events.UsageSource;
+import dev.crawler.events.UsageStatement;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.InMemorySchemaRegistryClient;
 import dev.crawler.schemas.serde.StateSerde;
@@ -275,6 +281,152 @@ class CommitterTopologyTest {
                     .setDepth(1)
                     .setStatus(410)
                     .build()));
+  }
+
+  @Test
+  void theChunkTopicsLiveSetFollowsThePageThroughAChangeThatShrinksItAndA404() {
+    TestOutputTopic<String, ChunkEvent> chunks =
+        TopologyTestSupport.output(driver, topics.chunks());
+    String section = "Text of the section, long enough to be a chunk of its own. ".repeat(5);
+    ParsedDocument first =
+        ParsedDocument.newBuilder(page("c1", "req-1"))
+            .setMarkdown(
+                "# Guide\n\n## Install\n\n"
+                    + section
+                    + "\n\n## Configure\n\n"
+                    + section
+                    + "\n\n## Run\n\n"
+                    + section)
+            .setOptions(Map.of("chunk-max-chars", "400"))
+            .build();
+    Map<String, ChunkEvent> live = new java.util.HashMap<>();
+
+    parsed.pipeInput(ORIGIN, first, START);
+    applyTo(live, chunks.readKeyValuesToList());
+
+    assertThat(live.values())
+        .extracting(chunk -> chunk.getHeadingPath().get(chunk.getHeadingPath().size() - 1))
+        .containsExactlyInAnyOrder("Install", "Configure", "Run");
+    assertThat(live.values())
+        .allSatisfy(
+            chunk -> {
+              assertThat(chunk.getUrl()).isEqualTo(URL);
+              assertThat(chunk.getDocumentVersion()).isEqualTo(1);
+              assertThat(chunk.getOf()).isEqualTo(3);
+              assertThat(chunk.getText()).doesNotContain("#");
+            });
+    String installId =
+        live.values().stream()
+            .filter(chunk -> chunk.getHeadingPath().contains("Install"))
+            .findFirst()
+            .orElseThrow()
+            .getId();
+
+    ParsedDocument shrunk =
+        ParsedDocument.newBuilder(page("c2", "req-2"))
+            .setMarkdown(
+                "# Guide\n\n## Install\n\n"
+                    + section
+                    + "\n\n## Run\n\n"
+                    + "Run it: a shorter section, rewritten. ".repeat(3))
+            .setOptions(Map.of("chunk-max-chars", "400"))
+            .build();
+    parsed.pipeInput(ORIGIN, shrunk, START);
+    List<KeyValue<String, ChunkEvent>> second = chunks.readKeyValuesToList();
+    applyTo(live, second);
+
+    assertThat(live.keySet())
+        .as("the chunks of the new version only: Install unchanged keeps its id")
+        .contains(installId)
+        .hasSize(2);
+    assertThat(live.values())
+        .allSatisfy(chunk -> assertThat(chunk.getDocumentVersion()).isEqualTo(2));
+    assertThat(second)
+        .filteredOn(record -> record.value == null)
+        .as("a tombstone for each chunk the page no longer has")
+        .hasSize(2);
+    assertThat(second)
+        .filteredOn(
+            record -> record.value != null && record.value.getType() == ChunkEventType.DELETE)
+        .hasSize(2);
+
+    outcomesIn.pipeInput(ORIGIN, fetcherOutcome(Outcome.NOT_FOUND, 404), START);
+    applyTo(live, chunks.readKeyValuesToList());
+
+    assertThat(live).as("the document is gone: so are its chunks").isEmpty();
+    assertThat(store().get(URL).getChunkIds()).isEmpty();
+  }
+
+  @Test
+  void aCrawlThatAsksNoChunksPublishesNone() {
+    TestOutputTopic<String, ChunkEvent> chunks =
+        TopologyTestSupport.output(driver, topics.chunks());
+
+    parsed.pipeInput(
+        ORIGIN,
+        ParsedDocument.newBuilder(page("c1", "req-1")).setMarkdown("# A\n\ntext").build(),
+        START);
+
+    assertThat(chunks.isEmpty()).isTrue();
+  }
+
+  @Test
+  void aDocumentWhoseSiteRefusesARequiredUseIsNotPublishedAndAPublishedOneIsDeleted() {
+    parsed.pipeInput(ORIGIN, page("c1", "req-1"), START);
+    drainOutputs();
+    UsagePreferences refuses =
+        UsagePreferences.newBuilder()
+            .setSummary(Map.of("ai-training", UsagePreference.STATED_DISALLOWED))
+            .setStatements(
+                List.of(
+                    UsageStatement.newBuilder()
+                        .setSource(UsageSource.ROBOTS_META)
+                        .setRaw("noai")
+                        .setEffects(Map.of("ai-training", UsagePreference.STATED_DISALLOWED))
+                        .build()))
+            .build();
+
+    parsed.pipeInput(
+        ORIGIN,
+        ParsedDocument.newBuilder(page("c2", "req-2"))
+            .setUsage(refuses)
+            .setOptions(Map.of("require-usage", "ai-training"))
+            .build(),
+        START);
+
+    assertThat(documents.readValuesToList())
+        .first()
+        .satisfies(
+            event -> {
+              assertThat(event.getType()).isEqualTo(DocumentEventType.DELETE);
+              assertThat(event.getDeleteReason()).isEqualTo(DeleteReason.USAGE_REFUSED);
+            });
+    assertThat(outcomes.readValuesToList())
+        .extracting(CrawlOutcome::getOutcome, CrawlOutcome::getDetail)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                Outcome.USAGE_REFUSED, "ai-training refused by ROBOTS_META noai"));
+
+    parsed.pipeInput(
+        ORIGIN,
+        ParsedDocument.newBuilder(page("c3", "req-3"))
+            .setOptions(Map.of("require-usage", "ai-training", "require-usage-stated", "true"))
+            .build(),
+        START);
+    assertThat(outcomes.readValuesToList())
+        .extracting(CrawlOutcome::getDetail)
+        .containsExactly("ai-training not stated allowed (require-usage-stated)");
+  }
+
+  private static void applyTo(
+      Map<String, ChunkEvent> live, List<KeyValue<String, ChunkEvent>> records) {
+    for (KeyValue<String, ChunkEvent> record : records) {
+      if (record.value == null || record.value.getType() == ChunkEventType.DELETE) {
+        live.remove(record.key);
+      } else {
+        live.put(record.key, record.value);
+      }
+    }
   }
 
   @Test
