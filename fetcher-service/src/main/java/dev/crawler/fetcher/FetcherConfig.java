@@ -24,7 +24,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 
 /** The fetcher's settings. */
-public final class FetcherConfig extends ServiceConfig {
+public class FetcherConfig extends ServiceConfig {
 
   public static final String GROUP_ID_CONFIG = "fetcher.group.id";
   private static final String GROUP_ID_DOC =
@@ -280,6 +280,11 @@ public final class FetcherConfig extends ServiceConfig {
 
   public FetcherConfig(Map<String, String> settings) {
     super(DEFINITION, settings);
+  }
+
+  /** The settings of a service that fetches as the fetcher does, with settings of its own. */
+  protected FetcherConfig(ConfigDef definition, Map<String, String> settings) {
+    super(definition, settings);
   }
 
   /** The budget of body bytes in flight: the setting, or a quarter of the heap. */

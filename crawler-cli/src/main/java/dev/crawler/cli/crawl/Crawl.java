@@ -81,6 +81,7 @@ final class Crawl {
       Optional<String> bootstrapServers,
       Optional<String> schemaRegistry,
       Optional<Path> out,
+      Optional<Path> chunks,
       Optional<Path> crawlLog,
       Optional<Path> warc,
       boolean forceRecrawl,
@@ -156,7 +157,7 @@ final class Crawl {
       new TopicInstaller(admin, Duration.ofSeconds(60))
           .install(topics.all(), plan.partitions(), replicationFactor);
 
-      events = new CrawlEvents(kafka, topics, plan.crawlLog(), plan.out());
+      events = new CrawlEvents(kafka, topics, plan.crawlLog(), plan.out(), plan.chunks());
       eventsThread = new Thread(events, "crawl-events");
       eventsThread.start();
 

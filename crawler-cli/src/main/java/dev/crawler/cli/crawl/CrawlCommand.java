@@ -95,6 +95,13 @@ public final class CrawlCommand implements Callable<Integer> {
   Path out;
 
   @Option(
+      names = "--chunks",
+      paramLabel = "FILE",
+      description =
+          "Write every chunk event (crawl.chunks: the chunks of documents whose chunk-max-chars option is set, and their deletions) as one JSON object per line.")
+  Path chunks;
+
+  @Option(
       names = "--warc",
       paramLabel = "DIR",
       description =
@@ -188,7 +195,7 @@ public final class CrawlCommand implements Callable<Integer> {
     if (userAgent != null && userAgent.isBlank()) {
       throw new IllegalArgumentException("--user-agent must not be blank");
     }
-    for (Path file : new Path[] {out, crawlLog}) {
+    for (Path file : new Path[] {out, crawlLog, chunks}) {
       if (file != null && Files.isDirectory(file)) {
         throw new IllegalArgumentException(file + " is a directory, not a file");
       }
@@ -229,6 +236,7 @@ public final class CrawlCommand implements Callable<Integer> {
         Optional.ofNullable(bootstrapServers),
         Optional.ofNullable(schemaRegistry),
         Optional.ofNullable(out),
+        Optional.ofNullable(chunks),
         Optional.ofNullable(crawlLog),
         Optional.ofNullable(warc),
         forceRecrawl,

@@ -3,6 +3,8 @@ package dev.crawler.cli.crawl;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crawler.common.kafka.ClientSettings;
+import dev.crawler.events.ChunkEvent;
+import dev.crawler.events.ChunkEventType;
 import dev.crawler.events.CrawlLogEntry;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.Outcome;
@@ -79,6 +81,9 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   private final AvroSerde<DocumentEvent> documents;
   private final @Nullable OutputStream logFile;
   private final @Nullable OutputStream documentFile;
+  private final @Nullable OutputStream chunkFile;
+  private final RecordDecoder<String, ChunkEvent> chunkDecoder;
+  private final AtomicLong chunks = new AtomicLong();
   private final Map<Outcome, AtomicLong> outcomes = new EnumMap<>(Outcome.class);
   private final AtomicLong fetched = new AtomicLong();
   private final AtomicLong upserts = new AtomicLong();
@@ -90,6 +95,19 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   CrawlEvents(
       Map<String, Object> kafka, Topics topics, Optional<Path> logPath, Optional<Path> documentPath)
       throws IOException {
+    this(kafka, topics, logPath, documentPath, Optional.empty());
+  }
+
+  /**
+   * @param chunkPath where the chunk events go ({@code --chunks}), one JSON object per line
+   */
+  CrawlEvents(
+      Map<String, Object> kafka,
+      Topics topics,
+      Optional<Path> logPath,
+      Optional<Path> documentPath,
+      Optional<Path> chunkPath)
+      throws IOException {
     this.consumer =
         ClientSettings.rawConsumer(ClientSettings.of(kafka).reader("crawler-crawl-events"));
     this.topics = topics;
@@ -100,11 +118,18 @@ final class CrawlEvents implements Runnable, AutoCloseable {
     this.documents = avro;
     this.logFile = logPath.isPresent() ? open(logPath.get()) : null;
     this.documentFile = documentPath.isPresent() ? open(documentPath.get()) : null;
+    this.chunkFile = chunkPath.isPresent() ? open(chunkPath.get()) : null;
+    this.chunkDecoder = new RecordDecoder<>(topics.chunks());
     for (Outcome outcome : Outcome.values()) {
       outcomes.put(outcome, new AtomicLong());
     }
     List<TopicPartition> partitions = new ArrayList<>();
-    for (String topic : List.of(topics.log().name(), topics.documents().name())) {
+    List<String> followed =
+        new ArrayList<>(List.of(topics.log().name(), topics.documents().name()));
+    if (chunkFile != null) {
+      followed.add(topics.chunks().name());
+    }
+    for (String topic : followed) {
       consumer
           .partitionsFor(topic)
           .forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
@@ -143,7 +168,9 @@ final class CrawlEvents implements Runnable, AutoCloseable {
 
   private void accept(ConsumerRecord<byte[], byte[]> raw) {
     try {
-      if (raw.topic().equals(topics.log().name())) {
+      if (raw.topic().equals(topics.chunks().name())) {
+        onChunk(chunkDecoder.decode(raw));
+      } else if (raw.topic().equals(topics.log().name())) {
         CrawlLogEntry entry = logDecoder.decode(raw).value();
         if (entry != null) {
           onLogEntry(entry);
@@ -208,6 +235,30 @@ final class CrawlEvents implements Runnable, AutoCloseable {
     return line;
   }
 
+  /** One line of {@code --chunks}: the event, or a tombstone (a chunk id with no event). */
+  private void onChunk(ConsumerRecord<String, ChunkEvent> record) {
+    chunks.incrementAndGet();
+    if (chunkFile == null) {
+      return;
+    }
+    ChunkEvent chunk = record.value();
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("event", chunk == null ? "TOMBSTONE" : chunk.getType().name());
+    line.put("id", record.key());
+    if (chunk != null) {
+      line.put("url", chunk.getUrl());
+      line.put("documentVersion", chunk.getDocumentVersion());
+      if (chunk.getType() == ChunkEventType.UPSERT) {
+        line.put("position", chunk.getPosition());
+        line.put("of", chunk.getOf());
+        line.put("headingPath", chunk.getHeadingPath());
+        line.put("text", chunk.getText());
+        line.put("markdown", chunk.getMarkdown());
+      }
+    }
+    write(chunkFile, line);
+  }
+
   private void onDocument(GenericRecord event) {
     GenericRecord document = (GenericRecord) event.get("document");
     (document != null ? upserts : deletes).incrementAndGet();
@@ -258,11 +309,26 @@ final class CrawlEvents implements Runnable, AutoCloseable {
         }
         json.writeEndArray();
         writeString(json, "text", document.get("text"));
+        writeString(json, "markdown", document.get("markdown"));
+        writeRaw(json, "structuredData", document.get("structuredData"));
+        writeRaw(json, "usage", document.get("usage"));
+        json.writeBooleanField("rendered", Boolean.TRUE.equals(document.get("rendered")));
       }
       json.writeEndObject();
       json.writeRaw('\n');
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A nested record as JSON (Avro's own rendering of it), or null. */
+  private static void writeRaw(JsonGenerator json, String name, @Nullable Object value)
+      throws IOException {
+    json.writeFieldName(name);
+    if (value == null) {
+      json.writeNull();
+    } else {
+      json.writeRawValue(value.toString());
     }
   }
 
@@ -356,11 +422,8 @@ final class CrawlEvents implements Runnable, AutoCloseable {
 
   private synchronized void closeFiles() {
     try {
-      if (logFile != null) {
-        logFile.close();
-      }
-      if (documentFile != null) {
-        documentFile.close();
+      for (OutputStream file : files()) {
+        file.close();
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -380,15 +443,23 @@ final class CrawlEvents implements Runnable, AutoCloseable {
 
   private synchronized void flush() {
     try {
-      if (logFile != null) {
-        logFile.flush();
-      }
-      if (documentFile != null) {
-        documentFile.flush();
+      for (OutputStream file : files()) {
+        file.flush();
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The files written, those asked for. */
+  private List<OutputStream> files() {
+    List<OutputStream> files = new ArrayList<>(3);
+    for (OutputStream file : new OutputStream[] {logFile, documentFile, chunkFile}) {
+      if (file != null) {
+        files.add(file);
+      }
+    }
+    return files;
   }
 
   private static OutputStream open(Path path) throws IOException {

@@ -95,6 +95,77 @@ class RecrawlIT {
         .containsExactly(site + "/unlinked ORPHAN");
   }
 
+  @Test
+  void theChunkTopicsLiveSetIsThePagesCurrentChunksThroughAChangeAndA404() throws Exception {
+    Path config =
+        Files.writeString(
+            work.resolve("crawl.yaml"), "global: {chunk-max-chars: 300, sitemap-xml: false}\n");
+    String section = "The text of a section, long enough for a chunk of its own. ".repeat(4);
+    pages.put("/", EditableSite.page("Home", "<a href=\"/guide\">guide</a>"));
+    pages.put(
+        "/guide",
+        EditableSite.page(
+            "Guide",
+            "<main><h1>Guide</h1><h2>Install</h2><p>"
+                + section
+                + "</p><h2>Configure</h2><p>"
+                + section
+                + "</p><h2>Run</h2><p>"
+                + section
+                + "</p></main>"));
+
+    assertThat(crawl(site, "first", "--config", config.toString())).isZero();
+    Map<String, JsonNode> live = new TreeMap<>();
+    replayChunks(live, "first");
+    assertThat(guideChunks(live))
+        .as("the guide's chunks: one per section")
+        .extracting(chunk -> chunk.get("headingPath").toString())
+        .containsExactlyInAnyOrder(
+            "[\"Guide\",\"Install\"]", "[\"Guide\",\"Configure\"]", "[\"Guide\",\"Run\"]");
+
+    pages.put(
+        "/guide",
+        EditableSite.page(
+            "Guide",
+            "<main><h1>Guide</h1><h2>Install</h2><p>"
+                + section
+                + "</p><h2>Run</h2><p>Run it, a section rewritten. "
+                + section
+                + "</p></main>"));
+    assertThat(crawl(site, "second", "--config", config.toString(), "--force-recrawl")).isZero();
+    replayChunks(live, "second");
+    List<JsonNode> current = guideChunks(live);
+    assertThat(current)
+        .as("the chunks of the shrunk page, of its second version only")
+        .hasSize(2)
+        .allSatisfy(chunk -> assertThat(chunk.get("documentVersion").asLong()).isEqualTo(2));
+    assertThat(lines("second-chunks.jsonl"))
+        .filteredOn(e -> e.get("event").asText().equals("TOMBSTONE"))
+        .as("a tombstone for each chunk the page no longer has")
+        .hasSize(2);
+
+    pages.remove("/guide");
+    assertThat(crawl(site, "third", "--config", config.toString(), "--force-recrawl")).isZero();
+    replayChunks(live, "third");
+    assertThat(guideChunks(live)).as("the page is gone: so are its chunks").isEmpty();
+  }
+
+  private void replayChunks(Map<String, JsonNode> live, String run) throws Exception {
+    for (JsonNode event : lines(run + "-chunks.jsonl")) {
+      if (event.get("event").asText().equals("UPSERT")) {
+        live.put(event.get("id").asText(), event);
+      } else {
+        live.remove(event.get("id").asText());
+      }
+    }
+  }
+
+  private List<JsonNode> guideChunks(Map<String, JsonNode> live) {
+    return live.values().stream()
+        .filter(chunk -> chunk.get("url").asText().equals(site + "/guide"))
+        .toList();
+  }
+
   private int crawl(String site, String run, String... more) {
     List<String> args =
         new ArrayList<>(
@@ -109,6 +180,8 @@ class RecrawlIT {
         List.of(
             "--out",
             work.resolve(run + "-documents.jsonl").toString(),
+            "--chunks",
+            work.resolve(run + "-chunks.jsonl").toString(),
             "--crawl-log",
             work.resolve(run + "-log.jsonl").toString()));
     args.addAll(List.of(more));
@@ -140,10 +213,14 @@ class RecrawlIT {
   }
 
   private List<JsonNode> events(String run) throws Exception {
-    List<JsonNode> events = new ArrayList<>();
-    for (String line : Files.readAllLines(work.resolve(run + "-documents.jsonl"))) {
-      events.add(JSON.readTree(line));
+    return lines(run + "-documents.jsonl");
+  }
+
+  private List<JsonNode> lines(String file) throws Exception {
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : Files.readAllLines(work.resolve(file))) {
+      lines.add(JSON.readTree(line));
     }
-    return events;
+    return lines;
   }
 }

@@ -57,6 +57,8 @@ public record Feedback(Kind kind, OptionalLong retryAfterMillis) {
             case ADDRESS_DENIED -> Kind.ANSWERED; // nothing was sent: the origin did no wrong
             case BUDGET_SPENT -> Kind.ANSWERED; // the fetcher's own load, not the origin's
             case ACCESS_FAILED -> Kind.ANSWERED; // the crawl's configuration, not the origin
+            // the page's scripts or the browser, not the origin's answers
+            case RENDER_TIMEOUT, RENDER_FAILED -> Kind.ANSWERED;
           };
       return new Feedback(kind, OptionalLong.empty());
     }

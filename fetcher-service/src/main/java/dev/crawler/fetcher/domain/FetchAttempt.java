@@ -180,6 +180,12 @@ public sealed interface FetchAttempt {
      * The site's access could not be set up (a secret reference unresolved, credentials refused
      * over plain http, the login refused): nothing of the page was requested.
      */
-    ACCESS_FAILED
+    ACCESS_FAILED,
+    /**
+     * A page loaded in a browser did not settle, or its scripts did not yield, within the bound.
+     */
+    RENDER_TIMEOUT,
+    /** The browser could not render the page: its tab crashed, the browser failed or is gone. */
+    RENDER_FAILED
   }
 }

@@ -47,6 +47,8 @@ public record FetchVerdict(
             case REJECTED_METADATA -> Outcome.FILTERED;
             case ADDRESS_DENIED -> Outcome.ADDRESS_DENIED;
             case ACCESS_FAILED -> Outcome.ACCESS_FAILED;
+            case RENDER_TIMEOUT -> Outcome.RENDER_TIMEOUT;
+            case RENDER_FAILED -> Outcome.RENDER_FAILED;
             default -> Outcome.NETWORK_ERROR;
           };
       return decided(outcome, describe(failure));
@@ -102,6 +104,8 @@ public record FetchVerdict(
           case ADDRESS_DENIED -> "address denied";
           case BUDGET_SPENT -> "fetcher busy";
           case ACCESS_FAILED -> "access failed";
+          case RENDER_TIMEOUT -> "render timeout";
+          case RENDER_FAILED -> "render failed";
         };
     return failure.detail().isEmpty() ? kind : kind + ": " + failure.detail();
   }

@@ -1,5 +1,6 @@
 package dev.crawler.fetcher.domain;
 
+import crawlercommons.robots.BaseRobotRules;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
@@ -23,6 +24,8 @@ public interface PageFetcher extends AutoCloseable {
    *     reject ends as {@link FetchAttempt.FailureKind#REJECTED_METADATA}, its body unread
    * @param access how the site is reached: headers, cookies, credentials, proxy
    * @param path the way the page is fetched: over HTTP, or loaded in a browser
+   * @param robots the origin's robots.txt rules, when they are obeyed: a browser loading the page
+   *     asks them of each resource of the page's origin
    */
   record Call(
       String url,
@@ -31,10 +34,23 @@ public interface PageFetcher extends AutoCloseable {
       int maxRedirects,
       @Nullable FetchOptions metadataFilters,
       SiteAccess access,
-      FetchPath path) {
+      FetchPath path,
+      @Nullable BaseRobotRules robots) {
 
     public Call {
       headers = Map.copyOf(headers);
+    }
+
+    /** A request over a path, no robots.txt rules given. */
+    public Call(
+        String url,
+        boolean isHead,
+        Map<String, String> headers,
+        int maxRedirects,
+        @Nullable FetchOptions metadataFilters,
+        SiteAccess access,
+        FetchPath path) {
+      this(url, isHead, headers, maxRedirects, metadataFilters, access, path, null);
     }
 
     /** A request over HTTP. */
@@ -55,7 +71,7 @@ public interface PageFetcher extends AutoCloseable {
 
     /** The same request over another path. */
     public Call over(FetchPath other) {
-      return new Call(url, isHead, headers, maxRedirects, metadataFilters, access, other);
+      return new Call(url, isHead, headers, maxRedirects, metadataFilters, access, other, robots);
     }
   }
 

@@ -264,7 +264,7 @@ final class RequestRunner {
       return;
     }
     fetcher
-        .fetch(call(pending, true, Map.of()))
+        .fetch(call(host, pending, true, Map.of()))
         .thenAccept(
             head ->
                 tasks.submit(
@@ -289,7 +289,7 @@ final class RequestRunner {
       Instant startedAt,
       Optional<FetchAttempt> head) {
     fetcher
-        .fetch(call(pending, false, headers))
+        .fetch(call(host, pending, false, headers))
         .thenAccept(
             attempt -> tasks.submit(() -> fetched(host, pending, startedAt, attempt, head)));
   }
@@ -298,7 +298,8 @@ final class RequestRunner {
    * The request for a pending fetch request, over the tier's path (a HEAD over HTTP), with the
    * metadata filters its options set.
    */
-  private PageFetcher.Call call(Pending pending, boolean isHead, Map<String, String> headers) {
+  private PageFetcher.Call call(
+      HostQueue<Pending> host, Pending pending, boolean isHead, Map<String, String> headers) {
     FetchOptions options = pending.options();
     return new PageFetcher.Call(
         pending.url(),
@@ -307,7 +308,8 @@ final class RequestRunner {
         options.maxRedirects(),
         options.hasMetadataFilters() ? options : null,
         SiteAccess.of(pending.request().getOptions()),
-        isHead ? FetchPath.HTTP : pages);
+        isHead ? FetchPath.HTTP : pages,
+        options.obeysRobots() ? host.robots().orElse(null) : null);
   }
 
   private void fetched(

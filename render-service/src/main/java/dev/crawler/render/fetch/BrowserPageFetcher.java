@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * A {@link PageFetcher} that renders: a call's URL is loaded in the {@link Renderer}'s browser,
@@ -28,10 +29,11 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>What is not a page to render comes back as the delegate returned it: a HEAD, an error status,
  * a 304, a redirect beyond those the call follows, a type that is not HTML, a failure to fetch the
- * main document. A render that runs out of time fails as {@link FailureKind#TIMEOUT}, a failed one
- * as {@link FailureKind#BROKEN_RESPONSE}, their detail starting {@code render:}; {@link #render}
- * gives the render's own outcome beside the attempt. Robots.txt and politeness of the page's
- * resources are the {@link SubresourcePolicy}'s. Thread-safe.
+ * main document. A render that runs out of time fails as {@link FailureKind#RENDER_TIMEOUT}, a
+ * failed one as {@link FailureKind#RENDER_FAILED} (the crawl's RENDER_TIMEOUT and RENDER_FAILED,
+ * with the main document's exchanges for the archive); {@link #render} gives the render's own
+ * outcome beside the attempt. Robots.txt and politeness of the page's resources are the {@link
+ * SubresourcePolicy}'s. Thread-safe.
  */
 public final class BrowserPageFetcher implements PageFetcher {
 
@@ -50,7 +52,7 @@ public final class BrowserPageFetcher implements PageFetcher {
 
   private final Renderer renderer;
   private final PageFetcher delegate;
-  private final SubresourcePolicy policy;
+  private final Function<Call, SubresourcePolicy> policies;
 
   /**
    * @param renderer renders the pages; closed with this fetcher
@@ -60,9 +62,23 @@ public final class BrowserPageFetcher implements PageFetcher {
    * @param policy robots.txt and politeness for the pages' resources
    */
   public BrowserPageFetcher(Renderer renderer, PageFetcher delegate, SubresourcePolicy policy) {
+    this(renderer, delegate, (Function<Call, SubresourcePolicy>) call -> policy);
+  }
+
+  /**
+   * A fetcher whose policy is made for each call's page ({@link PageResources}): its origin, its
+   * robots.txt rules.
+   */
+  public static BrowserPageFetcher perPage(
+      Renderer renderer, PageFetcher delegate, Function<Call, SubresourcePolicy> policies) {
+    return new BrowserPageFetcher(renderer, delegate, policies);
+  }
+
+  private BrowserPageFetcher(
+      Renderer renderer, PageFetcher delegate, Function<Call, SubresourcePolicy> policies) {
     this.renderer = renderer;
     this.delegate = delegate;
-    this.policy = policy;
+    this.policies = policies;
   }
 
   @Override
@@ -75,7 +91,7 @@ public final class BrowserPageFetcher implements PageFetcher {
 
   /** Renders a call's URL (a GET); the attempt is what {@link #fetch} returns. */
   public CompletableFuture<Rendering> render(Call call) {
-    CallLoader loader = new CallLoader(call, delegate, policy);
+    CallLoader loader = new CallLoader(call, delegate, policies.apply(call));
     return renderer
         .render(call.url(), call.maxRedirects(), loader)
         .thenApply(outcome -> new Rendering(attemptOf(outcome, loader.mainAttempts()), outcome));
@@ -133,14 +149,14 @@ public final class BrowserPageFetcher implements PageFetcher {
     }
     if (outcome instanceof RenderOutcome.TimedOut timedOut) {
       return new FetchAttempt.Failure(
-          FailureKind.TIMEOUT, "render: " + timedOut.detail(), timedOut.durationMillis());
+          FailureKind.RENDER_TIMEOUT, timedOut.detail(), timedOut.durationMillis(), exchanges);
     }
     String detail =
         outcome instanceof RenderOutcome.Failed failed
             ? failed.reason() + ": " + failed.detail()
             : outcome.getClass().getSimpleName();
     return new FetchAttempt.Failure(
-        FailureKind.BROKEN_RESPONSE, "render: " + detail, outcome.durationMillis());
+        FailureKind.RENDER_FAILED, detail, outcome.durationMillis(), exchanges);
   }
 
   /**
