@@ -5,6 +5,7 @@ import dev.crawler.common.config.SettingsSource;
 import dev.crawler.fetcher.FetcherConfig;
 import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.parser.ParserConfig;
+import dev.crawler.render.RenderConfig;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +38,7 @@ public final class SettingsCommand implements Callable<Integer> {
     services.put("fetcher-service", FetcherConfig.DEFINITION);
     services.put("parser-service", ParserConfig.DEFINITION);
     services.put("committer-service", CommitterConfig.DEFINITION);
+    services.put("render-service", RenderConfig.DEFINITION);
     StringBuilder out = new StringBuilder();
     out.append("# Settings reference\n\n")
         .append(
@@ -49,10 +51,19 @@ public final class SettingsCommand implements Callable<Integer> {
     services.forEach(
         (service, definition) -> {
           out.append("\n## ").append(service).append("\n\n");
+          boolean isRender = definition == RenderConfig.DEFINITION;
+          if (isRender) {
+            out.append(
+                "Every setting of the fetcher-service too (its HTTP client, address guard, robots.txt,"
+                    + " politeness and Kafka settings), and these:\n\n");
+          }
           out.append(
               "| setting | environment variable | type | default | valid values | description |\n");
           out.append("|---|---|---|---|---|---|\n");
           for (ConfigDef.ConfigKey key : List.copyOf(definition.configKeys().values())) {
+            if (isRender && !key.name.startsWith("render.")) {
+              continue;
+            }
             out.append("| `")
                 .append(key.name)
                 .append("` | `")

@@ -34,6 +34,10 @@ public final class FrontierConfig extends StreamsServiceConfig {
   private static final String DELAY_MS_DOC =
       "The default politeness delay in milliseconds between the end of one request to an origin and the start of the next: the global delay-ms option, over the crawl configuration's (sites and rules may set their own). The one setting of it: each fetch request carries its URL's delay to the fetcher.";
 
+  public static final String RENDER_CONFIG = "frontier.render";
+  private static final String RENDER_DOC =
+      "The global render option, over the crawl configuration's (sites and rules may set their own): never, always, auto; empty leaves the configuration's.";
+
   public static final String WINDOW_PER_ORIGIN_CONFIG = "frontier.window.per.origin";
   private static final String WINDOW_PER_ORIGIN_DOC =
       "Fetch requests in flight per origin at most; 0 derives it from the delay (2 at one second, up to 256 at no delay).";
@@ -71,6 +75,13 @@ public final class FrontierConfig extends StreamsServiceConfig {
               within(CrawlOption.DELAY_MS),
               Importance.HIGH,
               DELAY_MS_DOC)
+          .define(
+              RENDER_CONFIG,
+              Type.STRING,
+              "",
+              ConfigDef.CaseInsensitiveValidString.in("", "never", "always", "auto"),
+              Importance.MEDIUM,
+              RENDER_DOC)
           .define(
               WINDOW_PER_ORIGIN_CONFIG,
               Type.INT,
@@ -130,6 +141,9 @@ public final class FrontierConfig extends StreamsServiceConfig {
     }
     if (originals().containsKey(DELAY_MS_CONFIG)) {
       overrides.put(CrawlOption.DELAY_MS, getLong(DELAY_MS_CONFIG));
+    }
+    if (!getString(RENDER_CONFIG).isEmpty()) {
+      overrides.put(CrawlOption.RENDER, CrawlOption.RENDER.parse(getString(RENDER_CONFIG)));
     }
     return config.withGlobal(overrides);
   }

@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The browser the render tests drive: {@code -Dcrawler.browser}, {@code CRAWLER_BROWSER}, or the
- * operating system's. Without one, the tests are skipped, and one line says so.
+ * operating system's. Without one, the tests are skipped, and one line says so; in CI ({@code
+ * CI=true}, where {@code .ci/run} installs the browser) they fail instead, so a render test never
+ * passes there by being skipped.
  */
 public final class TestBrowser {
 
@@ -24,6 +26,10 @@ public final class TestBrowser {
     Optional<Path> browser =
         BrowserLocation.find(Optional.ofNullable(System.getProperty("crawler.browser")));
     String message = "render tests skipped: " + BrowserLocation.NOT_FOUND;
+    if (browser.isEmpty() && "true".equalsIgnoreCase(System.getenv("CI"))) {
+      throw new AssertionError(
+          "render tests must run in CI, and no browser is there: " + BrowserLocation.NOT_FOUND);
+    }
     if (browser.isEmpty() && TOLD.compareAndSet(false, true)) {
       System.err.println(message);
     }

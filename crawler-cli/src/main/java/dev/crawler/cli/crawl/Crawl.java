@@ -21,6 +21,7 @@ import dev.crawler.frontier.FrontierProgress;
 import dev.crawler.frontier.rules.CrawlConfig;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.parser.ParserApp;
+import dev.crawler.render.RenderApp;
 import dev.crawler.schemas.Topics;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -85,6 +86,7 @@ final class Crawl {
       Optional<Path> crawlLog,
       Optional<Path> warc,
       boolean forceRecrawl,
+      boolean renders,
       Optional<Duration> runFor,
       boolean verbose) {}
 
@@ -175,6 +177,9 @@ final class Crawl {
       starts.add(() -> CommitterApp.start(all.committer(bootstrapServers, registryUrl)));
       if (plan.warc().isPresent()) {
         starts.add(() -> archive = ArchiveApp.start(all.archive(bootstrapServers, registryUrl)));
+      }
+      if (plan.renders()) {
+        starts.add(() -> RenderApp.start(fetcherSettings.render(bootstrapServers, registryUrl)));
       }
       ServiceStarts.startAll(starts, this::addService);
 

@@ -9,12 +9,14 @@ import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.schemas.InvalidUrlException;
 import dev.crawler.schemas.options.Bounds;
+import dev.crawler.schemas.options.RequestOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -93,6 +95,15 @@ public final class CrawlCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description = "Write every document event as one JSON object per line.")
   Path out;
+
+  @Option(
+      names = "--render",
+      paramLabel = "MODE",
+      description =
+          "Which pages a headless browser renders: never, always, auto (pages found built by scripts);"
+              + " the global render option, over the crawl configuration's. Rendering needs a browser"
+              + " (chromium-headless-shell, or render.browser.path).")
+  String render;
 
   @Option(
       names = "--chunks",
@@ -218,6 +229,9 @@ public final class CrawlCommand implements Callable<Integer> {
     if (config != null) {
       overrides.put(FrontierConfig.CRAWL_CONFIG_CONFIG, config.toAbsolutePath().toString());
     }
+    if (render != null) {
+      overrides.put(FrontierConfig.RENDER_CONFIG, render.strip().toLowerCase(Locale.ROOT));
+    }
     if (warc != null) {
       if (Files.exists(warc) && !Files.isDirectory(warc)) {
         throw new IllegalArgumentException("--warc " + warc + " is a file, not a directory");
@@ -228,6 +242,16 @@ public final class CrawlCommand implements Callable<Integer> {
     overrides.put(FrontierConfig.SEEDS_CONFIG, String.join(",", normalized));
     CrawlSettings settings =
         CrawlSettings.load(Optional.ofNullable(settingsFile), System.getenv(), overrides, dataDir);
+    // a crawl whose pages may be rendered needs a browser: said now, before anything starts
+    boolean renders =
+        settings
+            .frontier(UNSTARTED, UNSTARTED_REGISTRY)
+            .settings()
+            .crawl()
+            .assignsOtherThan(CrawlOption.RENDER, RequestOptions.Render.NEVER);
+    if (renders) {
+      settings.render(UNSTARTED, UNSTARTED_REGISTRY).browser();
+    }
     return new Crawl.Plan(
         List.copyOf(normalized),
         settings,
@@ -240,9 +264,15 @@ public final class CrawlCommand implements Callable<Integer> {
         Optional.ofNullable(crawlLog),
         Optional.ofNullable(warc),
         forceRecrawl,
+        renders,
         runDuration,
         verbose);
   }
+
+  /** The cluster's address while checking settings, before any cluster is there. */
+  private static final String UNSTARTED = "127.0.0.1:9";
+
+  private static final String UNSTARTED_REGISTRY = "http://" + UNSTARTED;
 
   /** A duration as 30s, 10m, 2h or 1d. */
   static Duration duration(String option, String text) {

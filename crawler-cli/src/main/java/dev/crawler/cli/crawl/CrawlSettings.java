@@ -9,6 +9,7 @@ import dev.crawler.fetcher.FetcherConfig;
 import dev.crawler.fetcher.domain.RobotsPolicy;
 import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.parser.ParserConfig;
+import dev.crawler.render.RenderConfig;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -137,6 +138,10 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
     return new ArchiveConfig(service(ArchiveConfig.DEFINITION, bootstrapServers, registryUrl));
   }
 
+  RenderConfig render(String bootstrapServers, String registryUrl) {
+    return new RenderConfig(service(RenderConfig.DEFINITION, bootstrapServers, registryUrl));
+  }
+
   FetcherConfig fetcher(String bootstrapServers, String registryUrl) {
     return new FetcherConfig(service(FetcherConfig.DEFINITION, bootstrapServers, registryUrl));
   }
@@ -201,6 +206,7 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
     keys.addAll(ParserConfig.DEFINITION.names());
     keys.addAll(CommitterConfig.DEFINITION.names());
     keys.addAll(ArchiveConfig.DEFINITION.names());
+    keys.addAll(RenderConfig.DEFINITION.names());
     // set by the command for each service
     keys.remove(StreamsServiceConfig.APPLICATION_ID_CONFIG);
     keys.remove(StreamsServiceConfig.STATE_DIR_CONFIG);

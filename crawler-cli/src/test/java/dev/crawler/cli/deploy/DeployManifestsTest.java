@@ -20,6 +20,7 @@ import dev.crawler.fetcher.domain.AddressRange;
 import dev.crawler.frontier.FrontierConfig;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.parser.ParserConfig;
+import dev.crawler.render.RenderConfig;
 import dev.crawler.schemas.CleanupPolicy;
 import dev.crawler.schemas.TopicSpec;
 import dev.crawler.schemas.Topics;
@@ -124,7 +125,9 @@ class DeployManifestsTest {
           "committer",
           CommitterConfig.DEFINITION,
           "archive",
-          ArchiveConfig.DEFINITION);
+          ArchiveConfig.DEFINITION,
+          "render",
+          RenderConfig.DEFINITION);
 
   /** One YAML document of a manifest file, parsed. */
   record Manifest(Path file, JsonNode node, Object object) {
@@ -197,7 +200,9 @@ class DeployManifestsTest {
             "overlays/production",
             "components/keda",
             "components/strimzi-topics",
-            "components/archive");
+            "components/archive",
+            "components/render",
+            "components/render-keda");
     kustomizations.forEach(
         (dir, kustomization) -> {
           for (String resource : kustomization.resourcesOrEmpty()) {
@@ -361,6 +366,7 @@ class DeployManifestsTest {
     new FetcherConfig(literalByService.get("fetcher"));
     new ParserConfig(literalByService.get("parser"));
     new CommitterConfig(literalByService.get("committer"));
+    new RenderConfig(literalByService.get("render"));
   }
 
   @Test
@@ -419,7 +425,7 @@ class DeployManifestsTest {
       assertThat(container.getResources().getLimits()).as(where).containsKey("memory");
       checked++;
     }
-    assertThat(checked).isEqualTo(5);
+    assertThat(checked).isEqualTo(6);
   }
 
   @Test
@@ -428,8 +434,8 @@ class DeployManifestsTest {
         objects(Service.class)
             .filter(s -> s.getMetadata().getName().startsWith("crawler-"))
             .toList();
-    // the four services, and the archive writers of the archive component
-    assertThat(services).hasSize(5);
+    // the four services, the archive writers of the archive component, the render tier's
+    assertThat(services).hasSize(6);
     for (Service service : services) {
       assertThat(service.getSpec().getPorts())
           .extracting(ServicePort::getName)
@@ -503,8 +509,11 @@ class DeployManifestsTest {
             .orElseThrow();
     assertThat(cpu.getSpec().getScaleTargetRef().getName()).isEqualTo("crawler-fetcher");
     assertThat(cpu.getSpec().getMaxReplicas()).isLessThanOrEqualTo(partitions);
-    ScaledObject lag = objects(ScaledObject.class).findFirst().orElseThrow();
-    assertThat(lag.spec().scaleTargetRef().name()).isEqualTo("crawler-fetcher");
+    ScaledObject lag =
+        objects(ScaledObject.class)
+            .filter(scaled -> scaled.spec().scaleTargetRef().name().equals("crawler-fetcher"))
+            .findFirst()
+            .orElseThrow();
     assertThat(lag.spec().maxReplicaCount()).isLessThanOrEqualTo(partitions);
     ScaledObject.Trigger trigger = lag.spec().triggers().get(0);
     assertThat(trigger.type()).isEqualTo("kafka");
@@ -513,6 +522,17 @@ class DeployManifestsTest {
         .containsEntry(
             "consumerGroup",
             (String) FetcherConfig.DEFINITION.defaultValues().get(FetcherConfig.GROUP_ID_CONFIG));
+    ScaledObject render =
+        objects(ScaledObject.class)
+            .filter(scaled -> scaled.spec().scaleTargetRef().name().equals("crawler-render"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(render.spec().maxReplicaCount()).isLessThanOrEqualTo(partitions);
+    assertThat(render.spec().triggers().get(0).metadata())
+        .containsEntry("topic", topics.renderRequests().name())
+        .containsEntry(
+            "consumerGroup",
+            (String) RenderConfig.DEFINITION.defaultValues().get(RenderConfig.GROUP_ID_CONFIG));
   }
 
   @Test
@@ -537,7 +557,7 @@ class DeployManifestsTest {
           .hasValueSatisfying(standby -> assertThat(standby).isPositive());
       assertThat(set.getSpec().getReplicas()).isGreaterThan(1);
     }
-    assertThat(objects(PodDisruptionBudget.class)).hasSize(5);
+    assertThat(objects(PodDisruptionBudget.class)).hasSize(6);
   }
 
   @Test
@@ -587,7 +607,7 @@ class DeployManifestsTest {
    * denies) or, limited to its ports, for a Kafka or a registry outside the cluster.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"frontier", "fetcher", "parser", "committer", "archive"})
+  @ValueSource(strings = {"frontier", "fetcher", "parser", "committer", "archive", "render"})
   void eachRoleMayReachWhatItNeedsAndNothingMore(String role) throws Exception {
     List<NetworkPolicyEgressRule> rules =
         objects(NetworkPolicy.class)
@@ -616,7 +636,9 @@ class DeployManifestsTest {
           IPBlock block = peer.getIpBlock();
           boolean isEverything = block.getCidr().endsWith("/0");
           if (isEverything) {
-            assertThat(role).as("only fetchers reach the internet").isEqualTo("fetcher");
+            assertThat(role)
+                .as("only fetchers and the render tier reach the internet")
+                .isIn("fetcher", "render");
             assertExceptsEveryDeniedRange(block);
             reachesInternet = true;
           } else {
@@ -637,7 +659,7 @@ class DeployManifestsTest {
     assertThat(resolves).as(role + " resolves names").isTrue();
     assertThat(reachesInternet)
         .as(role + " reaches the internet")
-        .isEqualTo(role.equals("fetcher"));
+        .isEqualTo(role.equals("fetcher") || role.equals("render"));
   }
 
   /** The pods' own hardening: no API token, no service variables, scratch space bounded. */
@@ -672,7 +694,7 @@ class DeployManifestsTest {
                       .as(manifest.where() + " volume " + volume.getName())
                       .isNotNull());
     }
-    assertThat(checked).isEqualTo(5);
+    assertThat(checked).isEqualTo(6);
   }
 
   private static boolean selects(NetworkPolicy policy, String role) {

@@ -78,6 +78,33 @@ public record CrawlConfig(Map<CrawlOption<?>, Object> global, List<Site> sites, 
         || assigns(rules, option);
   }
 
+  /**
+   * Whether any part of the configuration assigns the option a value other than {@code value}: for
+   * instance whether any URL may be rendered ({@code render} other than {@code never}).
+   */
+  public boolean assignsOtherThan(CrawlOption<?> option, Object value) {
+    if (global.containsKey(option) && !value.equals(global.get(option))) {
+      return true;
+    }
+    for (Site site : sites) {
+      if (site.options().containsKey(option) && !value.equals(site.options().get(option))) {
+        return true;
+      }
+    }
+    return assignsOtherThan(rules, option, value);
+  }
+
+  private static boolean assignsOtherThan(List<Rule> rules, CrawlOption<?> option, Object value) {
+    for (Rule rule : rules) {
+      if (rule instanceof Rule.Apply apply
+          && ((apply.options().containsKey(option) && !value.equals(apply.options().get(option)))
+              || assignsOtherThan(apply.children(), option, value))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean assigns(List<Rule> rules, CrawlOption<?> option) {
     for (Rule rule : rules) {
       if (rule instanceof Rule.Apply apply
