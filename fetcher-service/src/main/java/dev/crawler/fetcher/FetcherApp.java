@@ -83,7 +83,8 @@ public final class FetcherApp implements RunningService {
                 config.duration(FetcherConfig.MAX_HOLD_MS_CONFIG),
                 config.duration(FetcherConfig.BACKOFF_QUIET_MS_CONFIG),
                 config.duration(FetcherConfig.HANDOVER_TIMEOUT_MS_CONFIG),
-                config.instanceId()),
+                config.instanceId(),
+                config.getBoolean(FetcherConfig.TDMREP_CONFIG)),
             InstantSource.system(),
             new CrawlLog(FetchLoop.SERVICE, CrawlMetrics.registry()),
             CrawlMetrics.registry());

@@ -121,6 +121,11 @@ public class FetcherConfig extends ServiceConfig {
       "The Sitemap: lines of one robots.txt that are read, the first in its order: a robots.txt naming thousands would otherwise hold"
           + " the origin's pages behind as many sitemap requests, each waiting for the origin's delay.";
 
+  public static final String TDMREP_CONFIG = "fetcher.tdmrep";
+  private static final String TDMREP_DOC =
+      "Whether each origin's /.well-known/tdmrep.json (W3C TDM Reservation Protocol, at most 64 KiB) is read after its robots.txt and"
+          + " as often: its rules join the usage preferences its documents carry. One request per origin per robots.txt period.";
+
   public static final String ADDRESS_ALLOW_CONFIG = "fetcher.address.allow";
   private static final String ADDRESS_ALLOW_DOC =
       "IP ranges (CIDR, comma-separated: 10.20.0.0/16,fd00:1::/64, or single addresses) the fetcher may connect to although the deny"
@@ -256,6 +261,7 @@ public class FetcherConfig extends ServiceConfig {
               Range.between(0, 1000),
               Importance.LOW,
               ROBOTS_MAX_SITEMAPS_DOC)
+          .define(TDMREP_CONFIG, Type.BOOLEAN, true, Importance.LOW, TDMREP_DOC)
           .define(
               ADDRESS_ALLOW_CONFIG,
               Type.LIST,

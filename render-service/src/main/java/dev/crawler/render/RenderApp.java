@@ -112,7 +112,8 @@ public final class RenderApp implements RunningService {
                   config.duration(FetcherConfig.MAX_HOLD_MS_CONFIG),
                   config.duration(FetcherConfig.BACKOFF_QUIET_MS_CONFIG),
                   config.duration(FetcherConfig.HANDOVER_TIMEOUT_MS_CONFIG),
-                  instance),
+                  instance,
+                  config.getBoolean(FetcherConfig.TDMREP_CONFIG)),
               InstantSource.system(),
               new CrawlLog(tier.service(), CrawlMetrics.registry()),
               CrawlMetrics.registry());

@@ -1,6 +1,9 @@
 package dev.crawler.fetcher.domain;
 
 import crawlercommons.robots.BaseRobotRules;
+import dev.crawler.common.usage.RobotsUsageRules;
+import dev.crawler.common.usage.TdmRepFile;
+import dev.crawler.common.usage.UsageFindings;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -24,6 +27,9 @@ public final class HostQueue<T> {
   private final OriginPoliteness politeness;
   private @Nullable BaseRobotRules robots;
   private long robotsExpireAt;
+  private RobotsUsageRules robotsUsage = RobotsUsageRules.NONE;
+  private TdmRepFile tdmRep = TdmRepFile.NONE;
+  private long tdmRepExpireAt;
   private boolean isFetchingRobots;
   private int partition;
   private boolean isPolitenessChanged;
@@ -154,6 +160,41 @@ public final class HostQueue<T> {
   public void robots(BaseRobotRules rules, long expireAt) {
     this.robots = rules;
     this.robotsExpireAt = expireAt;
+  }
+
+  /** The usage preferences robots.txt states (Content-Usage, Content-Signal), per path. */
+  public void robotsUsage(RobotsUsageRules rules) {
+    this.robotsUsage = rules;
+  }
+
+  /** Whether the origin's tdmrep.json must be read before its next request: never, or expired. */
+  public boolean needsTdmRep(long now) {
+    return tdmRepExpireAt == 0 || now >= tdmRepExpireAt;
+  }
+
+  public void tdmRep(TdmRepFile file, long expireAt) {
+    this.tdmRep = file;
+    this.tdmRepExpireAt = expireAt;
+  }
+
+  /** What robots.txt and tdmrep.json state about the uses of a URL of this origin. */
+  public UsageFindings usageOf(String url) {
+    if (robotsUsage == RobotsUsageRules.NONE && tdmRep == TdmRepFile.NONE) {
+      return UsageFindings.NONE;
+    }
+    String path = pathOf(url);
+    return robotsUsage.findingsFor(path).and(tdmRep.findingsFor(path));
+  }
+
+  /** The path and query of a URL of this origin ({@code /} when it has none). */
+  private String pathOf(String url) {
+    int start = url.startsWith(origin) ? origin.length() : url.indexOf('/', url.indexOf("://") + 3);
+    if (start < 0 || start >= url.length()) {
+      return "/";
+    }
+    int fragment = url.indexOf('#', start);
+    String path = fragment < 0 ? url.substring(start) : url.substring(start, fragment);
+    return path.startsWith("/") ? path : "/" + path;
   }
 
   /**

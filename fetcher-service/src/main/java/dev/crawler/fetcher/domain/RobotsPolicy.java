@@ -3,6 +3,8 @@ package dev.crawler.fetcher.domain;
 import crawlercommons.robots.BaseRobotRules;
 import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRulesParser;
+import dev.crawler.common.usage.RobotsUsageRules;
+import dev.crawler.common.usage.TdmRepFile;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -98,6 +100,34 @@ public final class RobotsPolicy {
     // 5xx, an unfollowed redirect, or no response: the origin may be in trouble;
     // do not crawl it for now
     return new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_NONE);
+  }
+
+  /**
+   * The usage preferences a robots.txt fetch attempt states for this crawler (Content-Usage and
+   * Content-Signal lines); none unless it answered 2xx.
+   */
+  public RobotsUsageRules usageFrom(FetchAttempt attempt) {
+    if (attempt instanceof FetchAttempt.Response response
+        && response.status() >= 200
+        && response.status() < 300) {
+      return RobotsUsageRules.parse(response.body(), productToken);
+    }
+    return RobotsUsageRules.NONE;
+  }
+
+  /** The usage preferences a tdmrep.json fetch attempt states; none unless it answered 2xx. */
+  public static TdmRepFile tdmRepFrom(FetchAttempt attempt) {
+    if (attempt instanceof FetchAttempt.Response response
+        && response.status() >= 200
+        && response.status() < 300) {
+      return TdmRepFile.parse(response.body());
+    }
+    return TdmRepFile.NONE;
+  }
+
+  /** The TDMRep file of an origin (W3C TDMRep, section 3.1). */
+  public static String tdmRepUrl(String origin) {
+    return origin + "/.well-known/tdmrep.json";
   }
 
   /** How long rules are good for: the TTL, or the retry delay when robots.txt could not be read. */

@@ -73,6 +73,8 @@ public final class FetchLoop implements Runnable {
    * @param backoffQuiet how long without rate limits or failures before an origin's back-off halves
    * @param handoverTimeout how long a revoked partition's running requests may take to finish
    * @param instanceId names this fetcher in the politeness state it writes
+   * @param readsTdmRep whether each origin's {@code /.well-known/tdmrep.json} is read (after its
+   *     robots.txt, as often), for the usage preferences its pages carry
    */
   public record Settings(
       FetchOptions defaults,
@@ -82,7 +84,31 @@ public final class FetchLoop implements Runnable {
       Duration maxHold,
       Duration backoffQuiet,
       Duration handoverTimeout,
-      String instanceId) {}
+      String instanceId,
+      boolean readsTdmRep) {
+
+    /** Settings of a loop that does not read the origins' tdmrep.json. */
+    public Settings(
+        FetchOptions defaults,
+        int maxInFlight,
+        int maxHeld,
+        Duration commitInterval,
+        Duration maxHold,
+        Duration backoffQuiet,
+        Duration handoverTimeout,
+        String instanceId) {
+      this(
+          defaults,
+          maxInFlight,
+          maxHeld,
+          commitInterval,
+          maxHold,
+          backoffQuiet,
+          handoverTimeout,
+          instanceId,
+          false);
+    }
+  }
 
   /**
    * The loop's Kafka clients, closed with it.
@@ -213,7 +239,8 @@ public final class FetchLoop implements Runnable {
             settings.maxInFlight(),
             settings.maxHold(),
             operators,
-            tier.pages());
+            tier.pages(),
+            settings.readsTdmRep());
     this.handover =
         new PolitenessHandover(
             clients.stateReader(),

@@ -3,6 +3,9 @@ package dev.crawler.fetcher.kafka;
 import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.common.usage.UsageFindings;
+import dev.crawler.common.usage.UsagePreferences;
+import dev.crawler.common.usage.UsageRecords;
 import dev.crawler.events.AcknowledgerRole;
 import dev.crawler.events.ArchivedExchanges;
 import dev.crawler.events.ControlCommand;
@@ -69,7 +72,7 @@ final class FetchRecords {
    * The fetch result of a page fetched for {@code pending}, the request sent at {@code startedAt}.
    */
   ProducerRecord<byte[], byte[]> result(
-      Pending pending, FetchAttempt.Response response, Instant startedAt) {
+      Pending pending, FetchAttempt.Response response, Instant startedAt, UsageFindings usage) {
     FetchRequest request = pending.request();
     boolean wasRedirected = !response.redirectChain().isEmpty();
     FetchResult result =
@@ -93,6 +96,8 @@ final class FetchRecords {
             .setOptions(request.getOptions())
             .setExchanges(exchanges(response.exchanges()))
             .setRendered(response.rendered())
+            .setUsage(
+                usage.isEmpty() ? null : UsageRecords.toRecord(UsagePreferences.combine(usage)))
             .build();
     return topics.fetchResults().serialized(pending.origin(), result);
   }

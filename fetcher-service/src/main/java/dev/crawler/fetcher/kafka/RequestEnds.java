@@ -1,6 +1,7 @@
 package dev.crawler.fetcher.kafka;
 
 import dev.crawler.common.decision.Decision;
+import dev.crawler.common.usage.UsageFindings;
 import dev.crawler.events.ExchangePurpose;
 import dev.crawler.events.Outcome;
 import dev.crawler.fetcher.domain.FetchAttempt;
@@ -68,7 +69,10 @@ final class RequestEnds {
     if (verdict.isFetched()) {
       FetchAttempt.Response response = (FetchAttempt.Response) attempt;
       List<ProducerRecord<byte[], byte[]>> written = new ArrayList<>(1 + archived.size());
-      written.add(records.result(pending, response, startedAt)); // first: its fallback is known
+      HostQueue<Pending> host = origins.get(pending.origin());
+      UsageFindings usage = host == null ? UsageFindings.NONE : host.usageOf(pending.url());
+      // first: its fallback is known
+      written.add(records.result(pending, response, startedAt, usage));
       written.addAll(archived);
       writer.send(pending.partition(), pending.offset(), written, true);
       return;

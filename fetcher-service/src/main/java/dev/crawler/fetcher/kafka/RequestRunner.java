@@ -41,6 +41,7 @@ final class RequestRunner {
   private static final Logger LOG = LoggerFactory.getLogger(RequestRunner.class);
 
   private final FetchPath pages;
+  private final boolean readsTdmRep;
   private final Origins origins;
   private final PageFetcher fetcher;
   private final RobotsPolicy robots;
@@ -76,8 +77,10 @@ final class RequestRunner {
       int maxInFlight,
       Duration maxHold,
       OperatorView operators,
-      FetchPath pages) {
+      FetchPath pages,
+      boolean readsTdmRep) {
     this.pages = pages;
+    this.readsTdmRep = readsTdmRep;
     this.origins = origins;
     this.fetcher = fetcher;
     this.robots = robots;
@@ -172,6 +175,10 @@ final class RequestRunner {
       ends.deferWaiting(host, host.robotsExpireAt(), "robots.txt unavailable");
       return;
     }
+    if (readsTdmRep && host.needsTdmRep(now)) {
+      fetchTdmRep(host, pending); // a request of its own, after the origin's delay
+      return;
+    }
     host.poll();
     origins.released();
     if (!offsets.isOwned(pending.partition())) {
@@ -213,12 +220,47 @@ final class RequestRunner {
         .thenAccept(attempt -> tasks.submit(() -> robotsFetched(host, url, attempt)));
   }
 
+  /**
+   * Reads the origin's {@code /.well-known/tdmrep.json} (W3C TDMRep), as often as robots.txt: its
+   * rules join the usage preferences of the origin's pages. Anything but a 2xx states nothing.
+   */
+  private void fetchTdmRep(HostQueue<Pending> host, Pending pending) {
+    String url = RobotsPolicy.tdmRepUrl(host.origin());
+    host.fetchingRobots(true);
+    host.politeness().started();
+    inFlight++;
+    fetcher
+        .fetch(
+            new PageFetcher.Call(
+                url,
+                false,
+                Map.of(),
+                RobotsPolicy.MAX_REDIRECTS,
+                null,
+                SiteAccess.of(pending.request().getOptions()).forRobots()))
+        .thenAccept(attempt -> tasks.submit(() -> tdmRepFetched(host, url, attempt)));
+  }
+
+  private void tdmRepFetched(HostQueue<Pending> host, String url, FetchAttempt attempt) {
+    inFlight--;
+    long now = clock.millis();
+    feedback.ended(host, attempt, now);
+    host.tdmRep(RobotsPolicy.tdmRepFrom(attempt), host.robotsExpireAt());
+    host.fetchingRobots(false);
+    records
+        .archived(host.origin(), url, "", ExchangePurpose.TDMREP, attempt)
+        .ifPresent(writer::sendUntracked);
+    host.politenessChanged(true);
+    origins.reschedule(host);
+  }
+
   private void robotsFetched(HostQueue<Pending> host, String url, FetchAttempt attempt) {
     inFlight--;
     long now = clock.millis();
     feedback.ended(host, attempt, now);
     OriginPoliteness politeness = host.politeness();
     BaseRobotRules rules = robots.rulesFrom(url, attempt);
+    host.robotsUsage(robots.usageFrom(attempt));
     metrics.robots(!rules.isAllowNone());
     host.robots(rules, now + robots.validity(rules).toMillis());
     host.fetchingRobots(false);

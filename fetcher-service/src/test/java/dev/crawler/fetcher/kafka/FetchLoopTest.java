@@ -13,6 +13,7 @@ import dev.crawler.events.HttpExchange;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.PolitenessState;
 import dev.crawler.events.UrlKind;
+import dev.crawler.events.UsagePreference;
 import dev.crawler.fetcher.domain.Exchange;
 import dev.crawler.fetcher.domain.FetchAttempt;
 import dev.crawler.fetcher.domain.FetchOptions;
@@ -70,6 +71,11 @@ class FetchLoopTest {
 
   @BeforeEach
   void startLoop() {
+    startLoop(false);
+  }
+
+  /** A loop that reads each origin's tdmrep.json or not. */
+  private void startLoop(boolean readsTdmRep) {
     loop =
         new FetchLoop(
             new FetchLoop.Clients(consumer, stateReader, producer),
@@ -84,7 +90,8 @@ class FetchLoopTest {
                 Duration.ofMinutes(2),
                 Duration.ofMinutes(1),
                 Duration.ofSeconds(1),
-                "fetcher-test"),
+                "fetcher-test",
+                readsTdmRep),
             clock,
             new CrawlLog(FetchLoop.SERVICE, new SimpleMeterRegistry()),
             new SimpleMeterRegistry());
@@ -202,6 +209,38 @@ class FetchLoopTest {
     byte[] bytes = new byte[body.remaining()];
     body.get(bytes);
     return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aPagesResultCarriesWhatRobotsTxtAndTdmRepStateAboutItsUse() {
+    consumer.unsubscribe();
+    startLoop(true);
+    request("/articles/one");
+    turn();
+    fetcher.answer(
+        ORIGIN + "/robots.txt",
+        response(
+            200,
+            "User-agent: *\nAllow: /\nContent-Usage: train-ai=n\nContent-Usage: /articles/"
+                + " search=y\n"));
+    turn();
+    assertThat(fetcher.calls)
+        .as("tdmrep.json is read after robots.txt, before the page")
+        .containsExactly(ORIGIN + "/robots.txt", ORIGIN + "/.well-known/tdmrep.json");
+    fetcher.answer(
+        ORIGIN + "/.well-known/tdmrep.json",
+        response(200, "[{\"location\": \"/articles/*\", \"tdm-reservation\": 1}]"));
+    turn();
+    fetcher.answer(ORIGIN + "/articles/one", response(200, "<html>one</html>"));
+    turn();
+
+    FetchResult result = written(topics.fetchResults()).get(0);
+    assertThat(result.getUsage()).isNotNull();
+    assertThat(result.getUsage().getStatements())
+        .extracting(statement -> statement.getSource().name())
+        .contains("ROBOTS_TXT_CONTENT_USAGE", "TDMREP_FILE");
+    assertThat(result.getUsage().getSummary())
+        .containsEntry("tdm", UsagePreference.STATED_DISALLOWED);
   }
 
   @Test
