@@ -19,7 +19,6 @@ import dev.crawler.fetcher.kafka.FetchTier;
 import dev.crawler.render.browser.Renderer;
 import dev.crawler.render.fetch.BrowserPageFetcher;
 import dev.crawler.render.fetch.PageResources;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
@@ -68,6 +67,7 @@ public final class RenderApp implements RunningService {
    */
   public static RenderApp start(RenderConfig config) {
     Renderer renderer = new Renderer(config.renderSettings(), InstantSource.system());
+    RenderMetrics metrics = new RenderMetrics(CrawlMetrics.registry(), renderer);
     JettyPageFetcher http = null;
     try {
       http = config.httpFetcher().build();
@@ -77,7 +77,10 @@ public final class RenderApp implements RunningService {
               .with(
                   FetchPath.BROWSER,
                   BrowserPageFetcher.perPage(
-                      renderer, http, call -> PageResources.of(call, otherOrigins)));
+                      renderer,
+                      http,
+                      call -> PageResources.of(call, otherOrigins),
+                      metrics::rendered));
       ClientSettings clients = ClientSettings.of(config);
       String instance = config.instanceId();
       KafkaConsumer<byte[], byte[]> consumer =
@@ -163,19 +166,14 @@ public final class RenderApp implements RunningService {
 
   /**
    * The Kafka clients' metrics (the lag of {@code crawl.render-requests}, which the autoscaler
-   * reads) and the browser's: pages rendering, idle tabs.
+   * reads); the render tier's own are in the service's registry from its start ({@link
+   * RenderMetrics}).
    */
   @Override
   @SuppressWarnings("resource") // bound for the life of the clients
   public void bindMetrics(MeterRegistry registry) {
     new KafkaClientMetrics(consumer).bindTo(registry);
     new KafkaClientMetrics(producer).bindTo(registry);
-    Gauge.builder("crawler.render.rendering", renderer, Renderer::rendering)
-        .description("Pages being rendered now")
-        .register(registry);
-    Gauge.builder("crawler.render.idle.tabs", renderer, Renderer::idleTabs)
-        .description("Tabs kept for their origin's next page")
-        .register(registry);
   }
 
   /** Stops the loop (finishing the pages in flight), then the browser. */

@@ -76,6 +76,34 @@ class CrawlCommandTest {
     assertThat(dir.resolve("data")).doesNotExist();
   }
 
+  @Test
+  void askedToRenderWithoutABrowserItSaysWhatToInstallAndStartsNothing() throws IOException {
+    Path settings =
+        Files.writeString(
+            dir.resolve("crawl.properties"), "render.browser.path=/nonexistent/chromium\n");
+
+    Result result =
+        run(
+            "crawl",
+            "http://127.0.0.1:1/",
+            "--render",
+            "auto",
+            "--settings",
+            settings.toString(),
+            "--data-dir",
+            dir.resolve("data").toString());
+
+    assertThat(result.exit()).isEqualTo(CrawlerCli.USAGE_ERROR);
+    assertThat(result.err().lines())
+        .singleElement()
+        .satisfies(
+            line ->
+                assertThat(line)
+                    .contains("render.browser.path")
+                    .contains("apt-get install chromium-headless-shell"));
+    assertThat(dir.resolve("data")).doesNotExist();
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',

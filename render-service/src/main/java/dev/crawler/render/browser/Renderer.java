@@ -69,6 +69,9 @@ public final class Renderer implements AutoCloseable {
   /**
    * @param clock times renders, settling and the browsers' age
    */
+  private final java.util.concurrent.atomic.AtomicLong browsersStarted =
+      new java.util.concurrent.atomic.AtomicLong();
+
   public Renderer(RenderSettings settings, InstantSource clock) {
     this.settings = settings;
     this.clock = clock;
@@ -181,7 +184,13 @@ public final class Renderer implements AutoCloseable {
     return true;
   }
 
+  /** How many browsers were started, replacements included. Thread-safe. */
+  public long browsersStarted() {
+    return browsersStarted.get();
+  }
+
   private Browser launch() {
+    browsersStarted.incrementAndGet();
     Instant start = clock.instant();
     try {
       Browser browser = Browser.launch(settings, json, start);

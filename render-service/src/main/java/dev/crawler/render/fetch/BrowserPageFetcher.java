@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -53,6 +54,7 @@ public final class BrowserPageFetcher implements PageFetcher {
   private final Renderer renderer;
   private final PageFetcher delegate;
   private final Function<Call, SubresourcePolicy> policies;
+  private final Consumer<RenderOutcome> rendered;
 
   /**
    * @param renderer renders the pages; closed with this fetcher
@@ -62,7 +64,7 @@ public final class BrowserPageFetcher implements PageFetcher {
    * @param policy robots.txt and politeness for the pages' resources
    */
   public BrowserPageFetcher(Renderer renderer, PageFetcher delegate, SubresourcePolicy policy) {
-    this(renderer, delegate, (Function<Call, SubresourcePolicy>) call -> policy);
+    this(renderer, delegate, call -> policy, outcome -> {});
   }
 
   /**
@@ -71,14 +73,29 @@ public final class BrowserPageFetcher implements PageFetcher {
    */
   public static BrowserPageFetcher perPage(
       Renderer renderer, PageFetcher delegate, Function<Call, SubresourcePolicy> policies) {
-    return new BrowserPageFetcher(renderer, delegate, policies);
+    return new BrowserPageFetcher(renderer, delegate, policies, outcome -> {});
+  }
+
+  /**
+   * As {@link #perPage(Renderer, PageFetcher, Function)}, telling {@code rendered} of each render.
+   */
+  public static BrowserPageFetcher perPage(
+      Renderer renderer,
+      PageFetcher delegate,
+      Function<Call, SubresourcePolicy> policies,
+      Consumer<RenderOutcome> rendered) {
+    return new BrowserPageFetcher(renderer, delegate, policies, rendered);
   }
 
   private BrowserPageFetcher(
-      Renderer renderer, PageFetcher delegate, Function<Call, SubresourcePolicy> policies) {
+      Renderer renderer,
+      PageFetcher delegate,
+      Function<Call, SubresourcePolicy> policies,
+      Consumer<RenderOutcome> rendered) {
     this.renderer = renderer;
     this.delegate = delegate;
     this.policies = policies;
+    this.rendered = rendered;
   }
 
   @Override
@@ -94,7 +111,11 @@ public final class BrowserPageFetcher implements PageFetcher {
     CallLoader loader = new CallLoader(call, delegate, policies.apply(call));
     return renderer
         .render(call.url(), call.maxRedirects(), loader)
-        .thenApply(outcome -> new Rendering(attemptOf(outcome, loader.mainAttempts()), outcome));
+        .thenApply(
+            outcome -> {
+              rendered.accept(outcome);
+              return new Rendering(attemptOf(outcome, loader.mainAttempts()), outcome);
+            });
   }
 
   /** The fetch attempt a render's outcome makes, given the main document's attempts. */
