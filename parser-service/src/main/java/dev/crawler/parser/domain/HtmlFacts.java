@@ -69,6 +69,12 @@ final class HtmlFacts implements NodeVisitor {
   /** Scripts the page runs (JSON-LD and templates aside). */
   int scripts;
 
+  /** {@code meta} elements with a {@code content} and a {@code property} or {@code name}. */
+  final List<Element> namedMetas = new ArrayList<>();
+
+  /** Top-level microdata items: {@code itemscope} elements that are no item's property. */
+  final List<Element> itemScopes = new ArrayList<>(0);
+
   private static final int MAX_NOSCRIPTS = 8;
   private static final int MAX_ROOTS = 8;
   private static final int MAX_USAGE_METAS = 16;
@@ -89,6 +95,9 @@ final class HtmlFacts implements NodeVisitor {
   public void head(Node node, int depth) {
     if (!(node instanceof Element element)) {
       return;
+    }
+    if (element.hasAttr("itemscope") && !element.hasAttr("itemprop")) {
+      itemScopes.add(element);
     }
     switch (element.normalName()) {
       case "a", "area" -> {
@@ -150,6 +159,9 @@ final class HtmlFacts implements NodeVisitor {
   }
 
   private void meta(Element meta) {
+    if (meta.hasAttr("content") && (meta.hasAttr("property") || meta.hasAttr("name"))) {
+      namedMetas.add(meta);
+    }
     String name = meta.attr("name").strip();
     if (refresh == null && meta.attr("http-equiv").strip().equalsIgnoreCase("refresh")) {
       refresh = meta.attr("content");

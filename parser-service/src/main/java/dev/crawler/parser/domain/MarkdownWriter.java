@@ -123,6 +123,15 @@ final class MarkdownWriter {
   /** The longest code language kept: a lexer's name. */
   private static final int MAX_LANGUAGE_CHARS = 32;
 
+  /** The ASCII characters {@link #escape} may escape. */
+  private static final boolean[] MARKUP = new boolean[128];
+
+  static {
+    for (char c : "\\`*[]<~_&|".toCharArray()) {
+      MARKUP[c] = true;
+    }
+  }
+
   /** Blocks are separated by a line feed (list items, a list in an item) or a blank line. */
   private static final int LINE = 1;
 
@@ -301,14 +310,28 @@ final class MarkdownWriter {
 
   /** Text, whitespace collapsed and markdown's characters escaped. */
   private void text(String text) {
-    for (int i = 0, n = text.length(); i < n; i++) {
+    int n = text.length();
+    int i = 0;
+    while (i < n) {
       char c = text.charAt(i);
+      if (isPlain(c)) {
+        // a run of characters written as they are, appended at once
+        int end = i + 1;
+        while (end < n && isPlain(text.charAt(end))) {
+          end++;
+        }
+        writeSpace();
+        inline.append(text, i, end);
+        i = end;
+        continue;
+      }
       if (CollapsedText.isWhitespace(c)) {
         pendingSpace = true;
       } else if (c != '\u200B' && c != '\u00AD') {
         writeSpace();
         escape(text, i, c);
       }
+      i++;
     }
     if (inline.length() > maxChars - out.length()) {
       // this block cannot fit: what follows it is not read
@@ -359,6 +382,14 @@ final class MarkdownWriter {
       }
       default -> inline.append(c);
     }
+  }
+
+  /** Whether the character is written as it is: no whitespace, no markup, nothing dropped. */
+  private static boolean isPlain(char c) {
+    if (c < 128) {
+      return c > ' ' && !MARKUP[c];
+    }
+    return c != '\u00A0' && c != '\u200B' && c != '\u00AD';
   }
 
   private char lastInline() {

@@ -157,7 +157,11 @@ public final class PageParser {
             .filter(url -> url.length() <= settings.maxLinkChars());
     // read before the main content's options drop anything from the tree
     Optional<StructuredData> structured =
-        options.readsStructuredData() ? Optional.of(StructuredData.of(document)) : Optional.empty();
+        options.readsStructuredData()
+            ? Optional.of(
+                StructuredData.of(
+                    document, facts.jsonLdScripts, facts.namedMetas, facts.itemScopes))
+            : Optional.empty();
     // everything above is read from the whole page; the text and its checksum from its content
     Element body = document.body();
     Element content =

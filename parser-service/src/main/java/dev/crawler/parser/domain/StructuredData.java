@@ -147,28 +147,36 @@ public record StructuredData(
   public static StructuredData of(Document document) {
     Collector collector = new Collector();
     document.traverse(collector);
-    if (collector.scripts.isEmpty()
-        && collector.itemScopes.isEmpty()
-        && collector.metas.isEmpty()) {
+    return of(document, collector.scripts, collector.metas, collector.itemScopes);
+  }
+
+  /**
+   * The document's structured data, from the elements a walk of it already gathered ({@link
+   * HtmlFacts}): its JSON-LD scripts, its {@code meta} elements with a {@code content} and a {@code
+   * property} or {@code name}, and its top-level {@code itemscope} elements, in document order.
+   */
+  static StructuredData of(
+      Document document, List<Element> scripts, List<Element> metas, List<Element> itemScopes) {
+    if (scripts.isEmpty() && itemScopes.isEmpty() && metas.isEmpty()) {
       return NONE;
     }
     List<Problem> problems = new ArrayList<>(0);
-    JsonLd jsonLd = JsonLd.read(collector.scripts, problems);
+    JsonLd jsonLd = JsonLd.read(scripts, problems);
     List<Item> items = new ArrayList<>(jsonLd.items());
     Microdata microdata = new Microdata(document);
-    for (Element scope : collector.itemScopes) {
+    for (Element scope : itemScopes) {
       if (items.size() >= MAX_ITEMS) {
         break;
       }
       items.add(microdata.item(scope));
     }
-    int found = jsonLd.found() + collector.itemScopes.size();
+    int found = jsonLd.found() + itemScopes.size();
     if (found > MAX_ITEMS) {
       report(problems, -1, found + " items, over the " + MAX_ITEMS + " kept; the rest dropped");
     }
     Map<String, List<String>> openGraph = new LinkedHashMap<>();
     Map<String, List<String>> twitter = new LinkedHashMap<>();
-    for (Element meta : collector.metas) {
+    for (Element meta : metas) {
       meta(meta, openGraph, twitter);
     }
     return new StructuredData(
