@@ -8,6 +8,8 @@ import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.DocumentEventType;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.ParsedDocument;
+import dev.crawler.events.StructuredData;
+import dev.crawler.events.StructuredDataProblem;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -138,10 +140,30 @@ public final class CommitPolicy {
             .build();
     return new Commit(
         Outcome.COMMITTED,
-        Optional.of(detail + ", version " + version),
+        Optional.of(detail + ", version " + version + structuredDataProblems(parsed)),
         state,
         Optional.of(upsert),
         false);
+  }
+
+  /**
+   * What the crawl log says of the page's structured data that could not be read (a malformed or
+   * oversized JSON-LD block, items over the bound): how many problems, and the first; empty when
+   * none. The document carries them all.
+   */
+  static String structuredDataProblems(ParsedDocument parsed) {
+    StructuredData data = parsed.getStructuredData();
+    if (data == null || data.getProblems().isEmpty()) {
+      return "";
+    }
+    StructuredDataProblem first = data.getProblems().get(0);
+    int count = data.getProblems().size();
+    return "; structured data: "
+        + count
+        + (count == 1 ? " problem" : " problems")
+        + ", first "
+        + (first.getBlock() < 0 ? "" : "in block " + first.getBlock() + ": ")
+        + first.getMessage();
   }
 
   /**

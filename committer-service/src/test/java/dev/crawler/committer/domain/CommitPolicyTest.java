@@ -10,7 +10,10 @@ import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.DocumentEventType;
 import dev.crawler.events.Outcome;
 import dev.crawler.events.ParsedDocument;
+import dev.crawler.events.StructuredData;
+import dev.crawler.events.StructuredDataProblem;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -77,6 +80,33 @@ class CommitPolicyTest {
     Commit commit = CommitPolicy.decide(state(previous), parsed("c2", false, null), T2);
 
     assertThat(commit.detail()).contains(detail);
+  }
+
+  @Test
+  void saysInTheCrawlLogWhatStructuredDataCouldNotBeRead() {
+    StructuredData data =
+        StructuredData.newBuilder()
+            .setItems(List.of())
+            .setOpenGraph(Map.of())
+            .setTwitter(Map.of())
+            .setAuthors(List.of())
+            .setProblems(
+                List.of(
+                    new StructuredDataProblem(1, "malformed JSON at line 1, column 9"),
+                    new StructuredDataProblem(2, "over the 65536 characters of a block")))
+            .build();
+    ParsedDocument parsed =
+        ParsedDocument.newBuilder(parsed("c1", false, null)).setStructuredData(data).build();
+
+    Commit commit = CommitPolicy.decide(null, parsed, T1);
+
+    assertThat(commit.outcome()).isEqualTo(Outcome.COMMITTED);
+    assertThat(commit.detail())
+        .contains(
+            "new document, version 1; structured data: 2 problems, first in block 1: malformed"
+                + " JSON at line 1, column 9");
+    assertThat(CommitPolicy.decide(null, parsed("c1", false, null), T1).detail())
+        .contains("new document, version 1");
   }
 
   @Test
