@@ -124,7 +124,8 @@ public class FetcherConfig extends ServiceConfig {
   public static final String TDMREP_CONFIG = "fetcher.tdmrep";
   private static final String TDMREP_DOC =
       "Whether each origin's /.well-known/tdmrep.json (W3C TDM Reservation Protocol, at most 64 KiB) is read after its robots.txt and"
-          + " as often: its rules join the usage preferences its documents carry. One request per origin per robots.txt period.";
+          + " as often: its rules join the usage preferences its documents carry. One request per origin per robots.txt period,"
+          + " made only where robots.txt is read and could be (not under obey-robots-txt: false).";
 
   public static final String ADDRESS_ALLOW_CONFIG = "fetcher.address.allow";
   private static final String ADDRESS_ALLOW_DOC =

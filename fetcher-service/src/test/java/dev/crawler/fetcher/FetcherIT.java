@@ -62,8 +62,11 @@ class FetcherIT {
 
       for (int i = 0; i < 4; i++) {
         String origin = origins.origin(i);
-        assertThat(origins.hits(origin)).as("robots.txt and six pages of %s", origin).hasSize(7);
+        assertThat(origins.hits(origin))
+            .as("robots.txt, tdmrep.json and six pages of %s", origin)
+            .hasSize(8);
         assertThat(origins.hits(origin).get(0).path()).isEqualTo("/robots.txt");
+        assertThat(origins.hits(origin).get(1).path()).isEqualTo("/.well-known/tdmrep.json");
         assertThat(origins.smallestGap(origin))
             .as("the smallest gap at %s", origin)
             .isGreaterThanOrEqualTo(248);
@@ -99,7 +102,8 @@ class FetcherIT {
 
       assertThat(origins.hits(origin))
           .extracting(TestOrigins.Hit::path)
-          .containsExactly("/robots.txt", "/page/1", "/page/2", "/page/3");
+          .containsExactly(
+              "/robots.txt", "/.well-known/tdmrep.json", "/page/1", "/page/2", "/page/3");
       assertThat(origins.smallestGap(origin)).isGreaterThanOrEqualTo(998);
       assertThat(harness.outcomes(origin + "/private/secret"))
           .extracting(CrawlOutcome::getOutcome)
@@ -138,7 +142,10 @@ class FetcherIT {
       assertThat(limited.getDetail()).isEqualTo("429 retry after 2");
       assertThat(harness.results(origin + "/page/2")).hasSize(1);
       List<TestOrigins.Hit> hits = origins.hits(origin);
-      assertThat(hits.get(2).startMillis() - hits.get(1).endMillis())
+      assertThat(hits)
+          .extracting(TestOrigins.Hit::path)
+          .containsExactly("/robots.txt", "/.well-known/tdmrep.json", "/page/1", "/page/2");
+      assertThat(hits.get(3).startMillis() - hits.get(2).endMillis())
           .as("the wait Retry-After asked for")
           .isGreaterThanOrEqualTo(1998);
     }

@@ -244,6 +244,11 @@ public final class TestOrigins implements AutoCloseable {
             true, ByteBuffer.wrap(site.robots.getBytes(StandardCharsets.UTF_8)), recording.get());
         return true;
       }
+      if (path.equals("/.well-known/tdmrep.json")) {
+        response.setStatus(404); // as on most sites: no TDM reservation stated
+        response.write(true, null, recording.get());
+        return true;
+      }
       pause(site.pageMillis);
       if (pageRequests.computeIfAbsent(origin, o -> new AtomicInteger()).incrementAndGet()
           <= site.rateLimited) {

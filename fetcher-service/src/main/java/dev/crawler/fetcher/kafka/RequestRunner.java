@@ -175,8 +175,11 @@ final class RequestRunner {
       ends.deferWaiting(host, host.robotsExpireAt(), "robots.txt unavailable");
       return;
     }
-    if (readsTdmRep && host.needsTdmRep(now)) {
-      fetchTdmRep(host, pending); // a request of its own, after the origin's delay
+    if (readsTdmRep && obeysRobots && host.needsTdmRep(now)) {
+      // read with robots.txt (a crawl that does not read robots.txt reads neither), once it could
+      // be
+      // read: a request of its own, after the origin's delay
+      fetchTdmRep(host, pending);
       return;
     }
     host.poll();
