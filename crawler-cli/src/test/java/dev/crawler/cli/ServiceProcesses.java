@@ -13,6 +13,7 @@ import dev.crawler.events.DocumentEvent;
 import dev.crawler.fetcher.FetcherApp;
 import dev.crawler.frontier.FrontierApp;
 import dev.crawler.parser.ParserApp;
+import dev.crawler.render.RenderApp;
 import dev.crawler.schemas.Topics;
 import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
 import java.io.IOException;
@@ -134,7 +135,7 @@ final class ServiceProcesses implements AfterEachCallback {
       builder.environment().putAll(map);
     }
     builder.environment().put("CRAWLER_MANAGEMENT_PORT", Integer.toString(port));
-    if (main == FetcherApp.class) {
+    if (main == FetcherApp.class || main == RenderApp.class) {
       // the test sites listen on 127.0.0.1, a loopback address the fetcher denies by default
       builder.environment().putIfAbsent("CRAWLER_FETCHER_ADDRESS_ALLOW", "127.0.0.1");
     }
