@@ -122,7 +122,7 @@ class BrowserPageFetcherTest {
   }
 
   @Test
-  void aRenderOutOfTimeOrFailedIsAFailureNamedRender() {
+  void aRenderOutOfTimeOrFailedIsARenderFailureOfItsOwnKind() {
     RenderOutcome timedOut =
         new RenderOutcome.TimedOut("the page's scripts did not yield", RenderStats.NONE, 10_000);
     RenderOutcome crashed =
@@ -132,12 +132,10 @@ class BrowserPageFetcherTest {
     assertThat(BrowserPageFetcher.attemptOf(timedOut, List.of(PAGE)))
         .isEqualTo(
             new FetchAttempt.Failure(
-                FailureKind.TIMEOUT, "render: the page's scripts did not yield", 10_000));
+                FailureKind.RENDER_TIMEOUT, "the page's scripts did not yield", 10_000));
     assertThat(BrowserPageFetcher.attemptOf(crashed, List.of(PAGE)))
         .isEqualTo(
             new FetchAttempt.Failure(
-                FailureKind.BROKEN_RESPONSE,
-                "render: TAB_CRASHED: the page's renderer crashed",
-                50));
+                FailureKind.RENDER_FAILED, "TAB_CRASHED: the page's renderer crashed", 50));
   }
 }
