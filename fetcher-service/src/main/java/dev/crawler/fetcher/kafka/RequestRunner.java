@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -208,6 +209,16 @@ final class RequestRunner {
 
   private void fetchRobots(HostQueue<Pending> host, Pending pending) {
     String url = RobotsPolicy.robotsUrl(host.origin());
+    fetchOriginFile(host, pending, url, attempt -> robotsFetched(host, url, attempt));
+  }
+
+  /**
+   * Requests a file of the origin's own (robots.txt, tdmrep.json) as robots.txt is requested: its
+   * redirects bounded, the site's access options for robots.txt, the origin's requests waiting
+   * until it is read.
+   */
+  private void fetchOriginFile(
+      HostQueue<Pending> host, Pending pending, String url, Consumer<FetchAttempt> whenRead) {
     host.fetchingRobots(true);
     host.politeness().started();
     inFlight++;
@@ -220,7 +231,7 @@ final class RequestRunner {
                 RobotsPolicy.MAX_REDIRECTS,
                 null,
                 SiteAccess.of(pending.request().getOptions()).forRobots()))
-        .thenAccept(attempt -> tasks.submit(() -> robotsFetched(host, url, attempt)));
+        .thenAccept(attempt -> tasks.submit(() -> whenRead.accept(attempt)));
   }
 
   /**
@@ -229,19 +240,7 @@ final class RequestRunner {
    */
   private void fetchTdmRep(HostQueue<Pending> host, Pending pending) {
     String url = RobotsPolicy.tdmRepUrl(host.origin());
-    host.fetchingRobots(true);
-    host.politeness().started();
-    inFlight++;
-    fetcher
-        .fetch(
-            new PageFetcher.Call(
-                url,
-                false,
-                Map.of(),
-                RobotsPolicy.MAX_REDIRECTS,
-                null,
-                SiteAccess.of(pending.request().getOptions()).forRobots()))
-        .thenAccept(attempt -> tasks.submit(() -> tdmRepFetched(host, url, attempt)));
+    fetchOriginFile(host, pending, url, attempt -> tdmRepFetched(host, url, attempt));
   }
 
   private void tdmRepFetched(HostQueue<Pending> host, String url, FetchAttempt attempt) {
