@@ -1,5 +1,6 @@
 package dev.crawler.render.domain;
 
+import dev.crawler.schemas.options.Access;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -14,12 +15,12 @@ import java.util.Set;
  */
 public final class ForwardedHeaders {
 
-  /** Dropped, by lower-case name; and every {@code sec-ch-*} and {@code proxy-*} field. */
+  /**
+   * Dropped, by lower-case name; and every credential field ({@link Access#isCredentialHeader}),
+   * every {@code sec-ch-*} and {@code proxy-*} field.
+   */
   static final Set<String> DROPPED =
       Set.of(
-          "cookie",
-          "cookie2",
-          "authorization",
           "host",
           "connection",
           "keep-alive",
@@ -48,6 +49,9 @@ public final class ForwardedHeaders {
   /** Whether a header of the browser's goes out. */
   public static boolean isForwarded(String name) {
     String lower = name.toLowerCase(Locale.ROOT);
-    return !DROPPED.contains(lower) && !lower.startsWith("sec-ch-") && !lower.startsWith("proxy-");
+    return !DROPPED.contains(lower)
+        && !Access.isCredentialHeader(lower)
+        && !lower.startsWith("sec-ch-")
+        && !lower.startsWith("proxy-");
   }
 }

@@ -1,5 +1,6 @@
 package dev.crawler.render.domain;
 
+import dev.crawler.schemas.options.Access;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -18,18 +19,12 @@ public sealed interface LoadDecision {
 
     /**
      * Fields the browser must not see: the framing and content coding of a body it gets decoded and
-     * whole, and cookies, which the loader keeps (a script could read them otherwise and carry them
-     * to another site).
+     * whole; and cookies and other credentials ({@link Access#isCredentialHeader}), which the
+     * loader keeps (a script could read them otherwise and carry them to another site).
      */
     static final Set<String> WITHHELD =
         Set.of(
-            "content-encoding",
-            "content-length",
-            "transfer-encoding",
-            "connection",
-            "keep-alive",
-            "set-cookie",
-            "set-cookie2");
+            "content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive");
 
     public Fulfil {
       headers = List.copyOf(headers);
@@ -38,7 +33,10 @@ public sealed interface LoadDecision {
     /** The fields handed to the browser: these less {@link #WITHHELD}. */
     public List<Header> headersForBrowser() {
       return headers.stream()
-          .filter(h -> !WITHHELD.contains(h.name().toLowerCase(Locale.ROOT)))
+          .filter(
+              h ->
+                  !WITHHELD.contains(h.name().toLowerCase(Locale.ROOT))
+                      && !Access.isCredentialHeader(h.name()))
           .toList();
     }
 

@@ -30,7 +30,8 @@ public final class Access {
    * Set-Cookie} and {@code Set-Cookie2}. The one list of them ({@link #isCredentialHeader}).
    */
   private static final Set<String> CREDENTIAL_HEADERS =
-      Set.of("authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2");
+      Set.of(
+          "authorization", "proxy-authorization", "cookie", "cookie2", "set-cookie", "set-cookie2");
 
   private Access() {}
 
