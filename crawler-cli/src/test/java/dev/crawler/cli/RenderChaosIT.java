@@ -11,6 +11,7 @@ import dev.crawler.render.RenderApp;
 import dev.crawler.render.TestBrowser;
 import dev.crawler.schemas.Topics;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,9 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The render service killed with SIGKILL mid-crawl, as a pod dies, and started again: the browser
- * it ran dies with it (no process of it left), and every page, each built by a script only a
- * browser runs, is published once, rendered. The pages rendered when the kill came and not yet
- * written are rendered again by the new instance; none is lost, none published twice.
+ * it ran dies with it (no process of it left), the profile it leaves is deleted by the next start,
+ * and every page, each built by a script only a browser runs, is published once, rendered. The
+ * pages rendered when the kill came and not yet written are rendered again by the new instance;
+ * none is lost, none published twice.
  */
 class RenderChaosIT {
 
@@ -103,8 +106,13 @@ class RenderChaosIT {
           .until(() -> browser.stream().noneMatch(ProcessHandle::isAlive));
       double browserGoneAfter = (System.nanoTime() - killedAt) / 1e9;
 
+      String killedProfiles = "browser-" + render.process().pid() + "-";
+      assertThat(profiles(killedProfiles)).as("the killed browser's profile, left").isNotEmpty();
       ServiceProcesses.Service restarted = startRender(common);
       processes.awaitReady(restarted);
+      assertThat(profiles(killedProfiles))
+          .as("the killed browser's profile, deleted by the new instance's start")
+          .isEmpty();
       Map<String, DocumentEvent> documents = new HashMap<>();
       await("every page published")
           .atMost(Duration.ofSeconds(240))
@@ -155,6 +163,17 @@ class RenderChaosIT {
     variables.put("CRAWLER_FETCHER_INSTANCE_ID", "render-0");
     variables.put("CRAWLER_RENDER_PROFILE_DIRECTORY", dir.resolve("profiles").toString());
     return processes.start("render", RenderApp.class, variables);
+  }
+
+  /** The browser profile directories whose names start so. */
+  private List<Path> profiles(String prefix) throws IOException {
+    Path root = dir.resolve("profiles");
+    if (!Files.isDirectory(root)) {
+      return List.of();
+    }
+    try (Stream<Path> entries = Files.list(root)) {
+      return entries.filter(p -> p.getFileName().toString().startsWith(prefix)).toList();
+    }
   }
 
   /** How many times each URL was published on crawl.documents (upserts, tombstones excluded). */

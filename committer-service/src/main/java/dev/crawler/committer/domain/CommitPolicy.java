@@ -19,8 +19,8 @@ import org.jspecify.annotations.Nullable;
  * Decides what downstream sees of a URL (the commit step): an upsert when the document is new or
  * its content changed; nothing when it is unchanged, noindex or non-canonical; a delete when a
  * published document turns noindex, non-canonical, not found or gone. The permalink (the URL first
- * published under), the first-seen time and the publish date are kept across recrawls (seed 000);
- * every other field is updated.
+ * published under), the first-seen time and the publish date are kept across recrawls; every other
+ * field is updated.
  *
  * <p>Pure and stateless: the caller passes the URL's previous state and stores {@link
  * Commit#state()}. The previous state is copied, never modified. Thread-safe.

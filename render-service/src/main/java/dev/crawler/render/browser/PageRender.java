@@ -394,6 +394,16 @@ final class PageRender {
 
   /** The time bound has come. Holds the lock. */
   private void atBound() {
+    if (!mainCommitted && !navigated && requests == 0) {
+      // the browser neither answered the navigation nor asked for the page: it is the one stuck
+      String reason =
+          "the browser did not start loading the page within "
+              + settings.maxWait().toMillis()
+              + " ms";
+      browser.markBroken(reason);
+      endLater(failed(FailureReason.BROWSER_FAILED, reason));
+      return;
+    }
     if (!mainCommitted) {
       endLater(
           new RenderOutcome.TimedOut(
