@@ -47,13 +47,13 @@ import org.netpreserve.jwarc.WarcTruncationReason;
 
 /**
  * {@code crawler crawl --warc DIR} archives every exchange the fetcher makes with its body as the
- * server sent it: a page, robots.txt, sitemap.xml, a 301 recorded and a 302 followed (each with a
- * body), a 404 and a 500 with bodies, the HEAD that option {@code head: optional} sends first,
- * bodies delimited by the connection's close (a plain socket server, as Jetty frames what it
- * sends), and bodies over {@code fetcher.max.body.bytes}, with and without a Content-Length, cut
- * there and marked {@code WARC-Truncated: length}. Every record has its {@code WARC-IP-Address},
- * every response its body byte for byte and the digest of that body, and the files pass jwarc's
- * {@code validate}.
+ * server sent it: a page, robots.txt, tdmrep.json, sitemap.xml, a 301 recorded and a 302 followed
+ * (each with a body), a 404 and a 500 with bodies, the HEAD that option {@code head: optional}
+ * sends first, bodies delimited by the connection's close (a plain socket server, as Jetty frames
+ * what it sends), and bodies over {@code fetcher.max.body.bytes}, with and without a
+ * Content-Length, cut there and marked {@code WARC-Truncated: length}. Every record has its {@code
+ * WARC-IP-Address}, every response its body byte for byte and the digest of that body, and the
+ * files pass jwarc's {@code validate}.
  */
 class ArchiveExchangesIT {
 
@@ -150,6 +150,10 @@ class ArchiveExchangesIT {
                 + " <a href=\"/big\">big</a> <a href=\"/big-chunked\">big chunked</a>");
     site.put("/", Served.of(200, "text/html; charset=UTF-8", home));
     site.put("/robots.txt", Served.of(200, "text/plain", "User-agent: *\nDisallow: /private/\n"));
+    site.put(
+        "/.well-known/tdmrep.json",
+        Served.of(
+            200, "application/json", "[{\"location\": \"/private/\", \"tdm-reservation\": 1}]"));
     site.put(
         "/sitemap.xml",
         Served.of(
@@ -267,6 +271,7 @@ class ArchiveExchangesIT {
         .contains(
             "GET " + base + "/",
             "GET " + base + "/robots.txt",
+            "GET " + base + "/.well-known/tdmrep.json",
             "GET " + base + "/sitemap.xml",
             "GET " + base + "/plain",
             "GET " + base + "/moved",

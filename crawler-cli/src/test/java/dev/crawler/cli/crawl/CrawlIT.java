@@ -119,6 +119,7 @@ class CrawlIT {
         .extracting(TestSite.Hit::path)
         .containsExactlyInAnyOrder(
             "/robots.txt",
+            "/.well-known/tdmrep.json",
             "/",
             "/about",
             "/old",
@@ -137,9 +138,13 @@ class CrawlIT {
             "/sitemap.xml",
             "/from-sitemap");
     assertThat(byOrigin.get(a).get(0).path()).isEqualTo("/robots.txt");
+    assertThat(byOrigin.get(a).get(1).path())
+        .as("the origin's TDM reservation, read after robots.txt")
+        .isEqualTo("/.well-known/tdmrep.json");
     assertThat(byOrigin.get(b))
         .extracting(TestSite.Hit::path)
-        .containsExactlyInAnyOrder("/robots.txt", "/", "/b1", "/sitemap.xml");
+        .containsExactlyInAnyOrder(
+            "/robots.txt", "/.well-known/tdmrep.json", "/", "/b1", "/sitemap.xml");
     for (List<TestSite.Hit> origin : byOrigin.values()) {
       for (int i = 1; i < origin.size(); i++) {
         long gap =
@@ -186,7 +191,7 @@ class CrawlIT {
             .count();
     assertThat(hits)
         .extracting(TestSite.Hit::path)
-        .filteredOn(path -> !path.equals("/robots.txt"))
+        .filteredOn(path -> !path.equals("/robots.txt") && !path.equals("/.well-known/tdmrep.json"))
         .hasSize(3 - (int) blocked);
   }
 
