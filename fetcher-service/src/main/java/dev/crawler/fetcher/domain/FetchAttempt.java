@@ -70,24 +70,6 @@ public sealed interface FetchAttempt {
           false);
     }
 
-    /**
-     * The same response with another body: the document a browser built from it, which the parser
-     * reads instead ({@code rendered}).
-     */
-    public Response rendered(byte[] document, long renderMillis) {
-      return new Response(
-          status,
-          headers,
-          document,
-          Optional.of("text/html"),
-          Optional.of("UTF-8"),
-          renderMillis,
-          redirectChain,
-          url,
-          exchanges,
-          true);
-    }
-
     /** A response without its exchanges recorded. */
     public Response(
         int status,

@@ -85,30 +85,7 @@ public final class FetchLoop implements Runnable {
       Duration backoffQuiet,
       Duration handoverTimeout,
       String instanceId,
-      boolean readsTdmRep) {
-
-    /** Settings of a loop that does not read the origins' tdmrep.json. */
-    public Settings(
-        FetchOptions defaults,
-        int maxInFlight,
-        int maxHeld,
-        Duration commitInterval,
-        Duration maxHold,
-        Duration backoffQuiet,
-        Duration handoverTimeout,
-        String instanceId) {
-      this(
-          defaults,
-          maxInFlight,
-          maxHeld,
-          commitInterval,
-          maxHold,
-          backoffQuiet,
-          handoverTimeout,
-          instanceId,
-          false);
-    }
-  }
+      boolean readsTdmRep) {}
 
   /**
    * The loop's Kafka clients, closed with it.
@@ -161,32 +138,6 @@ public final class FetchLoop implements Runnable {
   private final AtomicBoolean stopped = new AtomicBoolean();
   private boolean isPaused;
   private long lastCommit;
-
-  /**
-   * @param clock the loop's one clock: politeness, hold times and every record's time
-   * @param log counts and writes the crawl-log entries of the requests that end here
-   * @param registry where the fetcher's meters go
-   */
-  public FetchLoop(
-      Clients clients,
-      Topics topics,
-      PageFetcher fetcher,
-      RobotsPolicy robots,
-      Settings settings,
-      InstantSource clock,
-      CrawlLog log,
-      MeterRegistry registry) {
-    this(
-        clients,
-        topics,
-        FetchTier.fetchers(topics),
-        fetcher,
-        robots,
-        settings,
-        clock,
-        log,
-        registry);
-  }
 
   /**
    * A loop of a tier ({@link FetchTier}): the fetchers', or the render tier's.

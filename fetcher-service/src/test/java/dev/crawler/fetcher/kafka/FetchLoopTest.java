@@ -80,6 +80,7 @@ class FetchLoopTest {
         new FetchLoop(
             new FetchLoop.Clients(consumer, stateReader, producer),
             topics,
+            FetchTier.fetchers(topics),
             fetcher,
             new RobotsPolicy("testbot/1.0", Duration.ofMinutes(30)),
             new FetchLoop.Settings(
