@@ -40,7 +40,7 @@ public final class FrontierConfig extends StreamsServiceConfig {
 
   public static final String WINDOW_PER_ORIGIN_CONFIG = "frontier.window.per.origin";
   private static final String WINDOW_PER_ORIGIN_DOC =
-      "Fetch requests in flight per origin at most; 0 derives it from the delay (2 at one second, up to 256 at no delay).";
+      "Fetch requests in flight per origin at most; 0 derives it from the delay (2 at one second, up to 1024 at no delay).";
 
   public static final String LEASE_TIMEOUT_MS_CONFIG = "frontier.lease.timeout.ms";
   private static final String LEASE_TIMEOUT_MS_DOC =

@@ -146,6 +146,14 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
     return new FetcherConfig(service(FetcherConfig.DEFINITION, bootstrapServers, registryUrl));
   }
 
+  /**
+   * The parser's stream threads unless {@code stream.threads} is set: one per core. Parsing is most
+   * of a page's CPU, and fetch results are spread over the partitions by URL, so even one origin's
+   * pages are parsed on every core; the other services keep one thread each.
+   */
+  private static final String PARSER_THREADS =
+      Integer.toString(Math.max(1, Runtime.getRuntime().availableProcessors()));
+
   ParserConfig parser(String bootstrapServers, String registryUrl) {
     Map<String, String> settings =
         streams("parser", ParserConfig.DEFINITION, bootstrapServers, registryUrl);
@@ -154,6 +162,7 @@ record CrawlSettings(Map<String, String> shared, Path dataDir) {
     if (userAgent != null && !userAgent.isBlank()) {
       settings.putIfAbsent(ParserConfig.ROBOTS_AGENT_CONFIG, RobotsPolicy.productToken(userAgent));
     }
+    settings.putIfAbsent(StreamsServiceConfig.STREAM_THREADS_CONFIG, PARSER_THREADS);
     return new ParserConfig(settings);
   }
 

@@ -170,7 +170,14 @@ public final class FetchLoop implements Runnable {
         new Origins(settings.defaults(), settings.backoffQuiet().toMillis(), fetcher::forget);
     this.operators = new OperatorView(clients.control(), topics.control(), topics.config());
     this.offsets = new PartitionOffsets(consumer, tier.requests().name(), COMMIT_TIMEOUT);
-    this.records = new FetchRecords(topics, tier, log, clock, settings.instanceId());
+    this.records =
+        new FetchRecords(
+            topics,
+            tier,
+            log,
+            clock,
+            settings.instanceId(),
+            new ResultPartitions(clients.producer(), topics.fetchResults().name()));
     this.writer =
         new ResultWriter(
             clients.producer(), offsets, records, tasks, clock, 2 * settings.maxInFlight());

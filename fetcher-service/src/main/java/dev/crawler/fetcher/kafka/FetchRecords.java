@@ -55,17 +55,25 @@ final class FetchRecords {
   private final CrawlLog log;
   private final InstantSource clock;
   private final String instanceId;
+  private final @Nullable ResultPartitions resultPartitions;
 
   /**
    * @param instanceId names this fetcher in the politeness state it writes
+   * @param resultPartitions where a page's result goes, or null to leave it to the producer
    */
   FetchRecords(
-      Topics topics, FetchTier tier, CrawlLog log, InstantSource clock, String instanceId) {
+      Topics topics,
+      FetchTier tier,
+      CrawlLog log,
+      InstantSource clock,
+      String instanceId,
+      @Nullable ResultPartitions resultPartitions) {
     this.topics = topics;
     this.tier = tier;
     this.log = log;
     this.clock = clock;
     this.instanceId = instanceId;
+    this.resultPartitions = resultPartitions;
   }
 
   /**
@@ -99,7 +107,12 @@ final class FetchRecords {
             .setUsage(
                 usage.isEmpty() ? null : UsageRecords.toRecord(UsagePreferences.combine(usage)))
             .build();
-    return topics.fetchResults().serialized(pending.origin(), result);
+    ProducerRecord<byte[], byte[]> record =
+        topics.fetchResults().serialized(pending.origin(), result);
+    Integer partition = resultPartitions == null ? null : resultPartitions.of(request.getUrl());
+    return partition == null
+        ? record
+        : new ProducerRecord<>(record.topic(), partition, record.key(), record.value());
   }
 
   /**

@@ -45,17 +45,18 @@ public record FrontierSettings(
   static final long PIPELINE_LATENCY_MILLIS = 2_000;
 
   static final int MIN_WINDOW = 2;
-  static final int MAX_WINDOW = 256;
+  static final int MAX_WINDOW = 1024;
 
   /**
    * Requests in flight per origin at most. Unless configured, enough to keep an origin busy at its
    * delay while outcomes make their way back ({@value #PIPELINE_LATENCY_MILLIS} ms), between
-   * {@value #MIN_WINDOW} and {@value #MAX_WINDOW}: 2 at a delay of one second, 256 at no delay. The
-   * window is what keeps one slow origin from filling a partition: the others' requests are
+   * {@value #MIN_WINDOW} and {@value #MAX_WINDOW}: 2 at a delay of one second, 1024 at no delay.
+   * The window is what keeps one slow origin from filling a partition: the others' requests are
    * released beside it. An origin answering in a millisecond at no delay needs that many: the bench
-   * site's 20 origins at a cap of 64 crawled 700-740 pages per second, at 256 815 with the same CPU
-   * (the fetcher still holds at most {@code fetcher.max.pending.requests}, and answers those it
-   * held too long DEFERRED).
+   * site's 20 origins at a cap of 64 crawled 700-740 pages per second, at 256 815 with the same
+   * CPU; a documentation site crawled mostly one origin at a time went at one window per round trip
+   * (~1 s), 256 pages per second, and at 1024 at what the CPU allows (the fetcher still holds at
+   * most {@code fetcher.max.pending.requests}, and answers those it held too long DEFERRED).
    */
   public int window() {
     return window(delayMillis());

@@ -21,8 +21,9 @@ class FrontierSettingsTest {
     "100,  0, 20",
     "30,   0, 67",
     "10,   0, 200",
-    "5,    0, 256",
-    "0,    0, 256",
+    "5,    0, 400",
+    "2,    0, 1000",
+    "0,    0, 1024",
     "0,    5, 5",
     "1000, 8, 8",
   })
@@ -32,10 +33,10 @@ class FrontierSettingsTest {
 
   @ParameterizedTest(name = "global delay {0} ms, the origin's reported delay {1} ms -> window {2}")
   @CsvSource({
-    "0,   -1,    256",
+    "0,   -1,    1024",
     "0,   60000, 2",
     "0,   500,   4",
-    "1000, 0,    256",
+    "1000, 0,    1024",
   })
   void anOriginsReportedDelaySizesItsWindow(long delay, long originDelay, int expected) {
     assertThat(settings(delay, 0, 3).window(originDelay)).isEqualTo(expected);

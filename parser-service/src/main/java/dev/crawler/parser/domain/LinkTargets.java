@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.jsoup.internal.StringUtil;
 import org.jsoup.nodes.Element;
 import org.jspecify.annotations.Nullable;
 
@@ -37,7 +38,7 @@ final class LinkTargets {
 
   private final int capacity;
   private final LinkedHashMap<String, Optional<String>> recent;
-  private Base lastBase = new Base("", null, null, null, null);
+  private Base lastBase = new Base("", null, null, null, null, Optional.empty());
   private final Map<String, Boolean> normalAuthorities = new HashMap<>();
 
   LinkTargets(int capacity) {
@@ -59,6 +60,11 @@ final class LinkTargets {
    */
   Optional<String> of(Element element, String attribute) {
     String reference = element.attr(attribute);
+    if (capacity > 0 && isPlainFragment(reference, 0)) {
+      // the page itself (a link to a place on it): resolution keeps all of the base but its
+      // fragment, which normalization drops
+      return base(element.baseUri()).self();
+    }
     String key = keyOf(element, reference);
     if (key == null) {
       return resolve(element, attribute);
@@ -81,6 +87,15 @@ final class LinkTargets {
    * resolving and normalizing them was the most of what a new link cost.
    */
   private @Nullable String simpleTarget(String baseUri, String reference) {
+    int fragment = reference.indexOf('#');
+    if (fragment > 0) {
+      // normalization drops a fragment, so the reference without it names the same URL; a
+      // fragment of other characters may make the whole URL unreadable to the normalizer
+      if (!isPlainFragment(reference, fragment)) {
+        return null;
+      }
+      reference = reference.substring(0, fragment);
+    }
     if (reference.startsWith("http://") || reference.startsWith("https://")) {
       int path = reference.indexOf('/', reference.indexOf("//") + 2);
       return path > 0
@@ -94,10 +109,46 @@ final class LinkTargets {
       return authority != null && isSimple(reference, 1) ? authority + reference : null;
     }
     if (isRelativePath(reference)) {
-      String directory = base(baseUri).normalDirectory();
-      return directory != null && isSimple(reference, 0) ? directory + reference : null;
+      Base base = base(baseUri);
+      String directory = base.normalDirectory();
+      String authority = base.authority();
+      if (directory == null || authority == null) {
+        return null;
+      }
+      // each leading ../ takes the last segment off the base's directory (RFC 3986 section
+      // 5.2.4); more of them than the directory has segments is left to resolution
+      int from = 0;
+      int end = directory.length();
+      int root = authority.length(); // where the directory's path starts: its first /
+      while (reference.startsWith("../", from)) {
+        if (end - 1 <= root) {
+          return null;
+        }
+        end = directory.lastIndexOf('/', end - 2) + 1;
+        from += 3;
+      }
+      return isSimple(reference, from)
+          ? directory.substring(0, end) + reference.substring(from)
+          : null;
     }
     return null;
+  }
+
+  /**
+   * Whether {@code reference} from {@code at} is a fragment ({@code #} then characters allowed in
+   * one, RFC 3986 section 3.5, but percent-encodings), which normalization drops whole.
+   */
+  static boolean isPlainFragment(String reference, int at) {
+    if (at >= reference.length() || reference.charAt(at) != '#') {
+      return false;
+    }
+    for (int i = at + 1; i < reference.length(); i++) {
+      char c = reference.charAt(i);
+      if (!isUnreserved(c) && "!$&'()*+,;=:@/?".indexOf(c) < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -276,7 +327,26 @@ final class LinkTargets {
       @Nullable String authority,
       @Nullable String directory,
       @Nullable String normalAuthority,
-      @Nullable String normalDirectory) {
+      @Nullable String normalDirectory,
+      Optional<String> self) {
+
+    private Base(
+        String address,
+        @Nullable String authority,
+        @Nullable String directory,
+        @Nullable String normalAuthority,
+        @Nullable String normalDirectory) {
+      this(address, authority, directory, normalAuthority, normalDirectory, selfOf(address));
+    }
+
+    /**
+     * What a reference to a fragment of the page resolves to: the base, its fragment replaced (as
+     * jsoup resolves it), which normalization drops.
+     */
+    private static Optional<String> selfOf(String address) {
+      String resolved = StringUtil.resolve(address, "#");
+      return resolved.isEmpty() ? Optional.empty() : UrlNormalizer.tryNormalize(resolved);
+    }
 
     static Base of(String address) {
       int start = address.startsWith("http://") ? 7 : address.startsWith("https://") ? 8 : -1;

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Parses each fetch result and writes the document and what it makes known to the frontier, or the
- * rejection ({@link ParserTopology} says where). One instance per task; not thread-safe.
+ * rejection ({@link ParserTopology} says where). One instance per task, each used by one stream
+ * thread at a time; the links remembered as sent are the topology's, shared by its tasks.
  */
 final class ParserProcessor implements Processor<String, FetchResult, String, SpecificRecord> {
 
@@ -75,19 +76,22 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   /**
    * @param parser parses a page; must not throw for bad content, but whatever it throws ends as an
    *     ERROR outcome for the page
-   * @param settings the media types imported and the links remembered as sent ({@link RecentLinks})
+   * @param settings the media types imported
+   * @param recentLinks the links sent lately by any task of the topology (locked while used): a
+   *     task sees pages of every origin, since fetch results are spread over the partitions by URL
    * @param parseDuration times each page's parse ({@link #parseDuration(MeterRegistry)})
    */
   ParserProcessor(
       BiFunction<Page, ParseOptions, ParseResult> parser,
       ParserSettings settings,
+      RecentLinks recentLinks,
       CrawlLog log,
       Timer parseDuration) {
     this.parser = parser;
     this.settings = settings;
+    this.recentLinks = recentLinks;
     this.log = log;
     this.parseDuration = parseDuration;
-    this.recentLinks = new RecentLinks(settings.recentLinks(), RecentLinks.DEFAULT_MAX_AGE_MILLIS);
   }
 
   /** Whether the page is a file the import loop reads (a PDF, an office document), not a page. */
@@ -102,9 +106,13 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
-    // (re-)initialized, possibly after an aborted transaction: what it remembers may not
-    // have been written
-    recentLinks.clear();
+    // (re-)initialized, possibly after an aborted transaction: what it remembers may not have been
+    // written. Another task's links are forgotten too (they are sent again, which costs only the
+    // frontier a lookup); a link another task skipped because this one had sent it is sent again
+    // when this task parses its pages again.
+    synchronized (recentLinks) {
+      recentLinks.clear();
+    }
   }
 
   /**
@@ -231,13 +239,27 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
     outputs
         .document()
         .ifPresent(document -> forward(ParserTopology.PARSED_SINK, origin, document, now));
-    for (KeyValue<String, DiscoveredUrl> discovered : outputs.discovered()) {
-      // a link on many pages (menus, footers) is sent once; a canonical always
-      if (discovered.value.getKind() == UrlKind.CANONICAL
-          || recentLinks.isNew(discovered.value.getUrl(), now.toEpochMilli())) {
-        forward(ParserTopology.DISCOVERED_SINK, discovered.key, discovered.value, now);
+    for (KeyValue<String, DiscoveredUrl> discovered : newlyFound(outputs.discovered(), now)) {
+      forward(ParserTopology.DISCOVERED_SINK, discovered.key, discovered.value, now);
+    }
+  }
+
+  /**
+   * The URLs worth sending to the frontier: a link on many pages (menus, footers) is sent once; a
+   * canonical always. Holds the lock on the remembered links once per page, not while writing.
+   */
+  private List<KeyValue<String, DiscoveredUrl>> newlyFound(
+      List<KeyValue<String, DiscoveredUrl>> discovered, Instant now) {
+    List<KeyValue<String, DiscoveredUrl>> found = new ArrayList<>(discovered.size());
+    synchronized (recentLinks) {
+      for (KeyValue<String, DiscoveredUrl> url : discovered) {
+        if (url.value.getKind() == UrlKind.CANONICAL
+            || recentLinks.isNew(url.value.getUrl(), now.toEpochMilli())) {
+          found.add(url);
+        }
       }
     }
+    return found;
   }
 
   private void forward(String sink, String key, SpecificRecord value, Instant now) {

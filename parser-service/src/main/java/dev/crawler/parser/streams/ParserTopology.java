@@ -8,6 +8,7 @@ import dev.crawler.parser.domain.PageParser;
 import dev.crawler.parser.domain.ParseOptions;
 import dev.crawler.parser.domain.ParseResult;
 import dev.crawler.parser.domain.ParserSettings;
+import dev.crawler.parser.domain.RecentLinks;
 import dev.crawler.schemas.Topics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -65,8 +66,12 @@ public final class ParserTopology {
     Sources.add(topology, SOURCE, topics.fetchResults());
     CrawlLog log = new CrawlLog(ParserProcessor.SERVICE, registry);
     Timer parseDuration = ParserProcessor.parseDuration(registry);
+    RecentLinks recentLinks =
+        new RecentLinks(settings.recentLinks(), RecentLinks.DEFAULT_MAX_AGE_MILLIS);
     topology.addProcessor(
-        PROCESSOR, () -> new ParserProcessor(parser, settings, log, parseDuration), SOURCE);
+        PROCESSOR,
+        () -> new ParserProcessor(parser, settings, recentLinks, log, parseDuration),
+        SOURCE);
     Sinks.add(topology, PARSED_SINK, topics.parsed(), PROCESSOR);
     Sinks.add(topology, DISCOVERED_SINK, topics.discovered(), PROCESSOR);
     Sinks.add(topology, OUTCOMES_SINK, topics.outcomes(), PROCESSOR);

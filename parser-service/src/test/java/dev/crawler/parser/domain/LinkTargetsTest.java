@@ -28,6 +28,9 @@ class LinkTargetsTest {
         "https://a.example:8443/d/p     | /docs/./a.html?q=1             | https://a.example:8443/docs/a.html?q=1",
         "http://a.example/dir/page.html | other.html                     | http://a.example/dir/other.html",
         "http://a.example/dir/page.html | ../up.html                     | http://a.example/up.html",
+        "http://a.example/a/b/c/p.html  | ../../x/y.html#m(int)          | http://a.example/a/x/y.html",
+        "http://a.example/dir/page.html | #top                           | http://a.example/dir/page.html",
+        "http://a.example/p.html?q=1    | #method(java.lang.String)      | http://a.example/p.html?q=1",
         "http://a.example/dir/page.html | //c.example/z                  | http://c.example/z",
         "http://a.example/dir/page.html | mailto:x@a.example             | NONE",
         "http://a.example/dir/page.html | javascript:void(0)             | NONE",
@@ -138,6 +141,12 @@ class LinkTargetsTest {
       "https://a.example:8443/d/p",
       "http://b.example/d/../p.html",
       "http://a.example/d;x/p",
+      "http://a.example/a/b/c/d/p.html",
+      "http://a.example/a/b/c/d/p.html?q=1#f",
+      "http://a.example/a%2Fb/c/p.html",
+      "http://a.example/a/./b/p.html",
+      "http://a.example/a/b/",
+      "https://a.example/a/b",
     };
     String[] references = {
       "x.html",
@@ -167,6 +176,28 @@ class LinkTargetsTest {
       "x?",
       "a#",
       "C:\\dir\\f.html",
+      "#",
+      "#equals(java.lang.Object)",
+      "#a:b@c/d?e=f",
+      "#%3Cinit%3E()",
+      "#a b",
+      "#a#b",
+      "#\u00e9",
+      "x.html#f",
+      "x.html#f g",
+      "x.html?a=1#f",
+      "/abs#f",
+      "http://c.example/z#f",
+      "../",
+      "../../",
+      "../../../../",
+      "../../../../../x.html",
+      "../../x/y.html",
+      "../../x/y.html#m(int)",
+      "..//x.html",
+      "../../x/../y.html",
+      "../x.html?a=1&b=2",
+      ".././x.html",
     };
     LinkTargets remembering = new LinkTargets(1_000);
     for (int round = 0; round < 2; round++) {
@@ -227,10 +258,12 @@ class LinkTargetsTest {
       "http://a.example/%7Ed/p",
       "https://a.example/d;x/p?q=1",
       "http://a.example",
+      "http://a.example/a/b/c/p.html",
     };
     String[] pieces = {
       "a", "B", "0", "-", ".", "_", "~", "/", "?", "=", "&", "%41", "%7e", "#", " ", "\u00e9", ":",
-      "..", "./", "x.html", "//", "+", ";", "?b=2", "&a=1", "?a=1", "&b=2", "?A=1", "&c",
+      "..", "./", "x.html", "//", "+", ";", "?b=2", "&a=1", "?a=1", "&b=2", "?A=1", "&c", "../",
+      "#f", "#m(a,b)", "(", "@", "!",
     };
     String[] starts = {
       "",
@@ -238,7 +271,10 @@ class LinkTargetsTest {
       "http://a.example/",
       "http://B.example/",
       "https://a.example:443/",
-      "http://127.0.0.3:8080/"
+      "http://127.0.0.3:8080/",
+      "#",
+      "../",
+      "../../",
     };
     Random random = new Random(20261124);
     LinkTargets remembering = new LinkTargets(100_000);
