@@ -4,6 +4,7 @@ import dev.crawler.committer.domain.CommitPolicy;
 import dev.crawler.committer.domain.CommitterSettings;
 import dev.crawler.common.streams.StreamsServiceConfig;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
@@ -57,6 +58,12 @@ public final class CommitterConfig extends StreamsServiceConfig {
   public CommitterSettings settings() {
     return new CommitterSettings(
         getInt(NOT_FOUND_GRACE_CONFIG), getInt(ERROR_GRACE_CONFIG), getBoolean(DUPLICATES_CONFIG));
+  }
+
+  /** The Streams properties, its input buffers bounded: its records are parsed documents. */
+  @Override
+  public Properties streamsProperties() {
+    return boundPageBuffers(super.streamsProperties());
   }
 
   @Override

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -150,6 +151,12 @@ public final class ParserConfig extends StreamsServiceConfig {
    */
   public ParserConfig(Map<String, String> settings) {
     super(DEFINITION, settings);
+  }
+
+  /** The Streams properties, its input buffers bounded: its records are fetch results. */
+  @Override
+  public Properties streamsProperties() {
+    return boundPageBuffers(super.streamsProperties());
   }
 
   @Override

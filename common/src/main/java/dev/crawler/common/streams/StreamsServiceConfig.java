@@ -202,6 +202,23 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
   public abstract String serviceName();
 
   /**
+   * Records a task holds per input partition before it stops fetching more, for a service whose
+   * records are pages (fetch results, parsed documents: tens of kilobytes each, up to megabytes),
+   * instead of Kafka Streams' 1,000: a parser behind the fetchers held up to 1,000 pages per
+   * partition in its heap, which grew the crawl's resident set; 100 pages are still seconds of
+   * work. Set with {@link #boundPageBuffers}; a {@code kafka.buffered.records.per.partition}
+   * setting wins.
+   */
+  protected static final int PAGE_RECORDS_BUFFERED_PER_PARTITION = 100;
+
+  /** The properties with {@link #PAGE_RECORDS_BUFFERED_PER_PARTITION}, unless set already. */
+  protected static Properties boundPageBuffers(Properties properties) {
+    properties.putIfAbsent(
+        StreamsConfig.BUFFERED_RECORDS_PER_PARTITION_CONFIG, PAGE_RECORDS_BUFFERED_PER_PARTITION);
+    return properties;
+  }
+
+  /**
    * The {@code KafkaStreams} properties: exactly-once, the dead-letter handler, and every {@code
    * kafka.*} setting.
    */
