@@ -3,6 +3,7 @@ package dev.crawler.embedded;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,21 @@ public final class EmbeddedCluster implements AutoCloseable {
    * @param defaultPartitions partitions of topics created without a count
    */
   public static EmbeddedCluster start(Path dataDir, int defaultPartitions) {
+    return start(dataDir, defaultPartitions, (bootstrapServers, registryUrl) -> {});
+  }
+
+  /**
+   * {@link #start(Path, int)}, running {@code brokerReady} as soon as the broker answers requests,
+   * while the registry may still be starting (its JVM takes longer than the broker): work that
+   * needs only the broker, such as creating topics, is then done before the cluster is ready
+   * instead of after.
+   *
+   * @param brokerReady given the broker's bootstrap servers and the URL the registry will answer at
+   *     once this method returns (it may not answer yet); an exception it throws stops the cluster
+   *     and is thrown
+   */
+  public static EmbeddedCluster start(
+      Path dataDir, int defaultPartitions, BiConsumer<String, String> brokerReady) {
     StablePorts ports = StablePorts.of(dataDir);
     var registryStart = new CompletableFuture<EmbeddedSchemaRegistry>();
     Thread starter =
@@ -62,6 +78,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     try {
       broker =
           EmbeddedKafkaBroker.start(dataDir, defaultPartitions, ports.kafka(), ports.controller());
+      brokerReady.accept(broker.bootstrapServers(), EmbeddedSchemaRegistry.urlOf(ports.registry()));
       EmbeddedSchemaRegistry registry = registryStart.join();
       LOG.info(
           "Embedded cluster ready: Kafka at {}, schema registry at {}",

@@ -100,7 +100,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
       throw new UncheckedIOException("cannot start the schema registry (" + runner + ")", e);
     }
     EmbeddedSchemaRegistry registry =
-        new EmbeddedSchemaRegistry(process, "http://127.0.0.1:" + port, logFile, archive);
+        new EmbeddedSchemaRegistry(process, baseUrlOf(port), logFile, archive);
     Runtime.getRuntime().addShutdownHook(registry.shutdownHook);
     registry.watchdog = startWatchdog(process);
     try {
@@ -121,6 +121,15 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
   /** The Confluent-compatible API root, e.g. {@code http://127.0.0.1:41234/apis/ccompat/v7}. */
   public String url() {
     return baseUrl + CCOMPAT_PATH;
+  }
+
+  /** The {@link #url()} of a registry started on this port of 127.0.0.1. */
+  public static String urlOf(int port) {
+    return baseUrlOf(port) + CCOMPAT_PATH;
+  }
+
+  private static String baseUrlOf(int port) {
+    return "http://127.0.0.1:" + port;
   }
 
   /** The process id of the registry, for operators and tests. */

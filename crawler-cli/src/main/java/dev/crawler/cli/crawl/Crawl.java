@@ -39,6 +39,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -58,8 +59,18 @@ final class Crawl {
 
   private static final Logger LOG = LoggerFactory.getLogger(Crawl.class);
 
+  /** How long creating the topics may take. */
+  private static final Duration TOPICS_TIMEOUT = Duration.ofSeconds(60);
+
   /** How often progress and idleness are checked. */
   static final Duration CHECK_INTERVAL = Duration.ofMillis(250);
+
+  /**
+   * How soon an idle check is followed by the next while the frontier is idle: the idleness is
+   * confirmed without a quarter of a second per check added to the end of every crawl, while the
+   * checks (two admin requests each) stay four a second as long as the crawl is busy.
+   */
+  static final Duration CONFIRM_INTERVAL = Duration.ofMillis(100);
 
   /**
    * Consecutive idle checks before the crawl is over: the frontier must stay idle, not just pass
@@ -135,30 +146,35 @@ final class Crawl {
     Optional<Path> log = ConsoleLog.alsoTo(logFile(plan.dataDir(), started));
     String bootstrapServers;
     String registryUrl;
-    short replicationFactor;
     CrawlSettings settings = plan.settings();
     if (plan.bootstrapServers().isPresent()) {
       bootstrapServers = plan.bootstrapServers().get();
       registryUrl = plan.schemaRegistry().orElseThrow();
-      replicationFactor = -1; // the cluster's default
     } else {
       settings =
           settings.withDefault(
               ServiceConfig.KAFKA_PREFIX + ProducerConfig.COMPRESSION_TYPE_CONFIG,
               CrawlSettings.EMBEDDED_COMPRESSION);
       console.startingCluster(plan.dataDir());
-      cluster = EmbeddedCluster.start(plan.dataDir(), plan.partitions());
+      CrawlSettings embedded = settings;
+      // the topics are created while the registry's JVM is still starting: only the broker is
+      // needed
+      cluster =
+          EmbeddedCluster.start(
+              plan.dataDir(),
+              plan.partitions(),
+              (bootstrap, registry) ->
+                  installTopics(embedded.frontier(bootstrap, registry), (short) 1));
       bootstrapServers = cluster.bootstrapServers();
       registryUrl = cluster.schemaRegistryUrl();
-      replicationFactor = 1;
     }
     FrontierConfig frontierConfig = settings.frontier(bootstrapServers, registryUrl);
+    if (cluster == null) {
+      installTopics(frontierConfig, (short) -1); // the cluster's default replication factor
+    }
     Topics topics = frontierConfig.topics();
     Map<String, Object> kafka = frontierConfig.kafkaProperties();
     try (Admin admin = Admin.create(kafka)) {
-      new TopicInstaller(admin, Duration.ofSeconds(60))
-          .install(topics.all(), plan.partitions(), replicationFactor);
-
       events = new CrawlEvents(kafka, topics, plan.crawlLog(), plan.out(), plan.chunks());
       eventsThread = new Thread(events, "crawl-events");
       eventsThread.start();
@@ -227,6 +243,14 @@ final class Crawl {
     }
   }
 
+  /** Creates the catalogue's topics that are missing, with this replication factor. */
+  private void installTopics(FrontierConfig config, short replicationFactor) {
+    try (Admin admin = Admin.create(config.kafkaProperties())) {
+      new TopicInstaller(admin, TOPICS_TIMEOUT)
+          .install(config.topics().all(), plan.partitions(), replicationFactor);
+    }
+  }
+
   private synchronized void addService(RunningService service) {
     services.add(service);
   }
@@ -269,7 +293,8 @@ final class Crawl {
     long[] downSince = {0};
     ScheduledExecutorService checker =
         Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "crawl-progress"));
-    checker.scheduleWithFixedDelay(
+    Runnable[] check = new Runnable[1];
+    check[0] =
         () -> {
           try {
             Optional<FrontierProgress> progress = frontier.progress();
@@ -303,10 +328,15 @@ final class Crawl {
           } catch (RuntimeException e) {
             LOG.warn("progress check failed: {}", e.toString());
           }
-        },
-        CHECK_INTERVAL.toMillis(),
-        CHECK_INTERVAL.toMillis(),
-        TimeUnit.MILLISECONDS);
+          // the next check: soon while idleness is being confirmed
+          Duration next = idleChecks.get() > 0 ? CONFIRM_INTERVAL : CHECK_INTERVAL;
+          try {
+            checker.schedule(check[0], next.toMillis(), TimeUnit.MILLISECONDS);
+          } catch (RejectedExecutionException e) {
+            // the wait is over
+          }
+        };
+    checker.schedule(check[0], CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     try {
       over.await();
     } catch (InterruptedException e) {

@@ -413,6 +413,7 @@ final class CrawlEvents implements Runnable, AutoCloseable {
   @Override
   public void close() {
     stopped = true;
+    consumer.wakeup(); // out of its poll now, not when the poll ends
     try {
       finished.await();
     } catch (InterruptedException e) {
