@@ -186,24 +186,34 @@ final class Crawl {
               + " ranges it denies (fetcher.address.allow, fetcher.address.deny)",
           fetcherSettings.shared().getOrDefault(FetcherConfig.ADDRESS_ALLOW_CONFIG, "none"));
       CrawlSettings all = settings;
-      List<Callable<RunningService>> starts = new ArrayList<>();
-      starts.add(() -> frontier = FrontierApp.start(frontierConfig));
-      starts.add(() -> FetcherApp.start(fetcherSettings.fetcher(bootstrapServers, registryUrl)));
-      starts.add(() -> ParserApp.start(all.parser(bootstrapServers, registryUrl)));
-      starts.add(() -> CommitterApp.start(all.committer(bootstrapServers, registryUrl)));
+      // the first request needs the frontier and the fetcher: the seeds go as soon as those two
+      // run, while the others (the parser sets up its import process) are still starting
+      List<Callable<RunningService>> first = new ArrayList<>();
+      first.add(() -> frontier = FrontierApp.start(frontierConfig));
+      first.add(() -> FetcherApp.start(fetcherSettings.fetcher(bootstrapServers, registryUrl)));
+      List<Callable<RunningService>> others = new ArrayList<>();
+      others.add(() -> ParserApp.start(all.parser(bootstrapServers, registryUrl)));
+      others.add(() -> CommitterApp.start(all.committer(bootstrapServers, registryUrl)));
       if (plan.warc().isPresent()) {
-        starts.add(() -> archive = ArchiveApp.start(all.archive(bootstrapServers, registryUrl)));
+        others.add(() -> archive = ArchiveApp.start(all.archive(bootstrapServers, registryUrl)));
       }
       if (plan.renders()) {
-        starts.add(() -> RenderApp.start(fetcherSettings.render(bootstrapServers, registryUrl)));
+        others.add(() -> RenderApp.start(fetcherSettings.render(bootstrapServers, registryUrl)));
       }
-      ServiceStarts.startAll(starts, this::addService);
+      Instant[] seeded = new Instant[1];
+      ServiceStarts.startAll(
+          first,
+          others,
+          () -> {
+            seeded[0] = Instant.now();
+            seed(kafka, topics, seeded[0]);
+            if (plan.forceRecrawl()) {
+              control(kafka, topics, ControlCommandType.RECRAWL_ALL, seeded[0]);
+            }
+          },
+          this::addService);
 
-      Instant crawling = Instant.now();
-      seed(kafka, topics, crawling);
-      if (plan.forceRecrawl()) {
-        control(kafka, topics, ControlCommandType.RECRAWL_ALL, crawling);
-      }
+      Instant crawling = seeded[0];
       console.crawling(plan.seeds().size(), Duration.between(started, crawling));
       FrontierLag lag =
           new FrontierLag(

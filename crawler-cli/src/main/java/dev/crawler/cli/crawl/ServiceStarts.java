@@ -21,6 +21,25 @@ final class ServiceStarts {
    * crawl), even when another failed.
    */
   static void startAll(List<Callable<RunningService>> starts, Consumer<RunningService> started) {
+    startAll(starts, List.of(), () -> {}, started);
+  }
+
+  /**
+   * Starts the services at once, as {@link #startAll(List, Consumer)} does, and runs {@code
+   * whenFirstStarted} as soon as every one of {@code first} has started, while the others may still
+   * be starting; not at all when one of {@code first} failed.
+   *
+   * @param first the services that must run before {@code whenFirstStarted} (the frontier and the
+   *     fetcher, which the first request needs)
+   * @param others the services started beside them
+   */
+  static void startAll(
+      List<Callable<RunningService>> first,
+      List<Callable<RunningService>> others,
+      Runnable whenFirstStarted,
+      Consumer<RunningService> started) {
+    List<Callable<RunningService>> starts = new ArrayList<>(first);
+    starts.addAll(others);
     ExecutorService starting = Executors.newFixedThreadPool(starts.size());
     try {
       List<Future<RunningService>> futures = new ArrayList<>();
@@ -28,7 +47,18 @@ final class ServiceStarts {
         futures.add(starting.submit(start));
       }
       RuntimeException failure = null;
-      for (Future<RunningService> service : futures) {
+      for (int i = 0; i <= futures.size(); i++) {
+        if (i == first.size() && failure == null) {
+          try {
+            whenFirstStarted.run();
+          } catch (RuntimeException e) {
+            failure = e; // the others are still collected, to be stopped with the crawl
+          }
+        }
+        if (i == futures.size()) {
+          break;
+        }
+        Future<RunningService> service = futures.get(i);
         try {
           started.accept(service.get());
         } catch (ExecutionException e) {
