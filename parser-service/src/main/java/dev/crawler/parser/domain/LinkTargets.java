@@ -22,10 +22,11 @@ import org.jspecify.annotations.Nullable;
  * absolute-path reference ({@code /docs/a.html}) with the base's scheme and authority (resolution
  * keeps nothing else of the base); and a relative-path reference ({@code a.html}, {@code
  * ../b/c.html}) with the base's directory, its address up to the last {@code /} of its path
- * (resolution merges the reference into that). References that start with {@code ?} or {@code #},
- * are empty, or start with a control character or a space depend on more of the base and are
- * resolved every time. Holds at most {@code capacity} answers, forgetting the least recently used.
- * Not thread-safe: one per thread.
+ * (resolution merges the reference into that). A reference to a place on the page ({@code #} and a
+ * fragment of plain characters) names the page itself, normalized once per base. References that
+ * start with {@code ?}, other fragments, empty ones, and ones that start with a control character
+ * or a space depend on more of the base and are resolved every time. Holds at most {@code capacity}
+ * answers, forgetting the least recently used. Not thread-safe: one per thread.
  */
 final class LinkTargets {
 

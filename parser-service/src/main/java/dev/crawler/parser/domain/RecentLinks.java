@@ -7,8 +7,8 @@ import java.util.Map;
  * The links a parser task sent to the frontier lately, so that a link found on many pages (a menu,
  * a footer) is sent once rather than once per page. Only an optimization: the frontier deduplicates
  * every URL itself, and it keeps the first depth and source it sees, which are the ones sent here.
- * Holds at most {@code capacity} URLs, forgetting the least recently seen. Not thread-safe: each
- * task has its own.
+ * Holds at most {@code capacity} URLs, forgetting the least recently seen. Not thread-safe: the
+ * parser's tasks share one and lock it while they use it.
  *
  * <p>A link is remembered for {@code maxAgeMillis} at most, then sent again: a recrawl that starts
  * later rediscovers every link, which its orphan detection relies on.
