@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /** How {@code crawler crawl} starts its services. */
 final class ServiceStarts {
@@ -46,38 +47,46 @@ final class ServiceStarts {
       for (Callable<RunningService> start : starts) {
         futures.add(starting.submit(start));
       }
-      RuntimeException failure = null;
-      for (int i = 0; i <= futures.size(); i++) {
-        if (i == first.size() && failure == null) {
-          try {
-            whenFirstStarted.run();
-          } catch (RuntimeException e) {
-            failure = e; // the others are still collected, to be stopped with the crawl
-          }
-        }
-        if (i == futures.size()) {
-          break;
-        }
-        Future<RunningService> service = futures.get(i);
+      RuntimeException failure = collect(futures.subList(0, first.size()), started, null);
+      if (failure == null) {
         try {
-          started.accept(service.get());
-        } catch (ExecutionException e) {
-          if (failure == null) {
-            failure =
-                e.getCause() instanceof RuntimeException cause
-                    ? cause
-                    : new IllegalStateException(e.getCause());
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          failure = new IllegalStateException("interrupted while starting the services", e);
+          whenFirstStarted.run();
+        } catch (RuntimeException e) {
+          failure = e; // the others are still collected, to be stopped with the crawl
         }
       }
+      failure = collect(futures.subList(first.size(), futures.size()), started, failure);
       if (failure != null) {
         throw failure;
       }
     } finally {
       starting.shutdown();
     }
+  }
+
+  /**
+   * Hands every service that started to {@code started}; returns the first failure, {@code failure}
+   * when there was one already.
+   */
+  private static @Nullable RuntimeException collect(
+      List<Future<RunningService>> services,
+      Consumer<RunningService> started,
+      @Nullable RuntimeException failure) {
+    for (Future<RunningService> service : services) {
+      try {
+        started.accept(service.get());
+      } catch (ExecutionException e) {
+        if (failure == null) {
+          failure =
+              e.getCause() instanceof RuntimeException cause
+                  ? cause
+                  : new IllegalStateException(e.getCause());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure = new IllegalStateException("interrupted while starting the services", e);
+      }
+    }
+    return failure;
   }
 }
