@@ -71,6 +71,10 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
     command.addAll(
         List.of(
             "-Xmx256m",
+            // a heap that starts small: with only -Xmx the whole 256 MB was the first heap, and
+            // the start filled ~70 MB of fresh memory and paid one long collection (0.3 s less
+            // CPU and time to ready with this, measured over 7 alternating rounds)
+            "-Xms32m",
             "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1",
             "-Dquarkus.http.host=127.0.0.1",

@@ -8,6 +8,7 @@ import dev.crawler.common.RunningService;
 import dev.crawler.common.Seeds;
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.common.control.ControlTopic;
+import dev.crawler.common.url.RegisteredDomain;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.TopicInstaller;
 import dev.crawler.events.ControlCommand;
@@ -139,6 +140,11 @@ final class Crawl {
 
   private int execute() throws IOException {
     Instant started = Instant.now();
+    // the public suffix list (read when the frontier builds its topology) is read while the broker
+    // starts
+    Thread suffixes = new Thread(RegisteredDomain::load, "public-suffixes");
+    suffixes.setDaemon(true);
+    suffixes.start();
     Files.createDirectories(plan.dataDir());
     if (plan.verbose()) {
       ConsoleLog.beVerbose();
