@@ -8,6 +8,7 @@ import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.schemas.options.RequestOptions;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,25 @@ class FrontierConfigTest {
             StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     assertThat(new FrontierConfig(Map.of("kafka.max.task.idle.ms", "0")).streamsProperties())
         .containsEntry(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0");
+  }
+
+  @Test
+  void anEmptyChangelogIsWaitedOnBrieflyUnlessAKafkaSettingSaysOtherwise() {
+    String restoreWait =
+        StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG);
+
+    assertThat(new FrontierConfig(Map.of()).streamsProperties()).containsEntry(restoreWait, 50);
+    assertThat(
+            new FrontierConfig(Map.of("kafka.restore.consumer.fetch.max.wait.ms", "200"))
+                .streamsProperties())
+        .containsEntry(restoreWait, "200");
+    assertThat(new FrontierConfig(Map.of("kafka.fetch.max.wait.ms", "300")).streamsProperties())
+        .doesNotContainKey(restoreWait)
+        .containsEntry(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "300");
+    assertThat(
+            new FrontierConfig(Map.of("kafka.consumer.fetch.max.wait.ms", "300"))
+                .streamsProperties())
+        .doesNotContainKey(restoreWait);
   }
 
   @Test
