@@ -29,7 +29,7 @@ final class MetaCharset {
   private MetaCharset() {}
 
   /** UTF-8 when jsoup's detection certainly comes to it; empty when jsoup must look for itself. */
-  static Optional<Charset> declaredUpFront(byte[] body) {
+  static Optional<Charset> certainlyUtf8(byte[] body) {
     int end = Math.min(body.length, SNIFF_BYTES);
     if (startsWithByteOrderMark(body)) {
       return Optional.empty();

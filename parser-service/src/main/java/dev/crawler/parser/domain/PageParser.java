@@ -123,10 +123,10 @@ public final class PageParser {
   }
 
   private ParseResult parseHtml(Page page, String type, ParseOptions options) throws IOException {
-    // the response's charset, else one the page declares up front;
+    // the response's charset, else UTF-8 when jsoup's own detection would certainly come to it;
     // else jsoup looks for one (a byte order mark, then meta)
     Optional<Charset> charset =
-        page.declaredCharset().or(() -> MetaCharset.declaredUpFront(page.body()));
+        page.declaredCharset().or(() -> MetaCharset.certainlyUtf8(page.body()));
     Document document =
         Jsoup.parse(
             new ByteArrayInputStream(page.body()),

@@ -40,7 +40,7 @@ class MetaCharsetTest {
   void recognizesWhatJsoupDecodesAsUtf8(String start) throws IOException {
     byte[] body = start.getBytes(StandardCharsets.UTF_8);
 
-    assertThat(MetaCharset.declaredUpFront(body)).contains(StandardCharsets.UTF_8);
+    assertThat(MetaCharset.certainlyUtf8(body)).contains(StandardCharsets.UTF_8);
     assertThat(jsoupsCharset(body)).isEqualTo(StandardCharsets.UTF_8);
   }
 
@@ -62,7 +62,7 @@ class MetaCharsetTest {
         "<html><head><meta charset=utf8>",
       })
   void leavesEveryOtherPageToJsoup(String start) {
-    assertThat(MetaCharset.declaredUpFront(start.getBytes(StandardCharsets.UTF_8))).isEmpty();
+    assertThat(MetaCharset.certainlyUtf8(start.getBytes(StandardCharsets.UTF_8))).isEmpty();
   }
 
   @Test
@@ -77,7 +77,7 @@ class MetaCharsetTest {
       System.arraycopy(bom, 0, body, 0, bom.length);
       System.arraycopy(page, 0, body, bom.length, page.length);
 
-      assertThat(MetaCharset.declaredUpFront(body)).isEmpty();
+      assertThat(MetaCharset.certainlyUtf8(body)).isEmpty();
     }
   }
 
@@ -93,8 +93,8 @@ class MetaCharsetTest {
                 + "</title><meta charset=iso-8859-1>")
             .getBytes(StandardCharsets.US_ASCII);
 
-    assertThat(MetaCharset.declaredUpFront(late)).contains(StandardCharsets.UTF_8);
-    assertThat(MetaCharset.declaredUpFront(nearTheEnd)).isEmpty();
+    assertThat(MetaCharset.certainlyUtf8(late)).contains(StandardCharsets.UTF_8);
+    assertThat(MetaCharset.certainlyUtf8(nearTheEnd)).isEmpty();
   }
 
   /**
@@ -109,7 +109,7 @@ class MetaCharsetTest {
     int pages = 20_000;
     for (int n = 0; n < pages; n++) {
       byte[] body = generatedPage(random);
-      if (MetaCharset.declaredUpFront(body).isPresent()) {
+      if (MetaCharset.certainlyUtf8(body).isPresent()) {
         recognized++;
         assertThat(jsoupsCharset(body))
             .as("%s", new String(body, StandardCharsets.ISO_8859_1))
