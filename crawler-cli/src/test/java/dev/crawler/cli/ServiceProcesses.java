@@ -126,7 +126,11 @@ final class ServiceProcesses implements AfterEachCallback {
     ProcessBuilder builder =
         new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            // small, C1 only, one collector thread: a test's service runs for minutes, beside a
+            // dozen other JVMs on two cores (C2 and G1's threads in each cost more than they save)
             "-Xmx256m",
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
             "-cp",
             jar.toString(),
             main.getName());

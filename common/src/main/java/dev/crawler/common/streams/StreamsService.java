@@ -15,9 +15,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -30,12 +32,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A stream thread that dies of an unexpected error is replaced, so one bad moment does not stop
  * the service (records that fail are already sent to the dead-letter topic by {@link
- * DeadLetterHandler}). The watchdog aborts the hanging transactions it finds on the topics the
- * instance reads and writes, its changelogs included ({@link TransactionRecovery}: after a broker's
- * crash one can hold a restoration, and with it the whole service, for good), and watches the
- * instance's progress: one that has work and makes none for {@code liveness.stall.timeout.ms} is
- * not alive any more ({@link #livenessProblem()}), so that Kubernetes restarts it; nor is one whose
- * stream threads keep failing ({@link ThreadReplacements}).
+ * DeadLetterHandler}); under static membership its member then leaves the group, so that its tasks
+ * move at once ({@link ReplacedThreadMembers}). The watchdog aborts the hanging transactions it
+ * finds on the topics the instance reads and writes, its changelogs included ({@link
+ * TransactionRecovery}: after a broker's crash one can hold a restoration, and with it the whole
+ * service, for good), and watches the instance's progress: one that has work and makes none for
+ * {@code liveness.stall.timeout.ms} is not alive any more ({@link #livenessProblem()}), so that
+ * Kubernetes restarts it; nor is one whose stream threads keep failing ({@link
+ * ThreadReplacements}).
  */
 public final class StreamsService implements RunningService {
 
@@ -60,16 +64,22 @@ public final class StreamsService implements RunningService {
   /** Stream threads replaced after a failure, and why the last one failed. */
   private final ThreadReplacements replacements;
 
+  /** Takes the members of replaced threads out of the group. */
+  private final ReplacedThreadMembers replacedMembers;
+
   private StreamsService(
       StreamsServiceConfig config,
       KafkaStreams streams,
+      Admin admin,
       Set<String> topologyTopics,
-      ThreadReplacements replacements) {
+      ThreadReplacements replacements,
+      ReplacedThreadMembers replacedMembers) {
     this.name = config.serviceName();
     this.streams = streams;
     this.replacements = replacements;
+    this.replacedMembers = replacedMembers;
     this.progress = new ProgressWatch(config.stallTimeout());
-    this.admin = Admin.create(config.adminProperties());
+    this.admin = admin;
     String internalPrefix = config.getString(StreamsServiceConfig.APPLICATION_ID_CONFIG) + "-";
     TransactionRecovery recovery =
         new TransactionRecovery(
@@ -98,17 +108,30 @@ public final class StreamsService implements RunningService {
     Set<String> topologyTopics = topicsOf(topology.describe());
     KafkaStreams streams = new KafkaStreams(topology, config.streamsProperties());
     streams.setGlobalStateRestoreListener(new RestoreLog(name));
+    Admin admin = Admin.create(config.adminProperties());
     ThreadReplacements replacements = new ThreadReplacements(InstantSource.system());
+    ReplacedThreadMembers replacedMembers =
+        new ReplacedThreadMembers(
+            name,
+            admin,
+            config.getString(StreamsServiceConfig.APPLICATION_ID_CONFIG),
+            config.getString(StreamsServiceConfig.INSTANCE_ID_CONFIG).strip(),
+            () ->
+                streams.metadataForLocalThreads().stream()
+                    .map(ThreadMetadata::threadName)
+                    .collect(Collectors.toSet()));
     streams.setUncaughtExceptionHandler(
         error -> {
           LOG.error("{}: stream thread failed, replacing it", name, error);
           replacements.replaced(error);
+          replacedMembers.replacing(Thread.currentThread());
           return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
     streams.start();
     LOG.info(
         "{} started: {}", name, topology.describe().subtopologies().size() + " sub-topologies");
-    return new StreamsService(config, streams, topologyTopics, replacements);
+    return new StreamsService(
+        config, streams, admin, topologyTopics, replacements, replacedMembers);
   }
 
   /** The topics a topology reads (its global stores' included) and writes. */
@@ -231,6 +254,7 @@ public final class StreamsService implements RunningService {
     streams.close(
         CloseOptions.timeout(CLOSE_TIMEOUT)
             .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+    replacedMembers.close();
     admin.close(Duration.ofSeconds(5));
     LOG.info("{} stopped", name);
   }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -99,6 +100,62 @@ class StreamsServiceIT {
           .until(() -> read(cluster, out, output).containsAll(List.of("stuck", "behind")));
     } finally {
       release.countDown();
+      service.close();
+    }
+  }
+
+  /**
+   * A stream thread that fails is replaced, and under static membership its member leaves the group
+   * at once: its task runs again long before the member's session would have timed out.
+   */
+  @Test
+  void aFailedStreamThreadsTaskRunsAgainWithoutWaitingForItsSessionToTimeOut(TestCluster cluster)
+      throws Exception {
+    String in = cluster.uniqueId("replaced-in");
+    String out = cluster.uniqueId("replaced-out");
+    cluster
+        .admin()
+        .createTopics(List.of(new NewTopic(in, 1, (short) 1), new NewTopic(out, 1, (short) 1)))
+        .all()
+        .get(30, TimeUnit.SECONDS);
+    AtomicBoolean failed = new AtomicBoolean();
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.stream(in, Consumed.with(Serdes.String(), Serdes.String()))
+        .peek(
+            (key, value) -> {
+              if (value.equals("fail") && failed.compareAndSet(false, true)) {
+                throw new AssertionError("an unexpected failure of the stream thread");
+              }
+            })
+        .to(out, Produced.with(Serdes.String(), Serdes.String()));
+    Duration session = Duration.ofSeconds(45);
+    Config config =
+        new Config(
+            Map.of(
+                ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, cluster.schemaRegistryUrl(),
+                ServiceConfig.SESSION_TIMEOUT_MS_CONFIG, Long.toString(session.toMillis()),
+                StreamsServiceConfig.APPLICATION_ID_CONFIG, cluster.uniqueId("replaced"),
+                StreamsServiceConfig.INSTANCE_ID_CONFIG, "instance-a",
+                StreamsServiceConfig.STATE_DIR_CONFIG,
+                    cluster.newDirectory("replaced-state").toString()));
+    StreamsService service = StreamsService.start(config, builder.build());
+    try (KafkaProducer<String, String> producer = producer(cluster)) {
+      producer.send(new ProducerRecord<>(in, "k", "first")).get(30, TimeUnit.SECONDS);
+      List<String> output = new ArrayList<>();
+      await("first record through")
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> read(cluster, out, output).contains("first"));
+
+      producer.send(new ProducerRecord<>(in, "k", "fail"));
+      producer.send(new ProducerRecord<>(in, "k", "after"));
+      producer.flush();
+      await("the failed record and the one after it through, by the new thread")
+          .atMost(session.minusSeconds(15))
+          .until(() -> read(cluster, out, output).containsAll(List.of("fail", "after")));
+      assertThat(failed).isTrue();
+      assertThat(output).containsExactly("first", "fail", "after");
+    } finally {
       service.close();
     }
   }
