@@ -19,6 +19,9 @@ final class FrontierOutput {
   private final CrawlLog log;
   private String configVersion = "";
 
+  /** Whether the task has sent a request since it started. */
+  private boolean requested;
+
   FrontierOutput(ProcessorContext<String, SpecificRecord> context, CrawlLog log) {
     this.context = context;
     this.log = log;
@@ -32,6 +35,21 @@ final class FrontierOutput {
   /** The task's clock: the stream time's wall clock (virtual in tests). */
   Instant now() {
     return Instant.ofEpochMilli(context.currentSystemTimeMs());
+  }
+
+  /**
+   * Sends a fetch or render request for the origin. The task's first asks Kafka Streams to commit
+   * once the record in hand is processed, instead of at the end of the commit interval: a fetcher
+   * reads only committed requests, so the first request of a crawl, and the first after the task
+   * moved to this instance, reach the fetchers up to {@code commit.interval.ms} sooner. The others
+   * wait for the interval, as every output of a batch shares its transaction.
+   */
+  void request(String sink, String origin, SpecificRecord request, Instant now) {
+    forward(sink, origin, request, now);
+    if (!requested) {
+      requested = true;
+      context.commit();
+    }
   }
 
   void forward(String sink, String key, SpecificRecord value, Instant now) {

@@ -149,7 +149,7 @@ final class Releases {
             .setIfModifiedSince(state.getLastModified())
             .setOptions(requestOptions(origin, url, state.getDepth()))
             .build();
-    output.forward(
+    output.request(
         RenderRouting.isRendered(request.getOptions(), state, originState)
             ? FrontierTopology.RENDER_REQUESTS_SINK
             : FrontierTopology.FETCH_REQUESTS_SINK,
