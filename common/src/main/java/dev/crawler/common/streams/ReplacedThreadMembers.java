@@ -9,6 +9,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
@@ -40,6 +42,9 @@ final class ReplacedThreadMembers implements AutoCloseable {
   static final Duration THREAD_END_TIMEOUT = Duration.ofSeconds(30);
 
   private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(15);
+
+  /** A stream thread's name ends with its index, which names its member too. */
+  private static final Pattern STREAM_THREAD = Pattern.compile("-StreamThread-(\\d+)$");
 
   private final String service;
   private final Admin admin;
@@ -77,11 +82,11 @@ final class ReplacedThreadMembers implements AutoCloseable {
    * being replaced: its member leaves the group once it has ended. Returns at once.
    */
   void replacing(Thread failed) {
-    if (instanceId.isEmpty()) {
-      return;
+    Matcher stream = STREAM_THREAD.matcher(failed.getName());
+    if (instanceId.isEmpty() || !stream.find()) {
+      return; // no static membership, or the global thread (not a group member)
     }
-    String name = failed.getName();
-    String member = instanceId + "-" + name.substring(name.lastIndexOf('-') + 1);
+    String member = instanceId + "-" + stream.group(1);
     removals.execute(() -> remove(failed, member));
   }
 

@@ -127,7 +127,13 @@ public final class StreamsService implements RunningService {
           replacedMembers.replacing(Thread.currentThread());
           return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
-    streams.start();
+    try {
+      streams.start();
+    } catch (RuntimeException e) {
+      replacedMembers.close();
+      admin.close(Duration.ZERO);
+      throw e;
+    }
     LOG.info(
         "{} started: {}", name, topology.describe().subtopologies().size() + " sub-topologies");
     return new StreamsService(
