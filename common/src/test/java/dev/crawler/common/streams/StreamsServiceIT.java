@@ -26,7 +26,9 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.ForeachAction;
 import org.apache.kafka.streams.kstream.Produced;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -46,21 +48,17 @@ class StreamsServiceIT {
       TestCluster cluster) throws Exception {
     String in = cluster.uniqueId("stuck-in");
     String out = cluster.uniqueId("stuck-out");
-    cluster
-        .admin()
-        .createTopics(List.of(new NewTopic(in, 1, (short) 1), new NewTopic(out, 1, (short) 1)))
-        .all()
-        .get(30, TimeUnit.SECONDS);
     CountDownLatch release = new CountDownLatch(1);
-    StreamsBuilder builder = new StreamsBuilder();
-    builder.stream(in, Consumed.with(Serdes.String(), Serdes.String()))
-        .peek(
+    Topology copy =
+        copy(
+            cluster,
+            in,
+            out,
             (key, value) -> {
               if (value.equals("stuck")) {
                 awaitRelease(release); // a thread stuck in a call that never returns
               }
-            })
-        .to(out, Produced.with(Serdes.String(), Serdes.String()));
+            });
     Config config =
         new Config(
             Map.of(
@@ -70,7 +68,7 @@ class StreamsServiceIT {
                 StreamsServiceConfig.STATE_DIR_CONFIG,
                     cluster.newDirectory("stuck-state").toString(),
                 StreamsServiceConfig.STALL_TIMEOUT_MS_CONFIG, Long.toString(BOUND.toMillis())));
-    StreamsService service = StreamsService.start(config, builder.build());
+    StreamsService service = StreamsService.start(config, copy);
     try (KafkaProducer<String, String> producer = producer(cluster)) {
       producer.send(new ProducerRecord<>(in, "k", "first")).get(30, TimeUnit.SECONDS);
       List<String> output = new ArrayList<>();
@@ -113,21 +111,17 @@ class StreamsServiceIT {
       throws Exception {
     String in = cluster.uniqueId("replaced-in");
     String out = cluster.uniqueId("replaced-out");
-    cluster
-        .admin()
-        .createTopics(List.of(new NewTopic(in, 1, (short) 1), new NewTopic(out, 1, (short) 1)))
-        .all()
-        .get(30, TimeUnit.SECONDS);
     AtomicBoolean failed = new AtomicBoolean();
-    StreamsBuilder builder = new StreamsBuilder();
-    builder.stream(in, Consumed.with(Serdes.String(), Serdes.String()))
-        .peek(
+    Topology copy =
+        copy(
+            cluster,
+            in,
+            out,
             (key, value) -> {
               if (value.equals("fail") && failed.compareAndSet(false, true)) {
                 throw new AssertionError("an unexpected failure of the stream thread");
               }
-            })
-        .to(out, Produced.with(Serdes.String(), Serdes.String()));
+            });
     Duration session = Duration.ofSeconds(45);
     Config config =
         new Config(
@@ -139,7 +133,7 @@ class StreamsServiceIT {
                 StreamsServiceConfig.INSTANCE_ID_CONFIG, "instance-a",
                 StreamsServiceConfig.STATE_DIR_CONFIG,
                     cluster.newDirectory("replaced-state").toString()));
-    StreamsService service = StreamsService.start(config, builder.build());
+    StreamsService service = StreamsService.start(config, copy);
     try (KafkaProducer<String, String> producer = producer(cluster)) {
       producer.send(new ProducerRecord<>(in, "k", "first")).get(30, TimeUnit.SECONDS);
       List<String> output = new ArrayList<>();
@@ -158,6 +152,25 @@ class StreamsServiceIT {
     } finally {
       service.close();
     }
+  }
+
+  /**
+   * Creates the topics {@code in} and {@code out} (one partition each) and returns a topology
+   * copying the first to the second, every record seen by {@code peek} on its way.
+   */
+  private static Topology copy(
+      TestCluster cluster, String in, String out, ForeachAction<String, String> peek)
+      throws Exception {
+    cluster
+        .admin()
+        .createTopics(List.of(new NewTopic(in, 1, (short) 1), new NewTopic(out, 1, (short) 1)))
+        .all()
+        .get(30, TimeUnit.SECONDS);
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.stream(in, Consumed.with(Serdes.String(), Serdes.String()))
+        .peek(peek)
+        .to(out, Produced.with(Serdes.String(), Serdes.String()));
+    return builder.build();
   }
 
   private static void awaitRelease(CountDownLatch release) {
