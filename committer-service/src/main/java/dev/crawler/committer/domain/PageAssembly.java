@@ -18,10 +18,12 @@ import org.jspecify.annotations.Nullable;
  * each fetched and parsed on its own, are published as one document whose content is the pages'
  * texts in page order. The first page names the second, the second the third, and so on; a pass
  * starts when the first page is reported (parsed, or answered 304) and is complete when every page
- * of the chain was reported since and the last names no next page. A complete pass gives the
- * assembled document, which {@link CommitPolicy} decides like any parsed page (an unchanged
- * assembly is {@code UNMODIFIED}). A page reported outside a pass (refreshed on its own) gives the
- * assembly again only when its content changed.
+ * of the chain was reported since the document was last assembled and the last names no next page.
+ * A recrawl fetches a document's pages at once, so they are parsed in any order: a page parsed just
+ * before the first still counts for the pass the first starts. A complete pass gives the assembled
+ * document, which {@link CommitPolicy} decides like any parsed page (an unchanged assembly is
+ * {@code UNMODIFIED}). A page reported outside a pass (refreshed on its own) gives the assembly
+ * again only when its content changed.
  *
  * <p>Pure: the caller passes the document's previous state and stores {@link Step#state()}, and
  * keeps the page-to-document index with {@link Step#joined()} and {@link Step#left()}. Thread-safe.
@@ -117,6 +119,7 @@ public final class PageAssembly {
     }
     List<DocumentPage> pages = copy(state.getPages());
     pages.get(index).setReportedAt(now);
+    pages.get(index).setReportedSinceAssembly(true);
     Instant passStartedAt = index == 0 ? now : state.getPassStartedAt();
     DocumentPages next = new DocumentPages(state.getFirst(), pages, passStartedAt);
     return Optional.of(completed(next, List.of(), List.of(), index, false, now));
@@ -160,11 +163,11 @@ public final class PageAssembly {
     List<DocumentPage> pages = state.getPages();
     boolean isChainEnd = pages.get(pages.size() - 1).getNextPage() == null || isFull(pages);
     boolean hasAllTexts = pages.stream().allMatch(p -> p.getText() != null);
-    long passStart = state.getPassStartedAt().toEpochMilli();
-    boolean isPassOpen = passStart > 0;
+    boolean isPassOpen = state.getPassStartedAt().toEpochMilli() > 0;
     boolean isPassComplete =
-        isPassOpen && pages.stream().allMatch(p -> p.getReportedAt().toEpochMilli() >= passStart);
+        isPassOpen && pages.stream().allMatch(DocumentPage::getReportedSinceAssembly);
     if (isChainEnd && hasAllTexts && (isPassComplete || (!isPassOpen && isChangedOutsidePass))) {
+      pages.forEach(page -> page.setReportedSinceAssembly(false));
       DocumentPages closed = new DocumentPages(state.getFirst(), pages, Instant.EPOCH);
       return new Step(closed, joined, left, Optional.of(assembled(closed, now)), index);
     }
@@ -217,6 +220,7 @@ public final class PageAssembly {
         .setContentChecksum(parsed.getContentChecksum())
         .setNextPage(parsed.getNextPage())
         .setReportedAt(now)
+        .setReportedSinceAssembly(true)
         .build();
   }
 

@@ -48,7 +48,52 @@ class PageAssemblyTest {
             document -> assertThat(ParsedText.of(document)).isEqualTo("one\n\ntwo\n\nthree"));
   }
 
+  @Test
+  void aRecrawlPublishesTheChangedDocumentWhateverOrderItsPagesAreParsedIn() {
+    // the crawl: the three pages in order
+    PageAssembly.Step step = PageAssembly.first(null, page(1, "one"), NOW);
+    step = PageAssembly.page(step.state(), page(2, "two"), NOW).orElseThrow();
+    step = PageAssembly.page(step.state(), last(3, "three"), NOW).orElseThrow();
+    assertThat(step.assembled()).isPresent();
+
+    // the recrawl fetches the three at once: the last page is parsed first, unchanged, then the
+    // first (the pass starts), then the second, changed
+    step = PageAssembly.page(step.state(), last(3, "three"), NOW.plusSeconds(10)).orElseThrow();
+    assertThat(step.assembled()).as("an unchanged page outside a pass").isEmpty();
+    step = PageAssembly.first(step.state(), page(1, "one"), NOW.plusSeconds(11));
+    assertThat(step.assembled()).as("the pass has just started").isEmpty();
+    ParsedDocument changed =
+        ParsedDocument.newBuilder(page(2, "two, changed")).setContentChecksum("changed").build();
+    step = PageAssembly.page(step.state(), changed, NOW.plusSeconds(12)).orElseThrow();
+
+    assertThat(step.assembled())
+        .as("every page was reported since the document was last assembled")
+        .hasValueSatisfying(
+            document ->
+                assertThat(ParsedText.of(document)).isEqualTo("one\n\ntwo, changed\n\nthree"));
+  }
+
+  @Test
+  void aPassWaitsForThePagesNotReportedSinceTheDocumentWasLastAssembled() {
+    PageAssembly.Step step = PageAssembly.first(null, page(1, "one"), NOW);
+    step = PageAssembly.page(step.state(), page(2, "two"), NOW).orElseThrow();
+    step = PageAssembly.page(step.state(), last(3, "three"), NOW).orElseThrow();
+
+    step = PageAssembly.first(step.state(), page(1, "one"), NOW.plusSeconds(10));
+    step =
+        PageAssembly.page(step.state(), page(2, "two, changed"), NOW.plusSeconds(11)).orElseThrow();
+    assertThat(step.assembled()).as("the third page is still to come").isEmpty();
+    step = PageAssembly.page(step.state(), last(3, "three"), NOW.plusSeconds(12)).orElseThrow();
+
+    assertThat(step.assembled()).isPresent();
+  }
+
   /** Page n of a chain without end: each names page n + 1 as its next. */
+  /** Page n as the chain's last: it names no next page. */
+  private static ParsedDocument last(int n, String text) {
+    return ParsedDocument.newBuilder(page(n, text)).setNextPage(null).build();
+  }
+
   private static ParsedDocument page(int n, String text) {
     return ParsedDocument.newBuilder()
         .setUrl("http://a.example/story?page=" + n)
