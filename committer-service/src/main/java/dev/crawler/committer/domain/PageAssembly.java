@@ -16,14 +16,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * Multi-page documents (multi-page posts, option {@code pagination}): the pages of one document,
  * each fetched and parsed on its own, are published as one document whose content is the pages'
- * texts in page order. The first page names the second, the second the third, and so on; a pass
- * starts when the first page is reported (parsed, or answered 304) and is complete when every page
- * of the chain was reported since the document was last assembled and the last names no next page.
- * A recrawl fetches a document's pages at once, so they are parsed in any order: a page parsed just
- * before the first still counts for the pass the first starts. A complete pass gives the assembled
- * document, which {@link CommitPolicy} decides like any parsed page (an unchanged assembly is
- * {@code UNMODIFIED}). A page reported outside a pass (refreshed on its own) gives the assembly
- * again only when its content changed.
+ * texts in page order, and whose markdown is the pages' markdown in page order. The first page
+ * names the second, the second the third, and so on; a pass starts when the first page is reported
+ * (parsed, or answered 304) and is complete when every page of the chain was reported since the
+ * document was last assembled and the last names no next page. A recrawl fetches a document's pages
+ * at once, so they are parsed in any order: a page parsed just before the first still counts for
+ * the pass the first starts. A complete pass gives the assembled document, which {@link
+ * CommitPolicy} decides like any parsed page (an unchanged assembly is {@code UNMODIFIED}). A page
+ * reported outside a pass (refreshed on its own) gives the assembly again only when its content
+ * changed.
  *
  * <p>Pure: the caller passes the document's previous state and stores {@link Step#state()}, and
  * keeps the page-to-document index with {@link Step#joined()} and {@link Step#left()}. Thread-safe.
@@ -37,9 +38,10 @@ public final class PageAssembly {
   public static final int MAX_PAGES = 100;
 
   /**
-   * The most text one document has, in UTF-8 bytes; the chain is cut after the page that reaches
-   * it. The document's pages are kept in one record of the committer's state beside the assembled
-   * text, and each must stay far below the largest record the topics take.
+   * The most text one document has, in UTF-8 bytes, and the most markdown; the chain is cut after
+   * the page that reaches either. The document's pages are kept in one record of the committer's
+   * state beside the assembled text, and each must stay far below the largest record the topics
+   * take.
    */
   public static final long MAX_TEXT_BYTES = 4L * 1024 * 1024;
 
@@ -80,7 +82,12 @@ public final class PageAssembly {
       pages.set(0, first);
     }
     ParsedDocument head =
-        ParsedDocument.newBuilder(parsed).setText(ParsedText.utf8("")).setNextPage(null).build();
+        ParsedDocument.newBuilder(parsed)
+            .setText(ParsedText.utf8(""))
+            .setMarkdown(null)
+            .setMarkdownTruncated(false)
+            .setNextPage(null)
+            .build();
     return chained(new DocumentPages(head, pages, now), 0, parsed.getNextPage(), now, false);
   }
 
@@ -175,36 +182,49 @@ public final class PageAssembly {
   }
 
   /**
-   * Whether the chain takes no more pages: it has {@link #MAX_PAGES}, or its texts have {@link
-   * #MAX_TEXT_BYTES} (a page whose text is not known yet counts nothing).
+   * Whether the chain takes no more pages: it has {@link #MAX_PAGES}, or its texts or its markdown
+   * have {@link #MAX_TEXT_BYTES} (a page not parsed yet counts nothing).
    */
   static boolean isFull(List<DocumentPage> pages) {
     if (pages.size() >= MAX_PAGES) {
       return true;
     }
-    long bytes = 0;
+    long textBytes = 0;
+    long markdownBytes = 0;
     for (DocumentPage page : pages) {
-      if (page.getText() != null) {
-        bytes += page.getText().toString().getBytes(StandardCharsets.UTF_8).length;
-      }
+      textBytes += utf8Length(page.getText());
+      markdownBytes += utf8Length(page.getMarkdown());
     }
-    return bytes >= MAX_TEXT_BYTES;
+    return textBytes >= MAX_TEXT_BYTES || markdownBytes >= MAX_TEXT_BYTES;
+  }
+
+  private static long utf8Length(@Nullable CharSequence s) {
+    return s == null ? 0 : s.toString().getBytes(StandardCharsets.UTF_8).length;
   }
 
   /**
-   * The document the pages make: the first page's facts, the texts in page order, one checksum over
-   * the pages'.
+   * The document the pages make: the first page's facts, the texts in page order, the markdown in
+   * page order (none unless every page has some), one checksum over the pages'.
    */
   static ParsedDocument assembled(DocumentPages state, Instant now) {
     List<DocumentPage> pages = state.getPages();
     List<String> texts = new ArrayList<>(pages.size());
+    List<String> markdowns = new ArrayList<>(pages.size());
+    boolean isMarkdownTruncated = false;
     StringBuilder checksums = new StringBuilder();
     for (DocumentPage page : pages) {
       texts.add(Objects.requireNonNull(page.getText()));
+      if (page.getMarkdown() != null) {
+        markdowns.add(page.getMarkdown());
+      }
+      isMarkdownTruncated |= page.getMarkdownTruncated();
       checksums.append(page.getContentChecksum()).append('\n');
     }
+    boolean hasMarkdown = markdowns.size() == pages.size();
     return ParsedDocument.newBuilder(state.getFirst())
         .setText(ParsedText.utf8(String.join(PAGE_BREAK, texts)))
+        .setMarkdown(hasMarkdown ? String.join(PAGE_BREAK, markdowns) : null)
+        .setMarkdownTruncated(hasMarkdown && isMarkdownTruncated)
         .setContentChecksum(
             pages.size() == 1 ? pages.get(0).getContentChecksum() : sha256(checksums.toString()))
         .setPageCount(pages.size())
@@ -217,6 +237,8 @@ public final class PageAssembly {
     return DocumentPage.newBuilder()
         .setUrl(url)
         .setText(ParsedText.of(parsed))
+        .setMarkdown(parsed.getMarkdown())
+        .setMarkdownTruncated(parsed.getMarkdownTruncated())
         .setContentChecksum(parsed.getContentChecksum())
         .setNextPage(parsed.getNextPage())
         .setReportedAt(now)

@@ -89,6 +89,57 @@ class PageAssemblyTest {
   }
 
   /** Page n of a chain without end: each names page n + 1 as its next. */
+  @Test
+  void theDocumentsMarkdownIsItsPagesMarkdownInPageOrder() {
+    PageAssembly.Step step = PageAssembly.first(null, withMarkdown(page(1, "one"), "# One"), NOW);
+    step =
+        PageAssembly.page(step.state(), withMarkdown(page(2, "two"), "two *a*"), NOW).orElseThrow();
+    ParsedDocument third = withMarkdown(last(3, "three"), "- three");
+    third.setMarkdownTruncated(true);
+
+    step = PageAssembly.page(step.state(), third, NOW).orElseThrow();
+
+    assertThat(step.state().getFirst().getMarkdown()).as("kept once, with its page").isNull();
+    assertThat(step.assembled())
+        .hasValueSatisfying(
+            document -> {
+              assertThat(document.getMarkdown()).isEqualTo("# One\n\ntwo *a*\n\n- three");
+              assertThat(document.getMarkdownTruncated()).isTrue();
+            });
+  }
+
+  @Test
+  void aDocumentHasNoMarkdownWhenOneOfItsPagesHasNone() {
+    PageAssembly.Step step = PageAssembly.first(null, withMarkdown(page(1, "one"), "# One"), NOW);
+
+    step = PageAssembly.page(step.state(), last(2, "two"), NOW).orElseThrow();
+
+    assertThat(step.assembled())
+        .hasValueSatisfying(document -> assertThat(document.getMarkdown()).isNull());
+  }
+
+  @Test
+  void aChainEndsWithThePageWhoseMarkdownReachesTheBound() {
+    String megabyte = "x".repeat(1024 * 1024);
+    PageAssembly.Step step =
+        PageAssembly.first(null, withMarkdown(page(1, "one"), megabyte + megabyte), NOW);
+    step =
+        PageAssembly.page(step.state(), withMarkdown(page(2, "two"), megabyte), NOW).orElseThrow();
+    assertThat(step.assembled()).isEmpty();
+
+    step =
+        PageAssembly.page(step.state(), withMarkdown(page(3, "three"), megabyte), NOW)
+            .orElseThrow();
+
+    assertThat(step.pageCount()).isEqualTo(3);
+    assertThat(step.assembled())
+        .hasValueSatisfying(document -> assertThat(document.getPageCount()).isEqualTo(3));
+  }
+
+  private static ParsedDocument withMarkdown(ParsedDocument page, String markdown) {
+    return ParsedDocument.newBuilder(page).setMarkdown(markdown).build();
+  }
+
   /** Page n as the chain's last: it names no next page. */
   private static ParsedDocument last(int n, String text) {
     return ParsedDocument.newBuilder(page(n, text)).setNextPage(null).build();

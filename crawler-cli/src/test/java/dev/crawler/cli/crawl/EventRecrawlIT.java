@@ -72,7 +72,7 @@ class EventRecrawlIT {
             "--config",
             config.toString(),
             "--run-for",
-            "20s",
+            "30s",
             "--data-dir",
             work.resolve("data").toString(),
             "--out",
@@ -88,6 +88,9 @@ class EventRecrawlIT {
     assertThat(first.get("text").asText())
         .containsSubsequence("page one", "page two, visit 1", "page three, the end");
     assertThat(second.get("text").asText())
+        .containsSubsequence("page one", "page two, visit 2", "page three, the end");
+    assertThat(second.get("markdown").asText())
+        .as("the markdown of every page, in page order")
         .containsSubsequence("page one", "page two, visit 2", "page three, the end");
     assertThat(second.get("version").asInt()).isEqualTo(2);
     assertThat(second.get("permalink")).isEqualTo(first.get("permalink"));
