@@ -22,19 +22,26 @@ import java.util.stream.Stream;
  * Prints how often the page parser names the language a page declares, and what the language
  * detection costs per page, on the HTML files of a directory whose pages declare their language
  * ({@code <html lang>}), such as the Apache HTTP Server manual's translations (Debian's {@code
- * apache2-doc}): {@code java ... LanguageBenchmark DIR [ROUNDS]}. Symbolic links (the manual links
- * an untranslated page to the English one) are left out.
+ * apache2-doc}): {@code java ... LanguageBenchmark DIR [ROUNDS [EVICT_MB]]}. Symbolic links (the
+ * manual links an untranslated page to the English one) are left out.
  *
  * <p>Per declared language: pages, how many the detector named that language, named another, or
  * left unnamed, and how many the published language ({@code best()}) is the declared one. Then the
  * CPU of {@link LanguageDetection#detectUtf8} alone over every page's text, per page, in rounds
  * (the first warms the compiler up).
+ *
+ * <p>With {@code EVICT_MB}, every detection is preceded by writing that many megabytes (a cache
+ * line in each 64 bytes), outside the measured time: in a crawl the rest of a page's work (its
+ * parse, its text, the allocations of the services beside it) evicts the detector's tables from the
+ * processor's caches between two pages, and a detection then waits on memory for most of its
+ * lookups. Without it the tables stay cached, and the figure is the detection's floor.
  */
 public final class LanguageBenchmark {
 
   public static void main(String[] args) throws IOException {
     Path root = Path.of(args[0]);
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    byte[] evicting = new byte[args.length > 2 ? Integer.parseInt(args[2]) << 20 : 0];
     List<Path> files;
     try (Stream<Path> walk = Files.walk(root)) {
       files =
@@ -127,19 +134,25 @@ public final class LanguageBenchmark {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     double[] perPage = new double[rounds];
     for (int round = 0; round < rounds; round++) {
-      long before = threads.getCurrentThreadCpuTime();
+      long spent = 0;
       int named = 0;
       for (byte[] text : texts) {
+        for (int at = 0; at < evicting.length; at += 64) {
+          evicting[at]++;
+        }
+        long before = threads.getCurrentThreadCpuTime();
         named += detection.detectUtf8(text).isPresent() ? 1 : 0;
+        spent += threads.getCurrentThreadCpuTime() - before;
       }
-      perPage[round] = (threads.getCurrentThreadCpuTime() - before) / 1e6 / texts.size();
+      perPage[round] = spent / 1e6 / texts.size();
       System.out.printf(
           Locale.ROOT,
-          "round %d: %.4f ms CPU per page (%d pages, %d named)%n",
+          "round %d: %.4f ms CPU per page (%d pages, %d named%s)%n",
           round + 1,
           perPage[round],
           texts.size(),
-          named);
+          named,
+          evicting.length > 0 ? ", " + (evicting.length >> 20) + " MB written before each" : "");
     }
     double[] warm = Arrays.copyOfRange(perPage, Math.min(1, rounds - 1), rounds);
     Arrays.sort(warm);
