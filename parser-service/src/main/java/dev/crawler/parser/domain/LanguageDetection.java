@@ -177,6 +177,12 @@ public final class LanguageDetection {
    */
   private final int[] entries;
 
+  /**
+   * Each thread's scratch space, reused text after text: some 50 KB that a parser would otherwise
+   * allocate for every page.
+   */
+  private final ThreadLocal<Tally> tallies;
+
   private LanguageDetection() {
     List<LanguageProfile> profiles;
     try {
@@ -191,6 +197,7 @@ public final class LanguageDetection {
       groups[c] = (byte) groupOf(Character.UnicodeScript.of(c));
     }
     languages = new String[profiles.size()];
+    tallies = ThreadLocal.withInitial(() -> new Tally(languages.length));
     int[] writtenInGroup = new int[profiles.size()];
     for (int language = 0; language < profiles.size(); language++) {
       languages[language] = profiles.get(language).getLocale().toString();
@@ -352,7 +359,7 @@ public final class LanguageDetection {
    * answer is the one all parts would give.
    */
   private Optional<String> detect(List<Sample> samples) {
-    Tally tally = new Tally(languages.length);
+    Tally tally = tallies.get().cleared();
     List<Part> parts = new ArrayList<>(samples.size());
     for (Sample sample : samples) {
       partsOf(sample, parts, tally);
@@ -508,6 +515,17 @@ public final class LanguageDetection {
     Tally(int languages) {
       votes = new double[languages];
       score = new int[languages];
+    }
+
+    /**
+     * This tally with no votes and an empty scratch table (a scoring cut short by an exception
+     * would have left n-grams in it).
+     */
+    Tally cleared() {
+      Arrays.fill(votes, 0);
+      total = 0;
+      Arrays.fill(grams.keys, 0);
+      return this;
     }
 
     /**

@@ -1087,39 +1087,47 @@ final class MarkdownWriter {
     if (ended) {
       return;
     }
-    StringBuilder firstPrefix = new StringBuilder();
-    StringBuilder restPrefix = new StringBuilder();
-    StringBuilder blankPrefix = new StringBuilder();
-    for (Container container : containers) {
-      firstPrefix.append(container.started ? container.rest : container.first);
-      restPrefix.append(container.rest);
-      if (container.started) {
-        blankPrefix.append(container.rest);
+    String firstPrefix = "";
+    String restPrefix = "";
+    String blankPrefix = "";
+    if (!containers.isEmpty()) {
+      StringBuilder first = new StringBuilder();
+      StringBuilder rest = new StringBuilder();
+      StringBuilder blank = new StringBuilder();
+      for (Container container : containers) {
+        first.append(container.started ? container.rest : container.first);
+        rest.append(container.rest);
+        if (container.started) {
+          blank.append(container.rest);
+        }
       }
+      firstPrefix = first.toString();
+      restPrefix = rest.toString();
+      blankPrefix = blank.toString();
     }
-    StringBuilder block = new StringBuilder();
-    if (out.length() > 0) {
-      block.append('\n');
+    // the block is written straight into the markdown, and taken back when it does not fit
+    int start = out.length();
+    if (start > 0) {
+      out.append('\n');
       if (separation == BLANK) {
-        block.append(blankPrefix.toString().stripTrailing()).append('\n');
+        appendStripped(blankPrefix, "");
+        out.append('\n');
       }
     }
     int fitting = 0;
-    int fittingLength = 0;
+    int fittingEnd = start;
     for (int i = 0; i < lines.size(); i++) {
       if (i > 0) {
-        block.append('\n');
+        out.append('\n');
       }
-      String prefix = i == 0 ? firstPrefix.toString() : restPrefix.toString();
-      block.append((prefix + lines.get(i)).stripTrailing());
-      if (out.length() + block.length() > maxChars) {
+      appendStripped(i == 0 ? firstPrefix : restPrefix, lines.get(i));
+      if (out.length() > maxChars) {
         break;
       }
       fitting = i + 1;
-      fittingLength = block.length();
+      fittingEnd = out.length();
     }
     if (fitting == lines.size()) {
-      out.append(block);
       for (Container container : containers) {
         container.started = true;
       }
@@ -1130,13 +1138,26 @@ final class MarkdownWriter {
     ended = true;
     stopped = true;
     if (fitting > divisibleFrom) {
-      out.append(block, 0, fittingLength);
-    } else if (out.length() == 0) {
-      int end = Math.min(block.length(), maxChars);
-      if (end > 0 && Character.isHighSurrogate(block.charAt(end - 1))) {
+      out.setLength(fittingEnd);
+    } else if (start == 0) {
+      int end = Math.min(out.length(), maxChars);
+      if (end > 0 && Character.isHighSurrogate(out.charAt(end - 1))) {
         end--;
       }
-      out.append(block, 0, end);
+      out.setLength(end);
+    } else {
+      out.setLength(start);
     }
+  }
+
+  /** Appends the prefix and the line, without the white space they end with. */
+  private void appendStripped(String prefix, String line) {
+    int lineStart = out.length();
+    out.append(prefix).append(line);
+    int end = out.length();
+    while (end > lineStart && Character.isWhitespace(out.charAt(end - 1))) {
+      end--;
+    }
+    out.setLength(end);
   }
 }

@@ -34,9 +34,10 @@ import java.util.stream.Stream;
  * <p>First the CPU per page with every part of a document on (the defaults), then with each part
  * that costs per page switched off alone (language detection, markdown, structured data), then all
  * three off: the median of rounds 2 to 7 (the first warms the compiler up), the variants taking
- * turns within each round. Then the pages per second of {@code THREADS} threads (default: the
- * cores) parsing the pages side by side, as the parser's stream threads do, each with its own
- * parser.
+ * turns within each round; with each, the bytes the parsing thread allocates per page, which a
+ * crawl pays again in its young collections. Then the pages per second of {@code THREADS} threads
+ * (default: the cores) parsing the pages side by side, as the parser's stream threads do, each with
+ * its own parser.
  */
 public final class ParserBenchmark {
 
@@ -63,11 +64,13 @@ public final class ParserBenchmark {
     // the variants take turns within each round, so a machine that drifts slows all of them alike
     List<String> names = List.copyOf(variants.keySet());
     double[][] perPage = new double[names.size()][ROUNDS];
+    double[][] allocated = new double[names.size()][ROUNDS];
     long[] links = new long[names.size()];
     for (int round = 0; round < ROUNDS; round++) {
       for (int v = 0; v < names.size(); v++) {
         ParseOptions options = variants.get(names.get(v));
         long cpuBefore = threadCpu();
+        long allocatedBefore = threadAllocated();
         links[v] = 0;
         for (Page page : pages) {
           if (parser.parse(page, options) instanceof ParseResult.Parsed parsed) {
@@ -75,6 +78,7 @@ public final class ParserBenchmark {
           }
         }
         perPage[v][round] = (threadCpu() - cpuBefore) / 1e6 / pages.size();
+        allocated[v][round] = (threadAllocated() - allocatedBefore) / 1024.0 / pages.size();
       }
     }
     double everything = medianAfterFirst(perPage[0]);
@@ -82,10 +86,11 @@ public final class ParserBenchmark {
       double median = medianAfterFirst(perPage[v]);
       System.out.printf(
           Locale.ROOT,
-          "%-28s %.3f ms CPU per page%s (%d links)%n",
+          "%-28s %.3f ms CPU per page%s, %.0f KB allocated per page (%d links)%n",
           names.get(v),
           median,
           v == 0 ? "" : String.format(Locale.ROOT, ", %+.3f ms", median - everything),
+          medianAfterFirst(allocated[v]),
           links[v]);
     }
 
@@ -173,6 +178,12 @@ public final class ParserBenchmark {
     return warm.length % 2 == 1
         ? warm[warm.length / 2]
         : (warm[warm.length / 2 - 1] + warm[warm.length / 2]) / 2;
+  }
+
+  /** The bytes the thread allocated so far: what makes the collector run in a crawl. */
+  private static long threadAllocated() {
+    return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
+        .getCurrentThreadAllocatedBytes();
   }
 
   private static long threadCpu() {
