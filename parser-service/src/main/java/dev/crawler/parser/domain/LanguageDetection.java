@@ -69,8 +69,11 @@ import java.util.stream.IntStream;
  * holds exactly Optimaize's frequencies, the normalization is exactly Optimaize's and the
  * extraction yields exactly its n-grams.
  *
- * <p>Cost: about 0.1 ms of CPU per page under C1 ({@code LanguageBenchmark}). Loading the profiles
- * takes about 0.7 s of CPU and some 60 MB of heap, once per JVM ({@link #shared()}). Thread-safe.
+ * <p>Cost: about 0.13 ms of CPU per page under C1 with the tables in the processor's caches, about
+ * 0.18 ms when the rest of a page's work has evicted them, as in a crawl ({@code
+ * LanguageBenchmark}, with and without {@code EVICT_MB}). Loading the profiles takes about 0.7 s of
+ * CPU and some 60 MB of heap, once per JVM ({@link #shared()}). Thread-safe: each thread scores in
+ * scratch space of its own.
  */
 public final class LanguageDetection {
 
