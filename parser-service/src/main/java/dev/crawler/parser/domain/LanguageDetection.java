@@ -736,9 +736,10 @@ public final class LanguageDetection {
     final int[] counts = new int[SLOTS];
     final int[] used = new int[SLOTS];
 
-    /** The runs of weights of the n-grams some language has, and how often each occurs. */
+    /** While a part is scored: the runs of weights of its n-grams some language has, in order. */
     final long[] runs = new long[SLOTS];
 
+    /** How often the n-gram of the run at the same index occurs in the part. */
     final int[] times = new int[SLOTS];
   }
 
