@@ -9,10 +9,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The embedded mode's infrastructure: a Kafka broker in this JVM and a schema registry beside it,
- * both on 127.0.0.1. The broker keeps its data in {@code dataDir/kafka}; the registry keeps schemas
- * in memory (schemas are registered again, with the same content, on the next start). Closing stops
- * both.
+ * The embedded mode's infrastructure: a Kafka broker and a schema registry in this JVM ({@link
+ * LocalSchemaRegistry}), both on 127.0.0.1. The broker keeps its data in {@code dataDir/kafka}, the
+ * registry its schemas in {@code dataDir/schema-registry}. Closing stops both.
+ *
+ * <p>A data directory whose schemas an Apicurio Registry stored (written by an earlier version of
+ * the crawler) is served by that registry again, as a child process ({@link
+ * EmbeddedSchemaRegistry}): its records carry that registry's schema ids.
  */
 public final class EmbeddedCluster implements AutoCloseable {
 
@@ -22,14 +25,14 @@ public final class EmbeddedCluster implements AutoCloseable {
   private final int defaultPartitions;
   private final StablePorts ports;
   private EmbeddedKafkaBroker broker;
-  private final EmbeddedSchemaRegistry registry;
+  private final SchemaRegistryServer registry;
 
   private EmbeddedCluster(
       Path dataDir,
       int defaultPartitions,
       StablePorts ports,
       EmbeddedKafkaBroker broker,
-      EmbeddedSchemaRegistry registry) {
+      SchemaRegistryServer registry) {
     this.dataDir = dataDir;
     this.defaultPartitions = defaultPartitions;
     this.ports = ports;
@@ -38,10 +41,9 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /**
-   * Starts the registry and the broker (concurrently: the registry's JVM starts while the broker
-   * formats and starts) and waits for both. Started again on the same data directory, both come
-   * back on the same ports ({@link StablePorts}), so services that were connected reconnect by
-   * themselves.
+   * Starts the registry and the broker and waits for both. Started again on the same data
+   * directory, both come back on the same ports ({@link StablePorts}), so services that were
+   * connected reconnect by themselves.
    *
    * @param defaultPartitions partitions of topics created without a count
    */
@@ -51,9 +53,8 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   /**
    * {@link #start(Path, int)}, running {@code brokerReady} as soon as the broker answers requests,
-   * while the registry may still be starting (its JVM takes longer than the broker): work that
-   * needs only the broker, such as creating topics, is then done before the cluster is ready
-   * instead of after.
+   * while a registry of its own JVM may still be starting: work that needs only the broker, such as
+   * creating topics, is then done before the cluster is ready instead of after.
    *
    * @param brokerReady given the broker's bootstrap servers and the URL the registry will answer at
    *     once this method returns (it may not answer yet); an exception it throws stops the cluster
@@ -62,24 +63,34 @@ public final class EmbeddedCluster implements AutoCloseable {
   public static EmbeddedCluster start(
       Path dataDir, int defaultPartitions, BiConsumer<String, String> brokerReady) {
     StablePorts ports = StablePorts.of(dataDir);
-    var registryStart = new CompletableFuture<EmbeddedSchemaRegistry>();
-    Thread starter =
-        new Thread(
-            () -> {
-              try {
-                registryStart.complete(EmbeddedSchemaRegistry.start(dataDir, ports.registry()));
-              } catch (RuntimeException e) {
-                registryStart.completeExceptionally(e);
-              }
-            },
-            "schema-registry-start");
-    starter.start();
+    var registryStart = new CompletableFuture<SchemaRegistryServer>();
+    String registryUrl;
+    if (EmbeddedSchemaRegistry.holdsSchemas(dataDir)
+        && !LocalSchemaRegistry.holdsSchemas(dataDir)) {
+      // the registry's JVM starts while the broker formats and starts
+      Thread starter =
+          new Thread(
+              () -> {
+                try {
+                  registryStart.complete(EmbeddedSchemaRegistry.start(dataDir, ports.registry()));
+                } catch (RuntimeException e) {
+                  registryStart.completeExceptionally(e);
+                }
+              },
+              "schema-registry-start");
+      starter.start();
+      registryUrl = EmbeddedSchemaRegistry.urlOf(ports.registry());
+    } else {
+      LocalSchemaRegistry local = LocalSchemaRegistry.start(dataDir, ports.registry());
+      registryStart.complete(local);
+      registryUrl = local.url();
+    }
     @Nullable EmbeddedKafkaBroker broker = null;
     try {
       broker =
           EmbeddedKafkaBroker.start(dataDir, defaultPartitions, ports.kafka(), ports.controller());
-      brokerReady.accept(broker.bootstrapServers(), EmbeddedSchemaRegistry.urlOf(ports.registry()));
-      EmbeddedSchemaRegistry registry = registryStart.join();
+      brokerReady.accept(broker.bootstrapServers(), registryUrl);
+      SchemaRegistryServer registry = registryStart.join();
       LOG.info(
           "Embedded cluster ready: Kafka at {}, schema registry at {}",
           broker.bootstrapServers(),
@@ -89,7 +100,7 @@ public final class EmbeddedCluster implements AutoCloseable {
       if (broker != null) {
         broker.close();
       }
-      registryStart.thenAccept(EmbeddedSchemaRegistry::close);
+      registryStart.thenAccept(SchemaRegistryServer::close);
       throw e instanceof CompletionException && e.getCause() instanceof RuntimeException cause
           ? cause
           : e;
@@ -123,14 +134,15 @@ public final class EmbeddedCluster implements AutoCloseable {
         EmbeddedKafkaBroker.start(dataDir, defaultPartitions, ports.kafka(), ports.controller());
   }
 
-  public EmbeddedSchemaRegistry registry() {
+  public SchemaRegistryServer registry() {
     return registry;
   }
 
   /** Stops the broker, then the registry. */
   @Override
   public void close() {
-    // the registry keeps its schemas apart from the broker: both stop at once
+    // the registry keeps its schemas apart from the broker: both stop at once (a registry of its
+    // own JVM takes most of a second)
     Thread stoppingRegistry = new Thread(registry::close, "schema-registry-stop");
     stoppingRegistry.start();
     try {

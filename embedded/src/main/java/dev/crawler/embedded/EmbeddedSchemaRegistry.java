@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * <p>The child never outlives this JVM: {@link #close()} stops it, a shutdown hook stops it when
  * the JVM exits, and a watchdog process stops it when the JVM is killed outright.
  */
-public final class EmbeddedSchemaRegistry implements AutoCloseable {
+public final class EmbeddedSchemaRegistry implements SchemaRegistryServer {
 
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedSchemaRegistry.class);
   private static final String CCOMPAT_PATH = "/apis/ccompat/v7";
@@ -122,7 +122,16 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
     return registry;
   }
 
+  /**
+   * Whether {@code workDir} holds schemas this registry stored there: a data directory whose
+   * records carry this registry's ids.
+   */
+  public static boolean holdsSchemas(Path workDir) {
+    return Files.isRegularFile(workDir.resolve("schema-registry").resolve("registry.mv.db"));
+  }
+
   /** The Confluent-compatible API root, e.g. {@code http://127.0.0.1:41234/apis/ccompat/v7}. */
+  @Override
   public String url() {
     return baseUrl + CCOMPAT_PATH;
   }

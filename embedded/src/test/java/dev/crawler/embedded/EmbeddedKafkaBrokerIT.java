@@ -2,6 +2,8 @@ package dev.crawler.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawler.events.CrawlOutcome;
+import dev.crawler.schemas.serde.HttpSchemaRegistryClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +68,30 @@ class EmbeddedKafkaBrokerIT {
     try (EmbeddedCluster cluster = EmbeddedCluster.start(dataDir, 1)) {
       assertThat(cluster.bootstrapServers()).isEqualTo(bootstrap);
       assertThat(cluster.schemaRegistryUrl()).isEqualTo(registry);
+    }
+  }
+
+  @Test
+  void aDataDirectoryWhoseSchemasAnApicurioRegistryKeptIsServedByItAgain() {
+    int id;
+    try (EmbeddedSchemaRegistry apicurio = EmbeddedSchemaRegistry.start(dataDir)) {
+      id =
+          new HttpSchemaRegistryClient(apicurio.url())
+              .register("crawl.discovered-value", CrawlOutcome.getClassSchema());
+    }
+
+    try (EmbeddedCluster cluster = EmbeddedCluster.start(dataDir, 1)) {
+      assertThat(cluster.registry()).isInstanceOf(EmbeddedSchemaRegistry.class);
+      assertThat(new HttpSchemaRegistryClient(cluster.schemaRegistryUrl()).schemaById(id))
+          .isEqualTo(CrawlOutcome.getClassSchema());
+    }
+  }
+
+  @Test
+  void aNewDataDirectoryGetsTheRegistryInThisJvm() {
+    try (EmbeddedCluster cluster = EmbeddedCluster.start(dataDir, 1)) {
+      assertThat(cluster.registry()).isInstanceOf(LocalSchemaRegistry.class);
+      new HttpSchemaRegistryClient(cluster.schemaRegistryUrl()).checkReachable();
     }
   }
 
