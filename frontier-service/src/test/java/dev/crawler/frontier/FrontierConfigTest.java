@@ -25,22 +25,29 @@ class FrontierConfigTest {
   }
 
   @Test
-  void anEmptyChangelogIsWaitedOnBrieflyUnlessAKafkaSettingSaysOtherwise() {
+  void anEmptyChangelogOrGlobalTopicIsWaitedOnBrieflyUnlessAKafkaSettingSaysOtherwise() {
     String restoreWait =
         StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG);
+    String globalWait = StreamsConfig.globalConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG);
 
-    assertThat(new FrontierConfig(Map.of()).streamsProperties()).containsEntry(restoreWait, 50);
+    assertThat(new FrontierConfig(Map.of()).streamsProperties())
+        .containsEntry(restoreWait, 50)
+        .containsEntry(globalWait, 100);
+    assertThat(
+            new FrontierConfig(Map.of("kafka.global.consumer.fetch.max.wait.ms", "400"))
+                .streamsProperties())
+        .containsEntry(globalWait, "400");
     assertThat(
             new FrontierConfig(Map.of("kafka.restore.consumer.fetch.max.wait.ms", "200"))
                 .streamsProperties())
         .containsEntry(restoreWait, "200");
     assertThat(new FrontierConfig(Map.of("kafka.fetch.max.wait.ms", "300")).streamsProperties())
-        .doesNotContainKey(restoreWait)
+        .doesNotContainKeys(restoreWait, globalWait)
         .containsEntry(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "300");
     assertThat(
             new FrontierConfig(Map.of("kafka.consumer.fetch.max.wait.ms", "300"))
                 .streamsProperties())
-        .doesNotContainKey(restoreWait);
+        .doesNotContainKeys(restoreWait, globalWait);
   }
 
   @Test

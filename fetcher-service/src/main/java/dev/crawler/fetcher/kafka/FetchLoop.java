@@ -404,7 +404,8 @@ public final class FetchLoop implements Runnable {
           CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
               .withTimeout(COMMIT_TIMEOUT));
     } finally {
-      clients.stateReader().close(CloseOptions.timeout(COMMIT_TIMEOUT));
+      // outside any group: nothing to wait for but the broker holding the session's last fetch
+      clients.stateReader().close(CloseOptions.timeout(Duration.ZERO));
       operators.close();
       clients.producer().close(COMMIT_TIMEOUT);
       fetcher.close();

@@ -14,6 +14,7 @@ import dev.crawler.schemas.serde.UndecodableRecordException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.WakeupException;
@@ -93,7 +94,7 @@ public final class ConfigFollower implements AutoCloseable {
       follower.thread = ServiceThread.start("frontier-config", follower::follow);
       return follower;
     } catch (RuntimeException e) {
-      consumer.close(Duration.ofSeconds(5));
+      consumer.close(CloseOptions.timeout(Duration.ZERO));
       throw e;
     }
   }
@@ -108,7 +109,9 @@ public final class ConfigFollower implements AutoCloseable {
         throw e;
       }
     } finally {
-      consumer.close(Duration.ofSeconds(5));
+      // no group, no offsets: closing does not wait the half second the broker holds the last
+      // fetch, the one that ends the fetch session
+      consumer.close(CloseOptions.timeout(Duration.ZERO));
     }
   }
 

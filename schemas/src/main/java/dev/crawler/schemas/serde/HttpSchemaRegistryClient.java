@@ -3,24 +3,34 @@ package dev.crawler.schemas.serde;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.Proxy;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLSocketFactory;
 import org.apache.avro.Schema;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A client for any registry that speaks the Confluent Schema Registry REST API (Confluent Schema
  * Registry, Apicurio Registry's {@code /apis/ccompat/v7}, Karapace).
  *
  * <p>Ids are cached for the life of the client, both ways, so the registry is asked once per schema
- * and subject. Thread-safe. Errors name the URL and the status the registry answered.
+ * and subject. Thread-safe. Errors name the URL and the status the registry answered. An answer is
+ * read up to {@value #MAX_ANSWER_BYTES} bytes.
+ *
+ * <p>Requests go through {@link HttpURLConnection}, which holds no thread of its own between them:
+ * a selector thread of {@code java.net.http.HttpClient} (one per client, and every service has one)
+ * outlives the client on Java 17, and a thread waiting in native code at exit makes the JVM wait
+ * 0.3 s more before it ends.
  */
 public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
@@ -28,8 +38,11 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
+  /** The largest answer read: a schema, in JSON. */
+  static final int MAX_ANSWER_BYTES = 8 << 20;
+
   private final String baseUrl;
-  private final HttpClient http;
+  private final @Nullable SSLSocketFactory tls;
   private final Optional<String> authorization;
   private final Map<String, Map<Schema, Integer>> idsBySubject = new ConcurrentHashMap<>();
   private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
@@ -51,9 +64,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   public HttpSchemaRegistryClient(String baseUrl, RegistryAccess access) {
     String url = RegistryAccess.redacted(baseUrl);
     this.baseUrl = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(TIMEOUT);
-    access.tls().ifPresent(builder::sslContext);
-    this.http = builder.build();
+    this.tls = access.tls().map(context -> context.getSocketFactory()).orElse(null);
     this.authorization = access.authorization();
   }
 
@@ -78,17 +89,10 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     } catch (IOException e) {
       throw new SchemaRegistryException("cannot encode schema for " + url, e);
     }
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(url))
-            .timeout(TIMEOUT)
-            .header("Content-Type", CONTENT_TYPE)
-            .header("Accept", CONTENT_TYPE)
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
     int id = -1;
     for (int attempt = 1; id < 0; attempt++) {
       try {
-        id = send("POST", url, request).path("id").asInt(-1);
+        id = send("POST", url, body, TIMEOUT).path("id").asInt(-1);
         break;
       } catch (SchemaRegistryException e) {
         // two services registering the first schema of a subject at the same
@@ -126,15 +130,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
   @Override
   public void checkReachable() {
-    String url = baseUrl + "/subjects";
-    send(
-        "GET",
-        url,
-        HttpRequest.newBuilder(URI.create(url))
-            .timeout(PROBE_TIMEOUT)
-            .header("Accept", CONTENT_TYPE)
-            .GET()
-            .build());
+    send("GET", baseUrl + "/subjects", null, PROBE_TIMEOUT);
   }
 
   /** How long a reachability check waits: less than a probe's timeout. */
@@ -147,13 +143,7 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
       return cached;
     }
     String url = baseUrl + "/schemas/ids/" + id;
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(url))
-            .timeout(TIMEOUT)
-            .header("Accept", CONTENT_TYPE)
-            .GET()
-            .build();
-    JsonNode answer = send("GET", url, request);
+    JsonNode answer = send("GET", url, null, TIMEOUT);
     String type = answer.path("schemaType").asText("AVRO");
     if (!"AVRO".equals(type)) {
       throw new SchemaRegistryException(
@@ -170,47 +160,72 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     return previous != null ? previous : schema;
   }
 
-  private JsonNode send(String method, String url, HttpRequest unauthenticated) {
-    HttpRequest request =
-        authorization
-            .map(
-                value ->
-                    HttpRequest.newBuilder(unauthenticated, (name, v) -> true)
-                        .header("Authorization", value)
-                        .build())
-            .orElse(unauthenticated);
-    HttpResponse<String> response;
+  private JsonNode send(String method, String url, @Nullable String body, Duration timeout) {
+    int status;
+    String answer;
     try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
+      HttpURLConnection connection =
+          (HttpURLConnection) URI.create(url).toURL().openConnection(Proxy.NO_PROXY);
+      if (connection instanceof HttpsURLConnection https && tls != null) {
+        https.setSSLSocketFactory(tls);
+      }
+      connection.setConnectTimeout((int) timeout.toMillis());
+      connection.setReadTimeout((int) timeout.toMillis());
+      connection.setInstanceFollowRedirects(false); // credentials go to this registry only
+      connection.setUseCaches(false);
+      connection.setRequestMethod(method);
+      connection.setRequestProperty("Accept", CONTENT_TYPE);
+      authorization.ifPresent(value -> connection.setRequestProperty("Authorization", value));
+      if (body != null) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        connection.setDoOutput(true);
+        connection.setRequestProperty("Content-Type", CONTENT_TYPE);
+        connection.setFixedLengthStreamingMode(bytes.length);
+        try (OutputStream out = connection.getOutputStream()) {
+          out.write(bytes);
+        }
+      }
+      status = connection.getResponseCode();
+      answer = read(status >= 400 ? connection.getErrorStream() : connection.getInputStream());
+    } catch (IOException | RuntimeException e) {
       throw new SchemaRegistryException(
           "schema registry " + method + " " + url + " failed: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SchemaRegistryException(
-          "interrupted during schema registry " + method + " " + url, e);
     }
-    if (response.statusCode() / 100 != 2) {
+    if (status / 100 != 2) {
       throw new SchemaRegistryException(
           "schema registry "
               + method
               + " "
               + url
               + " answered "
-              + response.statusCode()
+              + status
               + ": "
-              + abbreviate(response.body())
-              + (response.statusCode() == 401 || response.statusCode() == 403
+              + abbreviate(answer)
+              + (status == 401 || status == 403
                   ? " (the registry wants credentials it accepts:"
                       + " schema.registry.basic.auth.user.info or schema.registry.bearer.auth.token)"
                   : ""),
-          response.statusCode());
+          status);
     }
     try {
-      return JSON.readTree(response.body());
+      return JSON.readTree(answer);
     } catch (IOException e) {
       throw new SchemaRegistryException(
           "schema registry " + method + " " + url + " answered with malformed JSON", e);
+    }
+  }
+
+  /** The answer's body, read to its end (so that the connection is kept for the next request). */
+  private static String read(@Nullable InputStream in) throws IOException {
+    if (in == null) {
+      return "";
+    }
+    try (in) {
+      byte[] bytes = in.readNBytes(MAX_ANSWER_BYTES + 1);
+      if (bytes.length > MAX_ANSWER_BYTES) {
+        throw new IOException("an answer of more than " + MAX_ANSWER_BYTES + " bytes");
+      }
+      return new String(bytes, StandardCharsets.UTF_8);
     }
   }
 
