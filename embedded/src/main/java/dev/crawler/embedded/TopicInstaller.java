@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -87,6 +88,37 @@ public final class TopicInstaller {
       throw new IllegalStateException("cannot create the crawler's topics: " + e, e);
     }
   }
+
+  /**
+   * Asks the cluster for a group coordinator and waits until it answers. A new cluster creates its
+   * offsets topic ({@code __consumer_offsets}) when first asked: asked here, beside the catalogue's
+   * topics, instead of when the first service joins its group (which was then told to find the
+   * coordinator again, half a second of a crawl's start). The transaction coordinator is left to
+   * the first transaction: asked for while its topic is being created, the broker logs a warning
+   * for every retry of the question.
+   *
+   * @throws IllegalStateException when the cluster does not answer within the timeout
+   */
+  public void awaitGroupCoordinator() {
+    try {
+      admin
+          .describeConsumerGroups(List.of(PROBE_ID))
+          .all()
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof GroupIdNotFoundException)) {
+        throw new IllegalStateException("the group coordinator did not answer: " + e.getCause(), e);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while asking for the group coordinator", e);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("the group coordinator did not answer in time", e);
+    }
+  }
+
+  /** A group no one uses: asked about, it only finds the coordinator. */
+  private static final String PROBE_ID = "crawler-coordinator-probe";
 
   private Map<String, TopicDescription> awaitLeaders(List<String> names)
       throws InterruptedException, ExecutionException, TimeoutException {

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -92,6 +93,19 @@ class EmbeddedKafkaBrokerIT {
     try (EmbeddedCluster cluster = EmbeddedCluster.start(dataDir, 1)) {
       assertThat(cluster.registry()).isInstanceOf(LocalSchemaRegistry.class);
       new HttpSchemaRegistryClient(cluster.schemaRegistryUrl()).checkReachable();
+    }
+  }
+
+  @Test
+  void theGroupCoordinatorOfANewBrokerAnswersOnceAskedFor() throws Exception {
+    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dataDir, 1);
+        Admin admin = admin(broker)) {
+      ListTopicsOptions internalToo = new ListTopicsOptions().listInternal(true);
+      assertThat(admin.listTopics(internalToo).names().get()).doesNotContain("__consumer_offsets");
+
+      new TopicInstaller(admin, Duration.ofSeconds(30)).awaitGroupCoordinator();
+
+      assertThat(admin.listTopics(internalToo).names().get()).contains("__consumer_offsets");
     }
   }
 

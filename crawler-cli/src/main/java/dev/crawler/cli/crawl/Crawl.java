@@ -37,6 +37,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -170,13 +171,14 @@ final class Crawl {
               plan.dataDir(),
               plan.partitions(),
               (bootstrap, registry) ->
-                  installTopics(embedded.frontier(bootstrap, registry), (short) 1));
+                  installTopics(embedded.frontier(bootstrap, registry), (short) 1, true));
       bootstrapServers = cluster.bootstrapServers();
       registryUrl = cluster.schemaRegistryUrl();
     }
     FrontierConfig frontierConfig = settings.frontier(bootstrapServers, registryUrl);
     if (cluster == null) {
-      installTopics(frontierConfig, (short) -1); // the cluster's default replication factor
+      // the cluster's default replication factor
+      installTopics(frontierConfig, (short) -1, false);
     }
     Topics topics = frontierConfig.topics();
     Map<String, Object> kafka = frontierConfig.kafkaProperties();
@@ -259,11 +261,21 @@ final class Crawl {
     }
   }
 
-  /** Creates the catalogue's topics that are missing, with this replication factor. */
-  private void installTopics(FrontierConfig config, short replicationFactor) {
+  /**
+   * Creates the catalogue's topics that are missing, with this replication factor.
+   *
+   * @param embedded whether the cluster is the embedded one, started a moment ago: its group
+   *     coordinator's topic is created meanwhile
+   */
+  private void installTopics(FrontierConfig config, short replicationFactor, boolean embedded) {
     try (Admin admin = Admin.create(config.kafkaProperties())) {
-      new TopicInstaller(admin, TOPICS_TIMEOUT)
-          .install(config.topics().all(), plan.partitions(), replicationFactor);
+      TopicInstaller installer = new TopicInstaller(admin, TOPICS_TIMEOUT);
+      CompletableFuture<Void> coordinators =
+          embedded
+              ? CompletableFuture.runAsync(installer::awaitGroupCoordinator)
+              : CompletableFuture.completedFuture(null);
+      installer.install(config.topics().all(), plan.partitions(), replicationFactor);
+      coordinators.join();
     }
   }
 
