@@ -9,9 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The embedded mode's infrastructure: a Kafka broker and a schema registry in this JVM ({@link
- * LocalSchemaRegistry}), both on 127.0.0.1. The broker keeps its data in {@code dataDir/kafka}, the
- * registry its schemas in {@code dataDir/schema-registry}. Closing stops both.
+ * The embedded mode's infrastructure: a Kafka broker and a schema registry in this JVM (the
+ * registry a {@link LocalSchemaRegistry}), both on 127.0.0.1. The broker keeps its data in {@code
+ * dataDir/kafka}, the registry its schemas in {@code dataDir/schema-registry}. Closing stops both.
  *
  * <p>A data directory whose schemas an Apicurio Registry stored (written by an earlier version of
  * the crawler) is served by that registry again, as a child process ({@link

@@ -13,6 +13,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,7 +96,7 @@ public final class LocalSchemaRegistry implements SchemaRegistryServer {
 
   /** Whether {@code workDir} holds this registry's schemas. */
   static boolean holdsSchemas(Path workDir) {
-    return workDir.resolve(FILE).toFile().isFile();
+    return Files.isRegularFile(workDir.resolve(FILE));
   }
 
   @Override
@@ -160,12 +161,12 @@ public final class LocalSchemaRegistry implements SchemaRegistryServer {
     if (size == 3 && get && path.get(0).equals("schemas") && path.get(1).equals("ids")) {
       return schemaById(path.get(2));
     }
-    if (size >= 1 && path.get(0).equals("subjects")) {
-      if (size == 1 && get) {
-        ArrayNode subjects = JSON.createArrayNode();
-        schemas.subjects().forEach(subjects::add);
-        return new Answer(200, subjects);
-      }
+    if (size == 1 && get && path.get(0).equals("subjects")) {
+      ArrayNode subjects = JSON.createArrayNode();
+      schemas.subjects().forEach(subjects::add);
+      return new Answer(200, subjects);
+    }
+    if (size >= 2 && path.get(0).equals("subjects")) {
       String subject = path.get(1);
       if (size == 2 && post) {
         return schemas
@@ -193,10 +194,22 @@ public final class LocalSchemaRegistry implements SchemaRegistryServer {
         return version(subject, path.get(3));
       }
     }
-    if (get || post) {
-      return Answer.error(404, 404, "HTTP 404 Not Found");
-    }
-    return Answer.error(405, 405, "HTTP 405 Method Not Allowed");
+    return isServed(path)
+        ? Answer.error(405, 405, "HTTP 405 Method Not Allowed")
+        : Answer.error(404, 404, "HTTP 404 Not Found");
+  }
+
+  /** Whether a path is one this registry answers, with some method. */
+  private static boolean isServed(List<String> path) {
+    int size = path.size();
+    return size == 0
+        || (size == 1 && (path.get(0).equals("config") || path.get(0).equals("subjects")))
+        || (size == 3 && path.get(0).equals("schemas") && path.get(1).equals("ids"))
+        || (size == 2 && path.get(0).equals("subjects"))
+        || (size >= 3
+            && size <= 4
+            && path.get(0).equals("subjects")
+            && path.get(2).equals("versions"));
   }
 
   private Answer schemaById(String idText) {

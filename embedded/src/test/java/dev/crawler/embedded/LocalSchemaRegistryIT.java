@@ -93,6 +93,9 @@ class LocalSchemaRegistryIT {
           .isEqualTo("BACKWARD");
 
       assertError(get(base + "/schemas/ids/999"), 404, 40403);
+      assertError(get(base + "/schemas/ids/x"), 404, 40403);
+      assertError(post(base + "/subjects", schemaRequest), 405, 405);
+      assertError(get(base + "/nothing/here"), 404, 404);
       assertError(get(base + "/subjects/nothing/versions"), 404, 40401);
       assertError(get(base + "/subjects/t-value/versions/2"), 404, 40402);
       assertError(post(base + "/subjects/other-value", schemaRequest), 404, 40403);
