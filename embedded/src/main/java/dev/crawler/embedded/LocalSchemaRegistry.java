@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It starts in milliseconds, where a registry of its own JVM took seconds of two cores' CPU at
  * every crawl's start. Bounded: a request body of at most {@value #MAX_BODY_BYTES} bytes (a larger
- * one is answered 413 unread); it listens on the loopback address only, without credentials, like
+ * one is answered 413, not read past that); it listens on 127.0.0.1 only, without credentials, like
  * the broker beside it.
  */
 public final class LocalSchemaRegistry implements SchemaRegistryServer {
@@ -78,7 +78,9 @@ public final class LocalSchemaRegistry implements SchemaRegistryServer {
     RegisteredSchemas schemas = RegisteredSchemas.open(workDir.resolve(FILE));
     HttpServer server;
     try {
-      server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+      server =
+          HttpServer.create(
+              new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), 16);
     } catch (IOException e) {
       schemas.close();
       throw new UncheckedIOException("cannot serve the schema registry on port " + port, e);
@@ -169,8 +171,12 @@ public final class LocalSchemaRegistry implements SchemaRegistryServer {
     if (size >= 2 && path.get(0).equals("subjects")) {
       String subject = path.get(1);
       if (size == 2 && post) {
+        String schemaText = schemaText(exchange);
+        if (schemas.versions(subject).isEmpty()) {
+          return Answer.error(404, 40401, "Subject '" + subject + "' not found.");
+        }
         return schemas
-            .find(subject, schemaText(exchange))
+            .find(subject, schemaText)
             .map(registration -> new Answer(200, describe(registration)))
             .orElseGet(() -> Answer.error(404, 40403, "Schema not found"));
       }
@@ -230,16 +236,18 @@ public final class LocalSchemaRegistry implements SchemaRegistryServer {
       return Answer.error(404, 40401, "Subject '" + subject + "' not found.");
     }
     int version;
-    if (versionText.equals("latest")) {
-      version = versions.size();
-    } else {
-      try {
-        version = Integer.parseInt(versionText);
-      } catch (NumberFormatException e) {
-        return Answer.error(422, 42202, "The specified version '" + versionText + "' is not valid");
-      }
+    try {
+      // "latest", or -1, Confluent's other name for it
+      version = versionText.equals("latest") ? -1 : Integer.parseInt(versionText);
+    } catch (NumberFormatException e) {
+      version = 0;
     }
-    if (version < 1 || version > versions.size()) {
+    if (version == -1) {
+      version = versions.size();
+    } else if (version < 1) {
+      return Answer.error(422, 42202, "The specified version '" + versionText + "' is not valid");
+    }
+    if (version > versions.size()) {
       return Answer.error(404, 40402, "Version " + versionText + " not found.");
     }
     return new Answer(200, describe(versions.get(version - 1)));

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,9 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
-import org.apache.avro.SchemaParseException;
 
 /**
  * The schemas a {@link LocalSchemaRegistry} holds, numbered as a Confluent Schema Registry numbers
@@ -73,21 +75,43 @@ final class RegisteredSchemas implements AutoCloseable {
    * @throws IllegalStateException when a line other than a last one cut short cannot be read
    */
   static RegisteredSchemas open(Path file) {
+    FileChannel log;
     try {
       Files.createDirectories(file.toAbsolutePath().getParent());
-      FileChannel log =
+      log =
           FileChannel.open(
               file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-      RegisteredSchemas schemas = new RegisteredSchemas(file, log);
-      try {
-        schemas.load();
-      } catch (RuntimeException e) {
-        log.close();
-        throw e;
-      }
-      return schemas;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the schema registry's file " + file, e);
+    }
+    try {
+      // one registry per file: another process's registry on the same data directory could
+      // take a line it is writing for one cut short, and number schemas as it does
+      FileLock lock;
+      try {
+        lock = log.tryLock();
+      } catch (OverlappingFileLockException e) {
+        lock = null; // held by this JVM already
+      }
+      if (lock == null) {
+        throw new IllegalStateException(
+            "the schema registry's file "
+                + file
+                + " is in use by another process (a crawl running on the same data directory?)");
+      }
+      RegisteredSchemas schemas = new RegisteredSchemas(file, log);
+      schemas.load();
+      return schemas;
+    } catch (IOException | RuntimeException e) {
+      try {
+        log.close();
+      } catch (IOException closing) {
+        e.addSuppressed(closing);
+      }
+      if (e instanceof IOException io) {
+        throw new UncheckedIOException("cannot read the schema registry's file " + file, io);
+      }
+      throw (RuntimeException) e;
     }
   }
 
@@ -148,6 +172,13 @@ final class RegisteredSchemas implements AutoCloseable {
    * @throws UncheckedIOException when the registration cannot be written to disk (it is not made)
    */
   synchronized Registration register(String subject, String schemaText) {
+    if (broken) {
+      throw new UncheckedIOException(
+          new IOException(
+              "the schema registry's file "
+                  + file
+                  + " may end in a registration half written; restart to read it again"));
+    }
     Schema schema = parse(schemaText);
     List<Registration> versions = versionsBySubject.getOrDefault(subject, List.of());
     for (Registration known : versions) {
@@ -180,7 +211,8 @@ final class RegisteredSchemas implements AutoCloseable {
   private static Schema parse(String schemaText) {
     try {
       return new Schema.Parser().parse(schemaText);
-    } catch (SchemaParseException e) {
+    } catch (AvroRuntimeException e) {
+      // SchemaParseException, or AvroTypeException for a default of the wrong type
       throw new InvalidSchemaException("not an Avro schema: " + e.getMessage());
     }
   }
@@ -201,14 +233,23 @@ final class RegisteredSchemas implements AutoCloseable {
         }
         log.force(false);
       } catch (IOException e) {
-        log.truncate(before); // a registration half written is not made
-        log.position(before);
+        try {
+          log.truncate(before); // a registration half written is not made
+          log.position(before);
+        } catch (IOException undone) {
+          // the file may end in a part of a line: a line written after it would be glued to it
+          broken = true;
+          e.addSuppressed(undone);
+        }
         throw e;
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write to the schema registry's file " + file, e);
     }
   }
+
+  /** Whether a failed write could not be undone: no registration is taken until a restart. */
+  private boolean broken;
 
   /** The schema registered with this id. */
   synchronized Optional<Schema> schemaById(int id) {

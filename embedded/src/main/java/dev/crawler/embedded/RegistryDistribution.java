@@ -24,9 +24,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The Apicurio Registry distribution ({@code
- * io.apicurio:apicurio-registry-app:<version>:tar.gz:all} from Maven Central) that the integration
- * tests run as a real registry: where its archive is, and the directory it is unpacked into (once
- * per version, shared by every test run and crawl of this user).
+ * io.apicurio:apicurio-registry-app:<version>:tar.gz:all} from Maven Central) that the child
+ * process registry runs (for the integration tests, a cluster of several brokers, and a data
+ * directory an earlier version wrote): where its archive is, and the directory it is unpacked into
+ * (once per version, shared by every test run and crawl of this user).
  *
  * <p>The archive is looked for, in order: the {@code crawler.registry.dist} system property, the
  * {@code CRAWLER_REGISTRY_DIST} environment variable, next to the jar this class was loaded from

@@ -98,7 +98,21 @@ class LocalSchemaRegistryIT {
       assertError(get(base + "/nothing/here"), 404, 404);
       assertError(get(base + "/subjects/nothing/versions"), 404, 40401);
       assertError(get(base + "/subjects/t-value/versions/2"), 404, 40402);
-      assertError(post(base + "/subjects/other-value", schemaRequest), 404, 40403);
+      assertError(post(base + "/subjects/other-value", schemaRequest), 404, 40401);
+      assertThat(
+              JSON.readTree(get(base + "/subjects/t-value/versions/-1").body()).path("id").asInt())
+          .isEqualTo(id);
+      assertError(get(base + "/subjects/t-value/versions/0"), 422, 42202);
+      assertError(get(base + "/subjects/t-value/versions/x"), 422, 42202);
+      String wrongDefault =
+          "{\"type\": \"record\", \"name\": \"R\", \"fields\": [{\"name\": \"n\", \"type\": \"int\","
+              + " \"default\": \"x\"}]}";
+      assertError(
+          post(
+              base + "/subjects/t-value/versions",
+              JSON.createObjectNode().put("schema", wrongDefault).toString()),
+          422,
+          42201);
       assertError(
           post(base + "/subjects/t-value/versions", "{\"schema\": \"{\\\"type\\\": 3}\"}"),
           422,
@@ -136,7 +150,8 @@ class LocalSchemaRegistryIT {
                           .requiredInt("depth")
                           .endRecord()))
           .isInstanceOf(SchemaRegistryException.class)
-          .hasMessageContaining("409");
+          .satisfies(e -> assertThat(((SchemaRegistryException) e).status()).isEqualTo(409))
+          .hasMessageContaining("incompatible");
     }
   }
 

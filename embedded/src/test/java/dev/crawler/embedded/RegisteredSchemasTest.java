@@ -128,6 +128,18 @@ class RegisteredSchemasTest {
   }
 
   @Test
+  void isOneRegistryPerFile() {
+    try (RegisteredSchemas first = RegisteredSchemas.open(file())) {
+      assertThatThrownBy(() -> RegisteredSchemas.open(file()))
+          .isInstanceOf(RuntimeException.class)
+          .hasMessageContaining(file().toString());
+    }
+    try (RegisteredSchemas again = RegisteredSchemas.open(file())) {
+      assertThat(again.subjects()).isEmpty();
+    }
+  }
+
+  @Test
   void refusesToStartOnALineItCannotRead() throws IOException {
     Files.writeString(file(), "not json\n{}\n", StandardCharsets.UTF_8);
 

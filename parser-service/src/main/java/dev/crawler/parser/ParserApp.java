@@ -144,10 +144,13 @@ public final class ParserApp implements RunningService {
     // the pages' streams and the file imports share nothing: they stop side by side, each
     // waiting on its own group's leave and its clients' last requests
     ServiceThread streamsClosing = ServiceThread.start("parser-close", streams::close);
-    imports.close();
-    importThread.join(Duration.ofSeconds(30));
-    importer.close();
-    streamsClosing.join(Duration.ofMinutes(1));
+    try {
+      imports.close();
+      importThread.join(Duration.ofSeconds(30));
+      importer.close();
+    } finally {
+      streamsClosing.join(Duration.ofMinutes(1));
+    }
     LOG.debug("parser and its file imports stopped");
   }
 

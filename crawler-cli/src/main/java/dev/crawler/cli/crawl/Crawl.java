@@ -270,12 +270,18 @@ final class Crawl {
   private void installTopics(FrontierConfig config, short replicationFactor, boolean embedded) {
     try (Admin admin = Admin.create(config.kafkaProperties())) {
       TopicInstaller installer = new TopicInstaller(admin, TOPICS_TIMEOUT);
-      CompletableFuture<Void> coordinators =
+      CompletableFuture<Void> coordinator =
           embedded
               ? CompletableFuture.runAsync(installer::awaitGroupCoordinator)
+                  .exceptionally(
+                      e -> {
+                        // only a head start: the first group's join asks again
+                        LOG.warn("the group coordinator was not ready early: {}", e.toString());
+                        return null;
+                      })
               : CompletableFuture.completedFuture(null);
       installer.install(config.topics().all(), plan.partitions(), replicationFactor);
-      coordinators.join();
+      coordinator.join();
     }
   }
 

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
-import java.net.Proxy;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Requests go through {@link HttpURLConnection}, which holds no thread of its own between them:
  * a selector thread of {@code java.net.http.HttpClient} (one per client, and every service has one)
  * outlives the client on Java 17, and a thread waiting in native code at exit makes the JVM wait
- * 0.3 s more before it ends.
+ * 0.3 s more before it ends. The JVM's proxy settings apply ({@code https.proxyHost}, …); a request
+ * is not interrupted by its thread's interruption, only ended by its timeouts.
  */
 public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
@@ -163,9 +163,9 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
   private JsonNode send(String method, String url, @Nullable String body, Duration timeout) {
     int status;
     String answer;
+    HttpURLConnection connection = null;
     try {
-      HttpURLConnection connection =
-          (HttpURLConnection) URI.create(url).toURL().openConnection(Proxy.NO_PROXY);
+      connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
       if (connection instanceof HttpsURLConnection https && tls != null) {
         https.setSSLSocketFactory(tls);
       }
@@ -175,7 +175,9 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
       connection.setUseCaches(false);
       connection.setRequestMethod(method);
       connection.setRequestProperty("Accept", CONTENT_TYPE);
-      authorization.ifPresent(value -> connection.setRequestProperty("Authorization", value));
+      if (authorization.isPresent()) {
+        connection.setRequestProperty("Authorization", authorization.get());
+      }
       if (body != null) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         connection.setDoOutput(true);
@@ -188,6 +190,9 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
       status = connection.getResponseCode();
       answer = read(status >= 400 ? connection.getErrorStream() : connection.getInputStream());
     } catch (IOException | RuntimeException e) {
+      if (connection != null) {
+        connection.disconnect(); // not kept for another request
+      }
       throw new SchemaRegistryException(
           "schema registry " + method + " " + url + " failed: " + e, e);
     }
