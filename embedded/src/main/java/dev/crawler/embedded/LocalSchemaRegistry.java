@@ -120,6 +120,10 @@ public final class LocalSchemaRegistry implements SchemaRegistryServer {
   /** An answer: a status and a JSON body. */
   private record Answer(int status, JsonNode body) {
 
+    static Answer subjectNotFound(String subject) {
+      return error(404, 40401, "Subject '" + subject + "' not found.");
+    }
+
     static Answer error(int status, int code, String message) {
       return new Answer(
           status, JSON.createObjectNode().put("error_code", code).put("message", message));
@@ -173,7 +177,7 @@ public final class LocalSchemaRegistry implements SchemaRegistryServer {
       if (size == 2 && post) {
         String schemaText = schemaText(exchange);
         if (schemas.versions(subject).isEmpty()) {
-          return Answer.error(404, 40401, "Subject '" + subject + "' not found.");
+          return Answer.subjectNotFound(subject);
         }
         return schemas
             .find(subject, schemaText)
@@ -189,7 +193,7 @@ public final class LocalSchemaRegistry implements SchemaRegistryServer {
         if (get) {
           List<RegisteredSchemas.Registration> versions = schemas.versions(subject);
           if (versions.isEmpty()) {
-            return Answer.error(404, 40401, "Subject '" + subject + "' not found.");
+            return Answer.subjectNotFound(subject);
           }
           ArrayNode numbers = JSON.createArrayNode();
           versions.forEach(version -> numbers.add(version.version()));
@@ -233,7 +237,7 @@ public final class LocalSchemaRegistry implements SchemaRegistryServer {
   private Answer version(String subject, String versionText) {
     List<RegisteredSchemas.Registration> versions = schemas.versions(subject);
     if (versions.isEmpty()) {
-      return Answer.error(404, 40401, "Subject '" + subject + "' not found.");
+      return Answer.subjectNotFound(subject);
     }
     int version;
     try {
