@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyDescription;
@@ -105,10 +107,13 @@ public final class StreamsService implements RunningService {
    */
   public static StreamsService start(StreamsServiceConfig config, Topology topology) {
     String name = config.serviceName();
-    Set<String> topologyTopics = topicsOf(topology.describe());
-    KafkaStreams streams = new KafkaStreams(topology, config.streamsProperties());
+    TopologyDescription description = topology.describe();
+    Set<String> topologyTopics = topicsOf(description);
+    Properties properties = config.streamsProperties();
+    KafkaStreams streams = new KafkaStreams(topology, properties);
     streams.setGlobalStateRestoreListener(new RestoreLog(name));
     Admin admin = Admin.create(config.adminProperties());
+    Changelogs.create(admin, description, new StreamsConfig(properties));
     ThreadReplacements replacements = new ThreadReplacements(InstantSource.system());
     ReplacedThreadMembers replacedMembers =
         new ReplacedThreadMembers(
@@ -134,8 +139,7 @@ public final class StreamsService implements RunningService {
       admin.close(Duration.ZERO);
       throw e;
     }
-    LOG.info(
-        "{} started: {}", name, topology.describe().subtopologies().size() + " sub-topologies");
+    LOG.info("{} started: {}", name, description.subtopologies().size() + " sub-topologies");
     return new StreamsService(
         config, streams, admin, topologyTopics, replacements, replacedMembers);
   }
