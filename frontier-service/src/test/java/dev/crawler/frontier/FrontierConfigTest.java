@@ -25,6 +25,14 @@ class FrontierConfigTest {
   }
 
   @Test
+  void aStreamThreadPollsBrieflyUnlessAKafkaSettingSaysOtherwise() {
+    assertThat(new FrontierConfig(Map.of()).streamsProperties())
+        .containsEntry(StreamsConfig.POLL_MS_CONFIG, 10L);
+    assertThat(new FrontierConfig(Map.of("kafka.poll.ms", "100")).streamsProperties())
+        .containsEntry(StreamsConfig.POLL_MS_CONFIG, "100");
+  }
+
+  @Test
   void anEmptyChangelogOrGlobalTopicIsWaitedOnBrieflyUnlessAKafkaSettingSaysOtherwise() {
     String restoreWait =
         StreamsConfig.restoreConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG);

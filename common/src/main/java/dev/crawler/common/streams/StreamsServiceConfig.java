@@ -232,6 +232,18 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
    */
   static final int GLOBAL_FETCH_MAX_WAIT_MS = 100;
 
+  /**
+   * How long a stream thread's poll waits for records when none are there, instead of Kafka
+   * Streams' 100 ms ({@code poll.ms}). A thread checks whether its commit is due only between two
+   * polls, so an idle hop's last records were committed up to a poll later than {@code
+   * commit.interval.ms}; and the restoration of a changelog that has nothing to restore waits out
+   * one such poll before its task can run. At the end of a crawl, whose last outcome passes the
+   * parser and the frontier, the last request to the command's exit went from 2.6–2.9 s to 1.8–2.5
+   * s. A thread with records to process does not wait at all; an idle one wakes a hundred times a
+   * second instead of ten. A {@code kafka.poll.ms} setting wins.
+   */
+  static final long POLL_MS = 10;
+
   /** The properties with {@link #PAGE_RECORDS_BUFFERED_PER_PARTITION}, unless set already. */
   protected static Properties boundPageBuffers(Properties properties) {
     properties.putIfAbsent(
@@ -279,6 +291,7 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     }
     properties.putIfAbsent(
         StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    properties.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, POLL_MS);
     if (!properties.containsKey(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG)
         && !properties.containsKey(
             StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG))) {
