@@ -113,7 +113,13 @@ public final class StreamsService implements RunningService {
     KafkaStreams streams = new KafkaStreams(topology, properties);
     streams.setGlobalStateRestoreListener(new RestoreLog(name));
     Admin admin = Admin.create(config.adminProperties());
-    Changelogs.create(admin, description, new StreamsConfig(properties));
+    // made while the instance joins its group: the group's leader finds them when it assigns
+    Thread changelogs =
+        new Thread(
+            () -> Changelogs.create(admin, description, new StreamsConfig(properties)),
+            name + "-changelogs");
+    changelogs.setDaemon(true);
+    changelogs.start();
     ThreadReplacements replacements = new ThreadReplacements(InstantSource.system());
     ReplacedThreadMembers replacedMembers =
         new ReplacedThreadMembers(

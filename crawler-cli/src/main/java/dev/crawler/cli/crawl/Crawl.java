@@ -8,6 +8,7 @@ import dev.crawler.common.RunningService;
 import dev.crawler.common.Seeds;
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.common.control.ControlTopic;
+import dev.crawler.common.streams.StateStores;
 import dev.crawler.common.url.RegisteredDomain;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.TopicInstaller;
@@ -146,6 +147,10 @@ final class Crawl {
     Thread suffixes = new Thread(RegisteredDomain::load, "public-suffixes");
     suffixes.setDaemon(true);
     suffixes.start();
+    // and the state stores' native library, which the frontier's first task would wait for
+    Thread stores = new Thread(StateStores::loadLibrary, "state-store-library");
+    stores.setDaemon(true);
+    stores.start();
     Files.createDirectories(plan.dataDir());
     if (plan.verbose()) {
       ConsoleLog.beVerbose();
