@@ -4,8 +4,13 @@ import com.optimaize.langdetect.cybozu.util.CharNormalizer;
 import com.optimaize.langdetect.profiles.BuiltInLanguages;
 import com.optimaize.langdetect.profiles.LanguageProfile;
 import com.optimaize.langdetect.profiles.LanguageProfileReader;
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,6 +22,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The language of a document's text, by a statistical detector: Optimaize's n-gram language
@@ -71,9 +78,10 @@ import java.util.stream.IntStream;
  *
  * <p>Cost: about 0.13 ms of CPU per page under C1 with the tables in the processor's caches, about
  * 0.18 ms when the rest of a page's work has evicted them, as in a crawl ({@code
- * LanguageBenchmark}, with and without {@code EVICT_MB}). Loading the profiles takes about 0.7 s of
- * CPU and some 60 MB of heap, once per JVM ({@link #shared()}). Thread-safe: each thread scores in
- * scratch space of its own.
+ * LanguageBenchmark}, with and without {@code EVICT_MB}). Its tables (5 MB) are built from the
+ * profiles by the build ({@link LanguageTablesWriter}) and read once per JVM ({@link #shared()}):
+ * about 0.1 s of CPU, where building them at start took 0.6 s and some 60 MB of heap. Thread-safe:
+ * each thread scores in scratch space of its own.
  */
 public final class LanguageDetection {
 
@@ -144,8 +152,10 @@ public final class LanguageDetection {
           .map(locale -> locale.getLanguage())
           .collect(Collectors.toUnmodifiableSet());
 
+  private static final Logger LOG = LoggerFactory.getLogger(LanguageDetection.class);
+
   private static final class Shared {
-    static final LanguageDetection INSTANCE = new LanguageDetection();
+    static final LanguageDetection INSTANCE = load();
   }
 
   private final String[] languages;
@@ -186,27 +196,66 @@ public final class LanguageDetection {
    */
   private final ThreadLocal<Tally> tallies;
 
-  private LanguageDetection() {
+  private LanguageDetection(
+      String[] languages,
+      char[] normalized,
+      byte[] groups,
+      int[][] writtenIn,
+      long[] table,
+      int[] entries) {
+    this.languages = languages;
+    this.normalized = normalized;
+    this.groups = groups;
+    this.writtenIn = writtenIn;
+    this.table = table;
+    this.entries = entries;
+    this.tallies = ThreadLocal.withInitial(() -> new Tally(languages.length));
+  }
+
+  /**
+   * The detector of the tables the build wrote ({@value #TABLES}, by {@link LanguageTablesWriter})
+   * when they are there, read in some tens of milliseconds; else built from the profiles.
+   */
+  static LanguageDetection load() {
+    try (InputStream in = LanguageDetection.class.getResourceAsStream(TABLES)) {
+      if (in != null) {
+        return read(in.readAllBytes());
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn(
+          "the language tables written by the build are unreadable ({}): built again",
+          e.toString());
+    }
+    return fromProfiles();
+  }
+
+  /** The tables' resource, beside this class. */
+  static final String TABLES = "language-tables.bin";
+
+  /** The first int of the tables' resource: its format. */
+  private static final int TABLES_FORMAT = 0x4c44_0001;
+
+  /** The detector built from Optimaize's profiles (0.6 s of CPU and some 60 MB of heap). */
+  static LanguageDetection fromProfiles() {
     List<LanguageProfile> profiles;
     try {
       profiles = new LanguageProfileReader().readAllBuiltIn();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the language profiles", e);
     }
-    normalized = new char[Character.MAX_VALUE + 1];
-    groups = new byte[Character.MAX_VALUE + 1];
+    char[] normalized = new char[Character.MAX_VALUE + 1];
+    byte[] groups = new byte[Character.MAX_VALUE + 1];
     for (int c = 0; c <= Character.MAX_VALUE; c++) {
       normalized[c] = CharNormalizer.normalize((char) c);
       groups[c] = (byte) groupOf(Character.UnicodeScript.of(c));
     }
-    languages = new String[profiles.size()];
-    tallies = ThreadLocal.withInitial(() -> new Tally(languages.length));
+    String[] languages = new String[profiles.size()];
     int[] writtenInGroup = new int[profiles.size()];
     for (int language = 0; language < profiles.size(); language++) {
       languages[language] = profiles.get(language).getLocale().toString();
-      writtenInGroup[language] = mainGroup(profiles.get(language));
+      writtenInGroup[language] = mainGroup(profiles.get(language), groups);
     }
-    writtenIn = new int[256][];
+    int[][] writtenIn = new int[256][];
     for (int group = 0; group < 256; group++) {
       int of = group;
       writtenIn[group] =
@@ -219,7 +268,7 @@ public final class LanguageDetection {
       for (int length = 1; length <= 3; length++) {
         double occurrences = profile.getNumGramOccurrences(length);
         for (Map.Entry<String, Integer> gram : profile.iterateGrams(length)) {
-          if (!isWrittenIn(gram.getKey(), writtenInGroup[language])) {
+          if (!isWrittenIn(gram.getKey(), writtenInGroup[language], groups)) {
             continue; // a part in the n-gram's script is never this language
           }
           int weight = weight(gram.getValue() / occurrences);
@@ -231,11 +280,11 @@ public final class LanguageDetection {
       }
     }
     int slots = Integer.highestOneBit(grams.size() * 2 - 1) << 1;
-    table = new long[2 * slots];
-    entries = new int[count];
+    long[] table = new long[2 * slots];
+    int[] entries = new int[count];
     int entry = 0;
     for (Map.Entry<Long, List<Integer>> gram : grams.entrySet()) {
-      int slot = freeSlotOf(gram.getKey());
+      int slot = freeSlotOf(table, gram.getKey());
       table[2 * slot] = gram.getKey();
       long first = entry;
       for (int packed : gram.getValue()) {
@@ -243,10 +292,75 @@ public final class LanguageDetection {
       }
       table[2 * slot + 1] = first << 32 | entry;
     }
+    return new LanguageDetection(languages, normalized, groups, writtenIn, table, entries);
+  }
+
+  /** Writes the detector's tables, as {@link #read} reads them. */
+  void write(OutputStream out) throws IOException {
+    DataOutputStream data = new DataOutputStream(new BufferedOutputStream(out));
+    data.writeInt(TABLES_FORMAT);
+    data.writeInt(languages.length);
+    for (String language : languages) {
+      data.writeUTF(language);
+    }
+    for (char c : normalized) {
+      data.writeChar(c);
+    }
+    data.write(groups);
+    for (int[] languagesOfGroup : writtenIn) {
+      data.writeInt(languagesOfGroup.length);
+      for (int language : languagesOfGroup) {
+        data.writeInt(language);
+      }
+    }
+    data.writeInt(table.length);
+    for (long slot : table) {
+      data.writeLong(slot);
+    }
+    data.writeInt(entries.length);
+    for (int entry : entries) {
+      data.writeInt(entry);
+    }
+    data.flush();
+  }
+
+  /** The detector of the tables {@link #write} wrote. */
+  static LanguageDetection read(byte[] bytes) {
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    if (in.getInt() != TABLES_FORMAT) {
+      throw new IllegalArgumentException("not language tables of this format");
+    }
+    String[] languages = new String[in.getInt()];
+    for (int i = 0; i < languages.length; i++) {
+      byte[] utf = new byte[in.getShort() & 0xFFFF];
+      in.get(utf);
+      languages[i] = new String(utf, StandardCharsets.UTF_8); // language tags: ASCII
+    }
+    char[] normalized = new char[Character.MAX_VALUE + 1];
+    in.asCharBuffer().get(normalized);
+    in.position(in.position() + 2 * normalized.length);
+    byte[] groups = new byte[Character.MAX_VALUE + 1];
+    in.get(groups);
+    int[][] writtenIn = new int[256][];
+    for (int group = 0; group < writtenIn.length; group++) {
+      writtenIn[group] = new int[in.getInt()];
+      in.asIntBuffer().get(writtenIn[group]);
+      in.position(in.position() + 4 * writtenIn[group].length);
+    }
+    long[] table = new long[in.getInt()];
+    in.asLongBuffer().get(table);
+    in.position(in.position() + 8 * table.length);
+    int[] entries = new int[in.getInt()];
+    in.asIntBuffer().get(entries);
+    in.position(in.position() + 4 * entries.length);
+    if (in.hasRemaining()) {
+      throw new IllegalArgumentException(in.remaining() + " bytes after the tables");
+    }
+    return new LanguageDetection(languages, normalized, groups, writtenIn, table, entries);
   }
 
   /** The script group most of the profile's letters are in (by its one-character n-grams). */
-  private int mainGroup(LanguageProfile profile) {
+  private static int mainGroup(LanguageProfile profile, byte[] groups) {
     double[] mass = new double[NONE];
     for (Map.Entry<String, Integer> gram : profile.iterateGrams(1)) {
       int group = groups[gram.getKey().charAt(0)] & 0xFF;
@@ -278,6 +392,10 @@ public final class LanguageDetection {
    * none (spaces, marks, punctuation a normalization keeps).
    */
   boolean isWrittenIn(String gram, int group) {
+    return isWrittenIn(gram, group, groups);
+  }
+
+  private static boolean isWrittenIn(String gram, int group, byte[] groups) {
     for (int i = 0; i < gram.length(); i++) {
       int found = groups[gram.charAt(i)] & 0xFF;
       if (found != group && found != NONE && found != MARK) {
@@ -806,7 +924,7 @@ public final class LanguageDetection {
   }
 
   /** A free slot for the n-gram, while the table is built. */
-  private int freeSlotOf(long key) {
+  private static int freeSlotOf(long[] table, long key) {
     int mask = table.length / 2 - 1;
     int slot = hash(key) & mask;
     while (table[2 * slot] != 0) {

@@ -1,6 +1,7 @@
 package dev.crawler.parser.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.optimaize.langdetect.NgramFrequencyData;
 import com.optimaize.langdetect.i18n.LdLocale;
@@ -8,11 +9,13 @@ import com.optimaize.langdetect.ngram.NgramExtractors;
 import com.optimaize.langdetect.profiles.LanguageProfile;
 import com.optimaize.langdetect.profiles.LanguageProfileReader;
 import com.optimaize.langdetect.text.CommonTextObjectFactories;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -158,6 +161,37 @@ class LanguageDetectionTest {
     assertThat(DETECTION.detectUtf8(text.getBytes(StandardCharsets.UTF_8))).contains(most);
     assertThat(DETECTION.detect(longText)).contains(most);
     assertThat(DETECTION.detectUtf8(longText.getBytes(StandardCharsets.UTF_8))).contains(most);
+  }
+
+  @Test
+  void theTablesTheBuildWroteAreTheOnesTheProfilesMake() throws IOException {
+    ByteArrayOutputStream built = new ByteArrayOutputStream();
+    LanguageDetection.fromProfiles().write(built);
+    byte[] written;
+    try (InputStream in = LanguageDetection.class.getResourceAsStream(LanguageDetection.TABLES)) {
+      assertThat(in).as("the build's tables (mvn process-classes writes them)").isNotNull();
+      written = in.readAllBytes();
+    }
+
+    assertThat(written).isEqualTo(built.toByteArray());
+    ByteArrayOutputStream again = new ByteArrayOutputStream();
+    LanguageDetection.read(written).write(again);
+    assertThat(again.toByteArray()).isEqualTo(written);
+  }
+
+  @Test
+  void tablesOfAnotherFormatOrCutShortAreRefused() {
+    byte[] written = new byte[16];
+    assertThatThrownBy(() -> LanguageDetection.read(written))
+        .isInstanceOf(IllegalArgumentException.class);
+    ByteArrayOutputStream built = new ByteArrayOutputStream();
+    try {
+      LanguageDetection.shared().write(built);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    byte[] cut = Arrays.copyOf(built.toByteArray(), built.size() - 1);
+    assertThatThrownBy(() -> LanguageDetection.read(cut)).isInstanceOf(RuntimeException.class);
   }
 
   @Test
