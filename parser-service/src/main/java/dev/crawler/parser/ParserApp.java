@@ -55,10 +55,10 @@ public final class ParserApp implements RunningService {
    */
   public static ParserApp start(ParserConfig config) {
     Sha256.implementation(); // loads the native digest now rather than on the first page
-    // the language profiles (a second of CPU) load while the service joins its group
-    Thread profiles = new Thread(LanguageDetection::shared, "language-profiles");
-    profiles.setDaemon(true);
-    profiles.start();
+    // the language tables (0.1 s of CPU) are read while the service joins its group
+    Thread tables = new Thread(LanguageDetection::shared, "language-tables");
+    tables.setDaemon(true);
+    tables.start();
     StreamsService streams =
         StreamsService.start(
             config,

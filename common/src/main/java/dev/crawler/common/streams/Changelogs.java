@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.StreamsConfig;
@@ -21,21 +22,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The changelog topics of a topology's stores, created before the instance joins its group.
+ * The changelog topics of a topology's stores, created while the instance joins its group.
  *
  * <p>Kafka Streams creates a changelog when its group's leader first assigns the tasks, then asks
  * the broker every {@code retry.backoff.ms} (100 ms) until every partition has a leader: a new
  * frontier, seven stores on four partitions, waited 0.6–0.9 s there before its first task could
- * start. Asked for while the instance is still joining, the broker has them ready by the time the
- * leader looks, and Kafka Streams finds them as it would have made them.
+ * start. Asked for while the instance joins, the broker has them made by the time the leader looks,
+ * and Kafka Streams finds them as it would have made them.
  *
  * <p>"As it would have made them": the name {@code <application.id>-<store>-changelog}, as many
  * partitions as the store's sub-topology has tasks (its largest source topic's partition count),
  * the replication factor of {@code replication.factor}, and the configuration Kafka Streams gives a
  * key-value store's changelog: compacted, record timestamps as created, under every {@code topic.*}
- * setting of the instance. Every store the services add to a topology's sub-topologies is a logged
- * key-value store ({@link StateStores}); a global store reads its own topic and has no changelog.
- * {@code ChangelogsIT} compares the topics made here with those Kafka Streams makes.
+ * setting of the instance. Only the stores {@link StateStores} made are counted (logged key-value
+ * stores, no configuration of their own): a windowed store, or one with a changelog configuration
+ * of its own, is left to Kafka Streams. {@code ChangelogsIT} compares the topics made here with
+ * those Kafka Streams makes.
  *
  * <p>Only a head start: a topic that exists is left as it is (Kafka Streams checks its partition
  * count), and one that cannot be made here is made by Kafka Streams as before.
@@ -44,13 +46,16 @@ final class Changelogs {
 
   private static final Logger LOG = LoggerFactory.getLogger(Changelogs.class);
 
+  /** How long each question to the cluster may take. */
+  private static final long ANSWER_SECONDS = 10;
+
   private Changelogs() {}
 
   /**
-   * The changelogs of the topology's stores.
+   * The changelogs of the topology's stores that {@link StateStores} made.
    *
    * @param partitions each source topic's partition count; a sub-topology with a source topic not
-   *     in it gets none of its changelogs (Kafka Streams creates them)
+   *     in it, or a pattern, gets none of its changelogs (Kafka Streams creates them)
    */
   static List<NewTopic> of(
       TopologyDescription topology, StreamsConfig config, Map<String, Integer> partitions) {
@@ -75,7 +80,7 @@ final class Changelogs {
       boolean sourcesKnown = true;
       for (TopologyDescription.Node node : subtopology.nodes()) {
         if (node instanceof TopologyDescription.Processor processor) {
-          stores.addAll(processor.stores());
+          processor.stores().stream().filter(StateStores::isLoggedKeyValue).forEach(stores::add);
         } else if (node instanceof TopologyDescription.Source source) {
           if (source.topicSet() == null) {
             sourcesKnown = false; // a pattern: its topics are known once subscribed
@@ -101,19 +106,18 @@ final class Changelogs {
     return changelogs;
   }
 
-  /** The source topics of the topology's sub-topologies that have stores. */
+  /** The source topics of the sub-topologies with stores {@link StateStores} made. */
   static Set<String> sourceTopics(TopologyDescription topology) {
     Set<String> topics = new TreeSet<>();
     for (TopologyDescription.Subtopology subtopology : topology.subtopologies()) {
-      boolean stateful =
+      boolean logged =
           subtopology.nodes().stream()
-              .anyMatch(n -> n instanceof TopologyDescription.Processor p && !p.stores().isEmpty());
-      for (TopologyDescription.Node node : subtopology.nodes()) {
-        if (stateful
-            && node instanceof TopologyDescription.Source source
-            && source.topicSet() != null) {
-          topics.addAll(source.topicSet());
-        }
+              .anyMatch(
+                  node ->
+                      node instanceof TopologyDescription.Processor processor
+                          && processor.stores().stream().anyMatch(StateStores::isLoggedKeyValue));
+      if (logged) {
+        subtopology.nodes().forEach(node -> StreamsService.addSourceTopics(node, topics));
       }
     }
     return topics;
@@ -127,47 +131,47 @@ final class Changelogs {
   static void create(Admin admin, TopologyDescription topology, StreamsConfig config) {
     Set<String> sources = sourceTopics(topology);
     if (sources.isEmpty()) {
-      return; // no stores
+      return;
     }
     try {
       Map<String, Integer> partitions = new HashMap<>();
-      for (Map.Entry<String, TopicDescription> topic :
-          admin
-              .describeTopics(sources)
-              .allTopicNames()
-              .get(ANSWER_SECONDS, TimeUnit.SECONDS)
-              .entrySet()) {
-        partitions.put(topic.getKey(), topic.getValue().partitions().size());
-      }
-      List<NewTopic> changelogs = of(topology, config, partitions);
-      if (changelogs.isEmpty()) {
-        return;
+      for (Map.Entry<String, KafkaFuture<TopicDescription>> topic :
+          admin.describeTopics(sources).topicNameValues().entrySet()) {
+        try {
+          partitions.put(
+              topic.getKey(),
+              topic.getValue().get(ANSWER_SECONDS, TimeUnit.SECONDS).partitions().size());
+        } catch (ExecutionException e) {
+          // a topic not there yet: its sub-topology's changelogs are left to Kafka Streams
+        }
       }
       Set<String> existing = admin.listTopics().names().get(ANSWER_SECONDS, TimeUnit.SECONDS);
       List<NewTopic> missing =
-          changelogs.stream().filter(topic -> !existing.contains(topic.name())).toList();
+          of(topology, config, partitions).stream()
+              .filter(topic -> !existing.contains(topic.name()))
+              .toList();
       if (missing.isEmpty()) {
         return;
       }
-      for (var created : admin.createTopics(missing).values().entrySet()) {
+      List<String> created = new ArrayList<>();
+      for (var answer : admin.createTopics(missing).values().entrySet()) {
         try {
-          created.getValue().get(ANSWER_SECONDS, TimeUnit.SECONDS);
+          answer.getValue().get(ANSWER_SECONDS, TimeUnit.SECONDS);
+          created.add(answer.getKey());
         } catch (ExecutionException e) {
           if (!(e.getCause() instanceof TopicExistsException)) {
-            throw e; // another instance made it meanwhile: that one is fine
+            throw e;
           }
+          // made meanwhile by Kafka Streams or another instance: as good
         }
       }
-      LOG.info("Created changelogs {}", missing.stream().map(NewTopic::name).toList());
+      LOG.info("Created changelogs {}", created);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (ExecutionException | TimeoutException | RuntimeException e) {
-      LOG.warn(
+      LOG.info(
           "changelogs not created ahead ({}): Kafka Streams creates them when it assigns tasks",
           e instanceof ExecutionException ? e.getCause().toString() : e.toString());
     }
   }
-
-  /** How long each question to the cluster may take. */
-  private static final long ANSWER_SECONDS = 10;
 }

@@ -1,5 +1,7 @@
 package dev.crawler.common.streams;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -51,8 +53,20 @@ public final class StateStores {
     RocksDB.loadLibrary();
   }
 
+  /**
+   * Whether a store of this name was made here: a persistent key-value store logged to a changelog
+   * with no configuration of its own ({@link Changelogs} creates such changelogs ahead).
+   */
+  static boolean isLoggedKeyValue(String name) {
+    return LOGGED.contains(name);
+  }
+
+  /** The names of the stores made here, in any topology of this JVM. */
+  private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
+
   private static <K, V> StoreBuilder<KeyValueStore<K, V>> builder(
       String name, Serde<K> keySerde, Serde<V> valueSerde) {
+    LOGGED.add(name);
     return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), keySerde, valueSerde);
   }
 }

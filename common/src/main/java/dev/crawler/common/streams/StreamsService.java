@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -109,17 +108,18 @@ public final class StreamsService implements RunningService {
     String name = config.serviceName();
     TopologyDescription description = topology.describe();
     Set<String> topologyTopics = topicsOf(description);
-    Properties properties = config.streamsProperties();
-    KafkaStreams streams = new KafkaStreams(topology, properties);
+    StreamsConfig streamsConfig = new StreamsConfig(config.streamsProperties());
+    KafkaStreams streams = new KafkaStreams(topology, streamsConfig);
     streams.setGlobalStateRestoreListener(new RestoreLog(name));
     Admin admin = Admin.create(config.adminProperties());
-    // made while the instance joins its group: the group's leader finds them when it assigns
-    Thread changelogs =
-        new Thread(
-            () -> Changelogs.create(admin, description, new StreamsConfig(properties)),
-            name + "-changelogs");
-    changelogs.setDaemon(true);
-    changelogs.start();
+    if (!Changelogs.sourceTopics(description).isEmpty()) {
+      // made while the instance joins its group: the group's leader finds them when it assigns
+      Thread changelogs =
+          new Thread(
+              () -> Changelogs.create(admin, description, streamsConfig), name + "-changelogs");
+      changelogs.setDaemon(true);
+      changelogs.start();
+    }
     ThreadReplacements replacements = new ThreadReplacements(InstantSource.system());
     ReplacedThreadMembers replacedMembers =
         new ReplacedThreadMembers(
@@ -165,10 +165,16 @@ public final class StreamsService implements RunningService {
   }
 
   private static void addTopics(TopologyDescription.Node node, Set<String> topics) {
+    addSourceTopics(node, topics);
+    if (node instanceof TopologyDescription.Sink sink && sink.topic() != null) {
+      topics.add(sink.topic());
+    }
+  }
+
+  /** Adds the topics the node reads, when it is a source of named topics. */
+  static void addSourceTopics(TopologyDescription.Node node, Set<String> topics) {
     if (node instanceof TopologyDescription.Source source && source.topicSet() != null) {
       topics.addAll(source.topicSet());
-    } else if (node instanceof TopologyDescription.Sink sink && sink.topic() != null) {
-      topics.add(sink.topic());
     }
   }
 

@@ -148,7 +148,16 @@ final class Crawl {
     suffixes.setDaemon(true);
     suffixes.start();
     // and the state stores' native library, which the frontier's first task would wait for
-    Thread stores = new Thread(StateStores::loadLibrary, "state-store-library");
+    Thread stores =
+        new Thread(
+            () -> {
+              try {
+                StateStores.loadLibrary();
+              } catch (Throwable e) { // UnsatisfiedLinkError: the services' own attempt says more
+                LOG.warn("RocksDB's native library did not load: {}", e.toString());
+              }
+            },
+            "state-store-library");
     stores.setDaemon(true);
     stores.start();
     Files.createDirectories(plan.dataDir());

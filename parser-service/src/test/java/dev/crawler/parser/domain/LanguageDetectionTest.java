@@ -9,6 +9,7 @@ import com.optimaize.langdetect.ngram.NgramExtractors;
 import com.optimaize.langdetect.profiles.LanguageProfile;
 import com.optimaize.langdetect.profiles.LanguageProfileReader;
 import com.optimaize.langdetect.text.CommonTextObjectFactories;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -180,10 +181,24 @@ class LanguageDetectionTest {
   }
 
   @Test
+  void withoutTablesOrWithUnreadableOnesTheDetectorIsBuiltFromTheProfiles() {
+    String french = "Ceci est un texte en français, écrit pour voir ce que le détecteur en pense.";
+
+    assertThat(LanguageDetection.load(null).detect(french)).contains("fr");
+    byte[] corrupt = {0x4c, 0x44, 0, 1, 0x7f, 0, 0, 0};
+    assertThat(LanguageDetection.load(new ByteArrayInputStream(corrupt)).detect(french))
+        .contains("fr");
+  }
+
+  @Test
   void tablesOfAnotherFormatOrCutShortAreRefused() {
     byte[] written = new byte[16];
     assertThatThrownBy(() -> LanguageDetection.read(written))
         .isInstanceOf(IllegalArgumentException.class);
+    byte[] huge = {0x4c, 0x44, 0, 1, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff};
+    assertThatThrownBy(() -> LanguageDetection.read(huge))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("count");
     ByteArrayOutputStream built = new ByteArrayOutputStream();
     try {
       LanguageDetection.shared().write(built);
