@@ -240,7 +240,9 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
    * one such poll before its task can run. At the end of a crawl, whose last outcome passes the
    * parser and the frontier, the last request to the command's exit went from 2.6–2.9 s to 1.8–2.5
    * s. A thread with records to process does not wait at all; an idle one wakes a hundred times a
-   * second instead of ten. A {@code kafka.poll.ms} setting wins.
+   * second instead of ten, and so do the global store's thread and, while it keeps a standby
+   * replica up to date, the restoring thread (both poll as long). A {@code kafka.poll.ms} setting
+   * wins.
    */
   static final long POLL_MS = 10;
 
