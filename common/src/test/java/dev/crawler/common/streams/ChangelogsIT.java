@@ -16,7 +16,6 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -158,28 +157,13 @@ class ChangelogsIT {
     public void process(Record<String, String> record) {}
   }
 
-  private static Settings settings(TestCluster cluster, String applicationId) {
-    return new Settings(
+  private static PlainStreamsSettings settings(TestCluster cluster, String applicationId) {
+    return new PlainStreamsSettings(
         Map.of(
             ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
             ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, cluster.schemaRegistryUrl(),
             StreamsServiceConfig.APPLICATION_ID_CONFIG, applicationId,
             StreamsServiceConfig.STATE_DIR_CONFIG,
                 cluster.newDirectory(applicationId + "-state").toString()));
-  }
-
-  /** A Streams service's settings, with nothing of its own. */
-  private static final class Settings extends StreamsServiceConfig {
-
-    private static final ConfigDef DEFINITION = streamsDefinition("changelogs-test");
-
-    Settings(Map<String, String> settings) {
-      super(DEFINITION, settings);
-    }
-
-    @Override
-    public String serviceName() {
-      return "changelogs-test";
-    }
   }
 }

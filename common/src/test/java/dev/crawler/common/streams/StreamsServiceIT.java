@@ -21,7 +21,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -59,8 +58,8 @@ class StreamsServiceIT {
                 awaitRelease(release); // a thread stuck in a call that never returns
               }
             });
-    Config config =
-        new Config(
+    PlainStreamsSettings config =
+        new PlainStreamsSettings(
             Map.of(
                 ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
                 ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, cluster.schemaRegistryUrl(),
@@ -123,8 +122,8 @@ class StreamsServiceIT {
               }
             });
     Duration session = Duration.ofSeconds(45);
-    Config config =
-        new Config(
+    PlainStreamsSettings config =
+        new PlainStreamsSettings(
             Map.of(
                 ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
                 ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, cluster.schemaRegistryUrl(),
@@ -207,20 +206,5 @@ class StreamsServiceIT {
         Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
         new StringSerializer(),
         new StringSerializer());
-  }
-
-  /** A Streams service's settings, with nothing of its own. */
-  private static final class Config extends StreamsServiceConfig {
-
-    private static final ConfigDef DEFINITION = streamsDefinition("stuck-test");
-
-    Config(Map<String, String> settings) {
-      super(DEFINITION, settings);
-    }
-
-    @Override
-    public String serviceName() {
-      return "stuck-test";
-    }
   }
 }
