@@ -1,5 +1,6 @@
 package dev.crawler.parser;
 
+import dev.crawler.common.HeadStart;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ServiceLauncher;
 import dev.crawler.common.hash.Sha256;
@@ -56,9 +57,7 @@ public final class ParserApp implements RunningService {
   public static ParserApp start(ParserConfig config) {
     Sha256.implementation(); // loads the native digest now rather than on the first page
     // the language tables (0.1 s of CPU) are read while the service joins its group
-    Thread tables = new Thread(LanguageDetection::shared, "language-tables");
-    tables.setDaemon(true);
-    tables.start();
+    HeadStart.run("language-tables", LanguageDetection::shared);
     StreamsService streams =
         StreamsService.start(
             config,

@@ -1,5 +1,6 @@
 package dev.crawler.common.streams;
 
+import dev.crawler.common.HeadStart;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.ops.HealthCheck;
 import dev.crawler.common.ops.KafkaConnection;
@@ -114,11 +115,8 @@ public final class StreamsService implements RunningService {
     Admin admin = Admin.create(config.adminProperties());
     if (!Changelogs.sourceTopics(description).isEmpty()) {
       // made while the instance joins its group: the group's leader finds them when it assigns
-      Thread changelogs =
-          new Thread(
-              () -> Changelogs.create(admin, description, streamsConfig), name + "-changelogs");
-      changelogs.setDaemon(true);
-      changelogs.start();
+      HeadStart.run(
+          name + "-changelogs", () -> Changelogs.create(admin, description, streamsConfig));
     }
     ThreadReplacements replacements = new ThreadReplacements(InstantSource.system());
     ReplacedThreadMembers replacedMembers =

@@ -4,6 +4,7 @@ import dev.crawler.archive.ArchiveApp;
 import dev.crawler.cli.ConfigCommand;
 import dev.crawler.cli.ConsoleLog;
 import dev.crawler.committer.CommitterApp;
+import dev.crawler.common.HeadStart;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.Seeds;
 import dev.crawler.common.config.ServiceConfig;
@@ -144,22 +145,9 @@ final class Crawl {
     Instant started = Instant.now();
     // the public suffix list (read when the frontier builds its topology) is read while the broker
     // starts
-    Thread suffixes = new Thread(RegisteredDomain::load, "public-suffixes");
-    suffixes.setDaemon(true);
-    suffixes.start();
+    HeadStart.run("public-suffixes", RegisteredDomain::load);
     // and the state stores' native library, which the frontier's first task would wait for
-    Thread stores =
-        new Thread(
-            () -> {
-              try {
-                StateStores.loadLibrary();
-              } catch (Throwable e) { // UnsatisfiedLinkError: the services' own attempt says more
-                LOG.warn("RocksDB's native library did not load: {}", e.toString());
-              }
-            },
-            "state-store-library");
-    stores.setDaemon(true);
-    stores.start();
+    HeadStart.run("state-store-library", StateStores::loadLibrary);
     Files.createDirectories(plan.dataDir());
     if (plan.verbose()) {
       ConsoleLog.beVerbose();
