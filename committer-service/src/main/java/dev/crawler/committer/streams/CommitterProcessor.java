@@ -1,5 +1,6 @@
 package dev.crawler.committer.streams;
 
+import dev.crawler.common.streams.QuietCommit;
 import dev.crawler.committer.domain.ChunkEvents;
 import dev.crawler.committer.domain.Commit;
 import dev.crawler.committer.domain.CommitPolicy;
@@ -44,6 +45,7 @@ final class CommitterProcessor
 
   private final CommitterSettings settings;
   private @Nullable ProcessorContext<String, SpecificRecord> context;
+  private QuietCommit quiet = QuietCommit.NEVER;
   private @Nullable KeyValueStore<String, DocumentState> documents;
   private @Nullable KeyValueStore<String, String> checksums;
   private @Nullable KeyValueStore<String, String> globalChecksums;
@@ -58,6 +60,7 @@ final class CommitterProcessor
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
+    this.quiet = QuietCommit.schedule(context);
     this.documents = context.getStateStore(CommitterTopology.DOCUMENTS_STORE);
     this.checksums = context.getStateStore(CommitterTopology.CHECKSUMS_STORE);
     this.globalChecksums = context.getStateStore(CommitterTopology.GLOBAL_CHECKSUMS_STORE);
@@ -67,6 +70,7 @@ final class CommitterProcessor
 
   @Override
   public void process(Record<String, SpecificRecord> record) {
+    quiet.processed();
     Instant now = Instant.ofEpochMilli(context().currentSystemTimeMs());
     if (record.value() instanceof ParsedDocument parsed) {
       boolean isPaginated = isPaginated(parsed);

@@ -45,6 +45,19 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
    */
   public static final long DEFAULT_COMMIT_INTERVAL_MS = 500;
 
+  public static final String COMMIT_QUIET_MS_CONFIG = "commit.quiet.ms";
+  private static final String COMMIT_QUIET_MS_DOC =
+      "How long a stream thread's input must pause before it commits what it processed without waiting for commit.interval.ms, in"
+          + " milliseconds: the last records of a burst (a crawl's last pages, a page's links the fetchers wait for) reach the next hop"
+          + " that much sooner. A busy thread, whose input never pauses that long, commits at the interval only. 0 commits at the"
+          + " interval only.";
+
+  /**
+   * The default quiet time before a commit: a few polls of a thread with nothing to do, far less
+   * than the commit interval, and longer than the gaps in a busy thread's input.
+   */
+  public static final long DEFAULT_COMMIT_QUIET_MS = 50;
+
   public static final String STATE_MEMORY_MB_CONFIG = "state.memory.mb";
   private static final String STATE_MEMORY_MB_DOC =
       "Native memory all the RocksDB state stores of this process share, in MB: one block cache, with the memtables charged to it."
@@ -151,6 +164,13 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
             Range.between(10, 60_000),
             Importance.LOW,
             COMMIT_INTERVAL_MS_DOC)
+        .define(
+            COMMIT_QUIET_MS_CONFIG,
+            Type.LONG,
+            DEFAULT_COMMIT_QUIET_MS,
+            Range.between(0, 60_000),
+            Importance.LOW,
+            COMMIT_QUIET_MS_DOC)
         .define(INSTANCE_ID_CONFIG, Type.STRING, "", Importance.MEDIUM, INSTANCE_ID_DOC)
         .define(
             TRANSACTION_TIMEOUT_MS_CONFIG,
@@ -265,6 +285,7 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     properties.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, getInt(STREAM_THREADS_CONFIG));
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, getLong(COMMIT_INTERVAL_MS_CONFIG));
+    properties.put(QuietCommit.QUIET_MS_CONFIG, getLong(COMMIT_QUIET_MS_CONFIG));
     properties.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, getInt(STANDBY_REPLICAS_CONFIG));
     properties.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedStateMemory.class);
     properties.put(

@@ -29,13 +29,17 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.ForeachAction;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A Streams service's liveness follows its progress, against a real broker: a stream thread stuck
- * on a record with more behind it fails {@code /health/live} once the bound has passed, and is
- * alive again as soon as it moves.
+ * What every Streams service shares, against a real broker: liveness follows progress (a stream
+ * thread stuck on a record with more behind it fails {@code /health/live} once the bound has
+ * passed, and is alive again as soon as it moves), a failed thread's task runs again at once, and a
+ * thread commits as soon as its input pauses.
  */
 @ExtendWith(KafkaClusterExtension.class)
 class StreamsServiceIT {
@@ -150,6 +154,107 @@ class StreamsServiceIT {
       assertThat(output).containsExactly("first", "fail", "after");
     } finally {
       service.close();
+    }
+  }
+
+  /**
+   * A thread whose input pauses commits what it processed without waiting for the commit interval;
+   * while its input keeps coming, it does not commit record by record.
+   */
+  @Test
+  void aThreadCommitsOnceItsInputPausesAndNotWhileItKeepsComing(TestCluster cluster)
+      throws Exception {
+    String in = cluster.uniqueId("quiet-in");
+    String out = cluster.uniqueId("quiet-out");
+    cluster
+        .admin()
+        .createTopics(List.of(new NewTopic(in, 1, (short) 1), new NewTopic(out, 1, (short) 1)))
+        .all()
+        .get(30, TimeUnit.SECONDS);
+    Topology copy = new Topology();
+    copy.addSource("in", Serdes.String().deserializer(), Serdes.String().deserializer(), in);
+    copy.addProcessor("copy", QuietCopy::new, "in");
+    copy.addSink("out", out, Serdes.String().serializer(), Serdes.String().serializer(), "copy");
+    PlainStreamsSettings config =
+        new PlainStreamsSettings(
+            Map.of(
+                ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, cluster.schemaRegistryUrl(),
+                StreamsServiceConfig.APPLICATION_ID_CONFIG, cluster.uniqueId("quiet"),
+                StreamsServiceConfig.STATE_DIR_CONFIG,
+                    cluster.newDirectory("quiet-state").toString(),
+                // an interval no part of the test waits for: every commit seen is a quiet one
+                StreamsServiceConfig.COMMIT_INTERVAL_MS_CONFIG, "60000",
+                StreamsServiceConfig.TRANSACTION_TIMEOUT_MS_CONFIG, "120000",
+                StreamsServiceConfig.COMMIT_QUIET_MS_CONFIG, "300"));
+    StreamsService service = StreamsService.start(config, copy);
+    TopicPartition output = new TopicPartition(out, 0);
+    try (KafkaProducer<String, String> producer = producer(cluster)) {
+      producer.send(new ProducerRecord<>(in, "k", "first")).get(30, TimeUnit.SECONDS);
+      await("the first record committed once the input paused")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> committedEnd(cluster, output) == 1);
+
+      int sent = 0;
+      long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+      while (System.nanoTime() < until) {
+        producer.send(new ProducerRecord<>(in, "k", "busy-" + sent)).get(30, TimeUnit.SECONDS);
+        sent++;
+        Thread.sleep(10);
+      }
+      long endWhileBusy = committedEnd(cluster, output);
+      assertThat(endWhileBusy)
+          .as("records committed while the input kept coming, of %d", sent)
+          .isLessThan(1 + sent);
+      int all = 1 + sent;
+      await("every record committed once the input paused")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> committedEnd(cluster, output) == all);
+    } finally {
+      service.close();
+    }
+  }
+
+  /** Copies its input, counting every record for its quiet commits. */
+  private static final class QuietCopy implements Processor<String, String, String, String> {
+    private ProcessorContext<String, String> context;
+    private QuietCommit quiet = QuietCommit.NEVER;
+
+    @Override
+    public void init(ProcessorContext<String, String> context) {
+      this.context = context;
+      this.quiet = QuietCommit.schedule(context);
+    }
+
+    @Override
+    public void process(Record<String, String> record) {
+      quiet.processed();
+      context.forward(record);
+    }
+  }
+
+  /**
+   * The partition's end as a read-committed consumer sees it: one past the last committed record (a
+   * transaction's marker takes an offset too, so records only are counted, by reading them).
+   */
+  private static long committedEnd(TestCluster cluster, TopicPartition partition) {
+    try (KafkaConsumer<String, String> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.bootstrapServers(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed"),
+            new StringDeserializer(),
+            new StringDeserializer())) {
+      consumer.assign(List.of(partition));
+      consumer.seekToBeginning(List.of(partition));
+      long end = consumer.endOffsets(List.of(partition)).get(partition);
+      long records = 0;
+      while (consumer.position(partition) < end) {
+        records += consumer.poll(Duration.ofMillis(200)).count();
+      }
+      return records;
     }
   }
 

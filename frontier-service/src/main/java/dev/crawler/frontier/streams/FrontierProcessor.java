@@ -1,5 +1,6 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.streams.QuietCommit;
 import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
@@ -72,6 +73,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
   private final CrawlLog log;
 
   private @Nullable ProcessorContext<String, SpecificRecord> context;
+  private QuietCommit quiet = QuietCommit.NEVER;
   private @Nullable FrontierStores stores;
   private @Nullable FrontierOutput output;
   private @Nullable Releases releases;
@@ -145,6 +147,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     this.context = context;
     this.stores = new FrontierStores(context);
     this.output = new FrontierOutput(context, log);
+    this.quiet = QuietCommit.schedule(context);
     this.holds = stores.loadHolds();
     wire();
     commands().expireDelaysOfAnotherConfiguration();
@@ -175,6 +178,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
 
   @Override
   public void process(Record<String, SpecificRecord> record) {
+    quiet.processed();
     followConfig();
     SpecificRecord value = record.value();
     if (value instanceof DiscoveredUrl discovered) {

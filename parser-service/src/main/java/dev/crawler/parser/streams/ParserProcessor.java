@@ -1,5 +1,6 @@
 package dev.crawler.parser.streams;
 
+import dev.crawler.common.streams.QuietCommit;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.events.DiscoveredUrl;
@@ -59,6 +60,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   private final RecentLinks recentLinks;
   private final SitemapReader sitemaps = new SitemapReader();
   private @Nullable ProcessorContext<String, SpecificRecord> context;
+  private QuietCommit quiet = QuietCommit.NEVER;
 
   /**
    * How long parsing a page takes (jsoup, links, text, checksums): the parser's CPU per page. One
@@ -106,6 +108,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
+    this.quiet = QuietCommit.schedule(context);
     // (re-)initialized, possibly after an aborted transaction: what it remembers may not have been
     // written. Another task's links are forgotten too (they are sent again, which costs only the
     // frontier a lookup); a link another task skipped because this one had sent it is sent again
@@ -123,6 +126,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
    */
   @Override
   public void process(Record<String, FetchResult> record) {
+    quiet.processed();
     FetchResult result = record.value();
     if (result == null) {
       throw new IllegalArgumentException("a record on the fetch results without a value");
