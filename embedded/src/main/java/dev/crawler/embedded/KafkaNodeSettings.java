@@ -190,7 +190,11 @@ public record KafkaNodeSettings(
             // topics come from the catalogue; a typo must not create one silently
             Map.entry("auto.create.topics.enable", "false"),
             Map.entry("log.cleaner.dedupe.buffer.size", Long.toString(16L * 1024 * 1024)),
-            Map.entry("log.segment.bytes", Integer.toString(64 * 1024 * 1024))));
+            Map.entry("log.segment.bytes", Integer.toString(64 * 1024 * 1024)),
+            // a node alone has no replica to hand its partitions' leadership to: asking the
+            // controller first only delays its shut-down (by about 0.1 s); its logs are closed
+            // cleanly all the same
+            Map.entry("controlled.shutdown.enable", Boolean.toString(voters.size() > 1))));
     return props;
   }
 }

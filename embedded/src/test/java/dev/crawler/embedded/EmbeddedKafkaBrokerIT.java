@@ -46,6 +46,9 @@ class EmbeddedKafkaBrokerIT {
       }
     }
     String metaProperties = Files.readString(dataDir.resolve("kafka/meta.properties"));
+    assertThat(dataDir.resolve("kafka/.kafka_cleanshutdown"))
+        .as("closed cleanly: its logs need no recovery at the next start")
+        .exists();
 
     try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dataDir, 2)) {
       assertThat(Files.readString(dataDir.resolve("kafka/meta.properties")))

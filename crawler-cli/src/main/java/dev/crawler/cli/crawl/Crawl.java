@@ -70,11 +70,14 @@ final class Crawl {
   static final Duration CHECK_INTERVAL = Duration.ofMillis(250);
 
   /**
-   * How soon an idle check is followed by the next while the frontier is idle: the idleness is
-   * confirmed without a quarter of a second per check added to the end of every crawl, while the
-   * checks (two admin requests each) stay four a second as long as the crawl is busy.
+   * How soon a check is followed by the next once the frontier has nothing in flight or to release
+   * (its last input perhaps not committed yet, or its idleness being confirmed): the end is seen
+   * without a quarter of a second per check added to every crawl, while the checks (two admin
+   * requests each) stay four a second as long as the crawl is busy. The {@value #IDLE_CHECKS}
+   * checks still span 100 ms, five times a producer's linger: a record sent just before the
+   * frontier went idle is seen.
    */
-  static final Duration CONFIRM_INTERVAL = Duration.ofMillis(100);
+  static final Duration CONFIRM_INTERVAL = Duration.ofMillis(50);
 
   /**
    * Consecutive idle checks before the crawl is over: the frontier must stay idle, not just pass
@@ -332,11 +335,13 @@ final class Crawl {
     Runnable[] check = new Runnable[1];
     check[0] =
         () -> {
+          boolean frontierIdle = false;
           try {
             Optional<FrontierProgress> progress = frontier.progress();
             progress.ifPresent(
                 p -> console.progress(p, events, Duration.between(crawling, Instant.now())));
-            boolean isIdle = progress.isPresent() && progress.get().isIdle() && lag.isCaughtUp();
+            frontierIdle = progress.isPresent() && progress.get().isIdle();
+            boolean isIdle = frontierIdle && lag.isCaughtUp();
             if (plan.runFor().isPresent()) {
               // a run of a set length (recrawling goes on
               // when idle): it is over when the time is up
@@ -364,8 +369,9 @@ final class Crawl {
           } catch (RuntimeException e) {
             LOG.warn("progress check failed: {}", e.toString());
           }
-          // the next check: soon while idleness is being confirmed
-          Duration next = idleChecks.get() > 0 ? CONFIRM_INTERVAL : CHECK_INTERVAL;
+          // the next check: soon while the frontier has nothing to do
+          Duration next =
+              frontierIdle && plan.runFor().isEmpty() ? CONFIRM_INTERVAL : CHECK_INTERVAL;
           try {
             checker.schedule(check[0], next.toMillis(), TimeUnit.MILLISECONDS);
           } catch (RejectedExecutionException e) {
