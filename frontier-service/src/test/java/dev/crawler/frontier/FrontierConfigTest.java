@@ -8,6 +8,7 @@ import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.schemas.options.RequestOptions;
 import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
@@ -30,6 +31,27 @@ class FrontierConfigTest {
         .containsEntry(StreamsConfig.POLL_MS_CONFIG, 10L);
     assertThat(new FrontierConfig(Map.of("kafka.poll.ms", "100")).streamsProperties())
         .containsEntry(StreamsConfig.POLL_MS_CONFIG, "100");
+  }
+
+  @Test
+  void kafkaStreamsRetriesAnInternalTopicSoonWhileItsClientsKeepKafkasBackoff() {
+    StreamsConfig streams = new StreamsConfig(new FrontierConfig(Map.of()).streamsProperties());
+    assertThat(streams.getLong(StreamsConfig.RETRY_BACKOFF_MS_CONFIG)).isEqualTo(10L);
+    assertThat(streams.getMainConsumerConfigs("group", "client", 0))
+        .containsEntry(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, 100L);
+    assertThat(streams.getRestoreConsumerConfigs("client"))
+        .containsEntry(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, 100L);
+    assertThat(streams.getProducerConfigs("client"))
+        .containsEntry(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, 100L);
+    assertThat(streams.getAdminConfigs("client"))
+        .containsEntry(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, 100L);
+
+    StreamsConfig set =
+        new StreamsConfig(
+            new FrontierConfig(Map.of("kafka.retry.backoff.ms", "250")).streamsProperties());
+    assertThat(set.getLong(StreamsConfig.RETRY_BACKOFF_MS_CONFIG)).isEqualTo(250L);
+    assertThat(set.getProducerConfigs("client"))
+        .containsEntry(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, "250");
   }
 
   @Test

@@ -1,9 +1,9 @@
 package dev.crawler.frontier.streams;
 
-import dev.crawler.common.streams.QuietCommit;
 import dev.crawler.common.control.OperatorHolds;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.common.streams.QuietCommit;
 import dev.crawler.events.ControlCommand;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DiscoveredUrl;
