@@ -7,10 +7,15 @@ import dev.crawler.frontier.rules.CrawlConfigException;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.schemas.options.RequestOptions;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
@@ -34,24 +39,37 @@ class FrontierConfigTest {
   }
 
   @Test
-  void kafkaStreamsRetriesAnInternalTopicSoonWhileItsClientsKeepKafkasBackoff() {
+  void theGroupLeaderLooksForItsInternalTopicsAgainSoonWhileOtherClientsKeepKafkasBackoff() {
     StreamsConfig streams = new StreamsConfig(new FrontierConfig(Map.of()).streamsProperties());
-    assertThat(streams.getLong(StreamsConfig.RETRY_BACKOFF_MS_CONFIG)).isEqualTo(10L);
-    assertThat(streams.getMainConsumerConfigs("group", "client", 0))
-        .containsEntry(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, 100L);
-    assertThat(streams.getRestoreConsumerConfigs("client"))
-        .containsEntry(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, 100L);
-    assertThat(streams.getProducerConfigs("client"))
-        .containsEntry(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, 100L);
-    assertThat(streams.getAdminConfigs("client"))
-        .containsEntry(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, 100L);
+    // the group's leader makes the internal topics ready with its main consumer's settings
+    Map<String, Object> leader = streams.getMainConsumerConfigs("group", "client", 0);
+    assertThat(new StreamsConfig(leader).getLong(StreamsConfig.RETRY_BACKOFF_MS_CONFIG))
+        .isEqualTo(10L);
+    // the others: Kafka's default
+    assertThat(
+            new ConsumerConfig(
+                    ConsumerConfig.appendDeserializerToConfig(
+                        streams.getRestoreConsumerConfigs("client"),
+                        new ByteArrayDeserializer(),
+                        new ByteArrayDeserializer()))
+                .getLong(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG))
+        .isEqualTo(100L);
+    assertThat(
+            new ProducerConfig(withSerializers(streams.getProducerConfigs("client")))
+                .getLong(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG))
+        .isEqualTo(100L);
+    assertThat(
+            new AdminClientConfig(streams.getAdminConfigs("client"))
+                .getLong(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG))
+        .isEqualTo(100L);
 
     StreamsConfig set =
         new StreamsConfig(
             new FrontierConfig(Map.of("kafka.retry.backoff.ms", "250")).streamsProperties());
-    assertThat(set.getLong(StreamsConfig.RETRY_BACKOFF_MS_CONFIG)).isEqualTo(250L);
-    assertThat(set.getProducerConfigs("client"))
-        .containsEntry(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG, "250");
+    assertThat(
+            new StreamsConfig(set.getMainConsumerConfigs("group", "client", 0))
+                .getLong(StreamsConfig.RETRY_BACKOFF_MS_CONFIG))
+        .isEqualTo(250L);
   }
 
   @Test
@@ -104,5 +122,12 @@ class FrontierConfigTest {
     assertThatThrownBy(() -> new FrontierConfig(Map.of(FrontierConfig.MAX_DEPTH_CONFIG, "-2")))
         .isInstanceOf(ConfigException.class);
     assertThat(CrawlOption.DELAY_MS.bounds()).isEqualTo(RequestOptions.DELAY_MS.bounds());
+  }
+
+  private static Map<String, Object> withSerializers(Map<String, Object> producer) {
+    Map<String, Object> configs = new HashMap<>(producer);
+    configs.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    configs.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    return configs;
   }
 }

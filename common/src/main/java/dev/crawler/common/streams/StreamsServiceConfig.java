@@ -4,7 +4,6 @@ import dev.crawler.common.config.ProducerBatching;
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.schemas.TopicSpec;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -270,12 +269,14 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
 
   /**
    * How long Kafka Streams waits after each internal topic it could not create because the topic
-   * exists already, instead of {@code retry.backoff.ms}'s 100 ms (Kafka Streams' only own use of
-   * it). A service creates its changelogs while its group forms ({@link Changelogs}); when its
-   * group's leader found them not yet known to the broker, asked to create them and was told they
-   * exist, it slept 100 ms per changelog (the frontier has seven) before it looked again: 0.6–0.7 s
-   * of a crawl's start. The clients keep Kafka's own backoff. A {@code kafka.retry.backoff.ms}
-   * setting wins, for Kafka Streams and the clients alike.
+   * exists already, instead of {@code retry.backoff.ms}'s 100 ms. A service creates its changelogs
+   * while its group forms ({@link Changelogs}); when its group's leader found them not yet known to
+   * the broker, asked to create them and was told they exist, it slept 100 ms per changelog (the
+   * frontier has seven) before it looked again: 0.5-0.7 s of a crawl's start. The leader makes the
+   * topics ready with its main consumer's settings, so the main consumer's own retries (a failed
+   * fetch, a coordinator not found) start at 10 ms too, doubling up to {@code retry.backoff.max.ms}
+   * (1 s) as before; the other clients keep Kafka's 100 ms. A {@code kafka.retry.backoff.ms} or
+   * {@code kafka.consumer.retry.backoff.ms} setting wins.
    */
   static final long INTERNAL_TOPIC_RETRY_BACKOFF_MS = 10;
 
@@ -328,15 +329,13 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     properties.putIfAbsent(
         StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
     properties.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, POLL_MS);
-    if (!properties.containsKey(StreamsConfig.RETRY_BACKOFF_MS_CONFIG)) {
-      properties.put(StreamsConfig.RETRY_BACKOFF_MS_CONFIG, INTERNAL_TOPIC_RETRY_BACKOFF_MS);
-      for (String client :
-          List.of(
-              StreamsConfig.consumerPrefix(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG),
-              StreamsConfig.producerPrefix(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG),
-              StreamsConfig.adminClientPrefix(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG))) {
-        properties.putIfAbsent(client, CommonClientConfigs.DEFAULT_RETRY_BACKOFF_MS);
-      }
+    if (!properties.containsKey(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG)
+        && !properties.containsKey(
+            StreamsConfig.consumerPrefix(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG))) {
+      // the group's leader makes the internal topics ready with its main consumer's settings
+      properties.putIfAbsent(
+          StreamsConfig.mainConsumerPrefix(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG),
+          INTERNAL_TOPIC_RETRY_BACKOFF_MS);
     }
     if (!properties.containsKey(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG)
         && !properties.containsKey(
