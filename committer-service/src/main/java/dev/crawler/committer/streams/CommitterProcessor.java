@@ -1,6 +1,5 @@
 package dev.crawler.committer.streams;
 
-import dev.crawler.common.streams.QuietCommit;
 import dev.crawler.committer.domain.ChunkEvents;
 import dev.crawler.committer.domain.Commit;
 import dev.crawler.committer.domain.CommitPolicy;
@@ -10,6 +9,7 @@ import dev.crawler.committer.state.DocumentState;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.ops.CrawlMetrics;
+import dev.crawler.common.streams.QuietCommit;
 import dev.crawler.events.CrawlOutcome;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.DocumentEventType;
@@ -60,7 +60,7 @@ final class CommitterProcessor
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
-    this.quiet = QuietCommit.schedule(context);
+    this.quiet = QuietCommit.of(context);
     this.documents = context.getStateStore(CommitterTopology.DOCUMENTS_STORE);
     this.checksums = context.getStateStore(CommitterTopology.CHECKSUMS_STORE);
     this.globalChecksums = context.getStateStore(CommitterTopology.GLOBAL_CHECKSUMS_STORE);

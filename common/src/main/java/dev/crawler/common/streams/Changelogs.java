@@ -25,10 +25,12 @@ import org.slf4j.LoggerFactory;
  * The changelog topics of a topology's stores, created while the instance joins its group.
  *
  * <p>Kafka Streams creates a changelog when its group's leader first assigns the tasks, then asks
- * the broker every {@code retry.backoff.ms} (100 ms) until every partition has a leader: a new
- * frontier, seven stores on four partitions, waited 0.6–0.9 s there before its first task could
- * start. Asked for while the instance joins, the broker has them made by the time the leader looks,
- * and Kafka Streams finds them as it would have made them.
+ * the broker again after its main consumer's {@code retry.backoff.ms} until every partition has a
+ * leader: a new frontier, seven stores on four partitions, waited 0.6–0.9 s there before its first
+ * task could start. Asked for while the instance joins, the broker has them made by the time the
+ * leader looks, and Kafka Streams finds them as it would have made them. When the leader looks
+ * while the broker is still making them, it is told they exist and looks again, 10 ms later ({@link
+ * StreamsServiceConfig#INTERNAL_TOPIC_RETRY_BACKOFF_MS}) per changelog.
  *
  * <p>"As it would have made them": the name {@code <application.id>-<store>-changelog}, as many
  * partitions as the store's sub-topology has tasks (its largest source topic's partition count),

@@ -3,65 +3,82 @@ package dev.crawler.common.streams;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Commits a stream thread's work as soon as its input goes quiet, instead of at the end of {@code
- * commit.interval.ms}. A hop's output is read by the next only once committed, so the last records
- * of a burst (the last page of a crawl, the links of a page that the fetchers wait for) waited up
- * to the whole interval at every hop. A thread that has processed nothing for {@code
- * commit.quiet.ms} commits at once; a busy thread, whose input never pauses that long, commits at
- * the interval as before, so a crawl under way pays no more transactions.
+ * Commits a lightly loaded stream thread's work as soon as its input pauses, instead of at the end
+ * of {@code commit.interval.ms}. A hop's output is read by the next only once committed, so the
+ * last records of a crawl (its last page, the outcome the crawl's end waits for) waited up to the
+ * whole interval at every hop.
  *
- * <p>One per task: the processor calls {@link #processed()} for every record, and a wall-clock
- * punctuation checks whether every task of the thread has been quiet long enough. Kafka Streams
- * commits all the thread's tasks together, when one that processed records since the last commit
- * asks. In virtual time (tests) the punctuation follows the test's wall clock.
+ * <p>A thread asks for a commit once it has processed nothing for {@code commit.quiet.ms}, when the
+ * burst of records it processed since it was last that quiet is small (at most {@value #MAX_BURST}
+ * records), and not sooner than half a commit interval after it last asked. A busy thread (a
+ * frontier or committer reading another hop's transactions arrives in bursts of hundreds of
+ * records, one per upstream commit; a parser behind busy fetchers never pauses) commits at the
+ * interval only: a transaction costs the broker a marker on every partition written, and one per
+ * burst cost a crawl about a tenth of its throughput. A thread asks at most twice per interval,
+ * whatever its input.
+ *
+ * <p>One per task: the processor calls {@link #processed()} for every record; a task with records
+ * not yet asked for checks its thread every {@link #CHECK_INTERVAL} with a wall-clock punctuation,
+ * scheduled when the task processes and cancelled once the thread asked (a punctuation makes Kafka
+ * Streams commit the task at the next interval even with nothing new, so an idle task schedules
+ * none). Kafka Streams commits every task of the thread together, on one request. Tasks are
+ * processed and punctuated on their stream thread, so the counts are the thread's, unsynchronized.
+ * In virtual time (tests) the checks follow the test's wall clock.
  */
 public final class QuietCommit {
 
   /** The Streams configuration key (not a Kafka one) carrying the quiet time, in milliseconds. */
   public static final String QUIET_MS_CONFIG = "crawler.commit.quiet.ms";
 
-  /** How often a task checks whether its thread is quiet. */
+  /** How often a task with records not yet asked for checks whether its thread is quiet. */
   static final Duration CHECK_INTERVAL = Duration.ofMillis(10);
 
-  /** What the thread's tasks have processed, counted by all of them. */
+  /**
+   * The largest burst committed early: the last page of a crawl, or of a slow one, is a few records
+   * at every hop; a busy crawl's bursts are hundreds.
+   */
+  static final int MAX_BURST = 100;
+
+  /** Never commits early: a processor's value before its task is initialized. */
+  public static final QuietCommit NEVER = new QuietCommit(null, 0, 0);
+
+  /** What the thread's tasks have processed and asked for, counted by all of them. */
   private static final ThreadLocal<ThreadActivity> ACTIVITY =
       ThreadLocal.withInitial(ThreadActivity::new);
 
-  /** Never commits early: a processor's value before its task is initialized. */
-  public static final QuietCommit NEVER = new QuietCommit(null, 0);
-
   private final @Nullable ProcessorContext<?, ?> context;
   private final long quietMs;
+  private final long minGapMs;
   private @Nullable ThreadActivity activity;
+  private @Nullable Cancellable check;
 
-  /** Whether this task processed a record since it last asked for a commit. */
-  private boolean pending;
-
-  private QuietCommit(@Nullable ProcessorContext<?, ?> context, long quietMs) {
+  private QuietCommit(@Nullable ProcessorContext<?, ?> context, long quietMs, long minGapMs) {
     this.context = context;
     this.quietMs = quietMs;
+    this.minGapMs = minGapMs;
   }
 
   /**
-   * Schedules the task's check, with the quiet time of the service's settings ({@value
+   * The task's quiet commits, with the quiet time of the service's settings ({@value
    * #QUIET_MS_CONFIG}; none, or 0, commits at the interval only).
    */
-  public static QuietCommit schedule(ProcessorContext<?, ?> context) {
-    QuietCommit quiet = new QuietCommit(context, quietMs(context.appConfigs()));
-    if (quiet.quietMs > 0) {
-      context.schedule(CHECK_INTERVAL, PunctuationType.WALL_CLOCK_TIME, quiet::check);
-    }
-    return quiet;
+  public static QuietCommit of(ProcessorContext<?, ?> context) {
+    Map<String, Object> configs = context.appConfigs();
+    long quietMs = longSetting(configs, QUIET_MS_CONFIG, 0);
+    long intervalMs = longSetting(configs, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 0);
+    return quietMs <= 0 ? NEVER : new QuietCommit(context, quietMs, intervalMs / 2);
   }
 
-  static long quietMs(Map<String, Object> configs) {
-    Object value = configs.get(QUIET_MS_CONFIG);
-    return value == null ? 0 : Long.parseLong(value.toString());
+  private static long longSetting(Map<String, Object> configs, String key, long otherwise) {
+    Object value = configs.get(key);
+    return value == null ? otherwise : Long.parseLong(value.toString());
   }
 
   /** Counts a record this task processed. */
@@ -69,30 +86,61 @@ public final class QuietCommit {
     if (quietMs == 0) {
       return;
     }
-    pending = true;
     if (activity == null) {
       // the thread the task runs on: processing and punctuation both run on it
       activity = ACTIVITY.get();
     }
     activity.processed++;
+    if (check == null) {
+      check =
+          Objects.requireNonNull(context)
+              .schedule(CHECK_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::check);
+    }
   }
 
   private void check(long now) {
     ThreadActivity thread = ACTIVITY.get();
     activity = thread;
     if (thread.processed != thread.seen) {
+      if (thread.paused) {
+        // a new burst: the thread had been quiet before it
+        thread.burstStart = thread.seen;
+        thread.paused = false;
+      }
       thread.seen = thread.processed;
-      thread.quietSince = now;
-    } else if (pending && now - thread.quietSince >= quietMs) {
-      pending = false;
+      thread.changedAt = now;
+      return;
+    }
+    if (now - thread.changedAt < quietMs) {
+      return;
+    }
+    thread.paused = true;
+    if (thread.requested == thread.processed || thread.processed - thread.burstStart > MAX_BURST) {
+      // asked for already, or a busy thread's burst: left to the interval
+      stopChecking();
+    } else if (now - thread.requestedAt >= minGapMs) {
+      thread.requested = thread.processed;
+      thread.requestedAt = now;
       Objects.requireNonNull(context).commit();
+      stopChecking();
     }
   }
 
-  /** A stream thread's count of processed records, and since when it has not moved. */
+  private void stopChecking() {
+    if (check != null) {
+      check.cancel();
+      check = null;
+    }
+  }
+
+  /** A stream thread's counts: records processed, seen by a check, asked for. */
   private static final class ThreadActivity {
     long processed;
     long seen;
-    long quietSince;
+    long changedAt;
+    boolean paused = true;
+    long burstStart;
+    long requested;
+    long requestedAt = Long.MIN_VALUE / 2;
   }
 }

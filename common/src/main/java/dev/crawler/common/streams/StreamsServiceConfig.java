@@ -37,8 +37,9 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
 
   public static final String COMMIT_INTERVAL_MS_CONFIG = "commit.interval.ms";
   private static final String COMMIT_INTERVAL_MS_DOC =
-      "How often a transaction is committed, in milliseconds: the latency each hop through this service adds. Each commit costs the broker"
-          + " a transaction (markers on every partition written); at 100 ms the broker spent three times the CPU it does at 500.";
+      "How often a busy stream thread commits its transaction, in milliseconds: the latency each hop through this service adds while"
+          + " the crawl is busy (a lightly loaded thread commits once its input pauses, commit.quiet.ms). Each commit costs the broker a"
+          + " transaction (markers on every partition written); at 100 ms the broker spent three times the CPU it does at 500.";
 
   /**
    * The default commit interval: half a second per hop, a fifth of the transactions of Kafka
@@ -48,14 +49,14 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
 
   public static final String COMMIT_QUIET_MS_CONFIG = "commit.quiet.ms";
   private static final String COMMIT_QUIET_MS_DOC =
-      "How long a stream thread's input must pause before it commits what it processed without waiting for commit.interval.ms, in"
-          + " milliseconds: the last records of a burst (a crawl's last pages, a page's links the fetchers wait for) reach the next hop"
-          + " that much sooner. A busy thread, whose input never pauses that long, commits at the interval only. 0 commits at the"
-          + " interval only.";
+      "How long a lightly loaded stream thread's input must pause before it commits what it processed without waiting for"
+          + " commit.interval.ms, in milliseconds: the last records of a crawl, or of a slow one, reach the next hop that much sooner."
+          + " Only a burst of at most 100 records since the thread was last that quiet is committed early, and at most twice per"
+          + " commit interval; a busy thread (bursts of hundreds) commits at the interval. 0 commits at the interval only.";
 
   /**
-   * The default quiet time before a commit: a few polls of a thread with nothing to do, far less
-   * than the commit interval, and longer than the gaps in a busy thread's input.
+   * The default quiet time before a commit: five polls of a thread with nothing to do, a tenth of
+   * the commit interval.
    */
   public static final long DEFAULT_COMMIT_QUIET_MS = 50;
 
@@ -275,8 +276,10 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
    * frontier has seven) before it looked again: 0.5-0.7 s of a crawl's start. The leader makes the
    * topics ready with its main consumer's settings, so the main consumer's own retries (a failed
    * fetch, a coordinator not found) start at 10 ms too, doubling up to {@code retry.backoff.max.ms}
-   * (1 s) as before; the other clients keep Kafka's 100 ms. A {@code kafka.retry.backoff.ms} or
-   * {@code kafka.consumer.retry.backoff.ms} setting wins.
+   * (1 s) as before; the other clients keep Kafka's 100 ms. A leader whose internal topic is really
+   * being deleted asks the broker ten times as often (the wait does not grow) until it is gone or
+   * half of {@code max.poll.interval.ms} has passed. A {@code kafka.retry.backoff.ms} or {@code
+   * kafka.consumer.retry.backoff.ms} setting wins.
    */
   static final long INTERNAL_TOPIC_RETRY_BACKOFF_MS = 10;
 

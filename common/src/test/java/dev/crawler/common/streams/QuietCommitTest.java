@@ -2,17 +2,21 @@ package dev.crawler.common.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunctuator;
 import org.junit.jupiter.api.Test;
 
 /**
- * A task asks for a commit once every task of its thread has been quiet for the quiet time, only
- * when it processed records since it last asked, and never while the thread is busy.
+ * A lightly loaded thread asks for a commit once every task of it has been quiet for the quiet
+ * time: once per pause, after a small burst only, at most twice per commit interval, and a task
+ * checks only while it has records not yet asked for. Each test runs on a thread of its own, as the
+ * tasks of one stream thread.
  */
 class QuietCommitTest {
 
@@ -20,65 +24,113 @@ class QuietCommitTest {
   void aTaskAsksForACommitOnceItsThreadHasBeenQuietForTheQuietTime() {
     run(
         () -> {
-          MockProcessorContext<Object, Object> context = context(50);
-          QuietCommit quiet = QuietCommit.schedule(context);
-          CapturedPunctuator check = context.scheduledPunctuators().get(0);
-          assertThat(check.getType()).isEqualTo(PunctuationType.WALL_CLOCK_TIME);
-          assertThat(check.getInterval()).isEqualTo(QuietCommit.CHECK_INTERVAL);
+          MockProcessorContext<Object, Object> context = context(50, 0);
+          QuietCommit quiet = QuietCommit.of(context);
+          assertThat(context.scheduledPunctuators()).as("nothing processed yet").isEmpty();
 
           quiet.processed();
+          CapturedPunctuator check = only(context.scheduledPunctuators());
+          assertThat(check.getType()).isEqualTo(PunctuationType.WALL_CLOCK_TIME);
+          assertThat(check.getInterval()).isEqualTo(QuietCommit.CHECK_INTERVAL);
           check.getPunctuator().punctuate(1_000);
           check.getPunctuator().punctuate(1_040);
           assertThat(context.committed()).as("quiet for 40 ms of 50").isFalse();
           check.getPunctuator().punctuate(1_050);
           assertThat(context.committed()).as("quiet for 50 ms").isTrue();
-
-          context.resetCommit();
-          check.getPunctuator().punctuate(1_100);
-          check.getPunctuator().punctuate(2_000);
-          assertThat(context.committed()).as("nothing processed since it asked").isFalse();
+          assertThat(check.cancelled()).as("no more checks once asked").isTrue();
         });
   }
 
   @Test
-  void aThreadWhoseInputNeverPausesForTheQuietTimeCommitsAtTheIntervalOnly() {
+  void aBusyThreadsBurstIsLeftToTheInterval() {
     run(
         () -> {
-          MockProcessorContext<Object, Object> first = context(50);
-          MockProcessorContext<Object, Object> second = context(50);
-          QuietCommit firstTask = QuietCommit.schedule(first);
-          QuietCommit secondTask = QuietCommit.schedule(second);
-          CapturedPunctuator firstCheck = first.scheduledPunctuators().get(0);
-          CapturedPunctuator secondCheck = second.scheduledPunctuators().get(0);
+          MockProcessorContext<Object, Object> context = context(50, 0);
+          QuietCommit quiet = QuietCommit.of(context);
+          for (int i = 0; i <= QuietCommit.MAX_BURST; i++) {
+            quiet.processed();
+          }
+          CapturedPunctuator check = only(context.scheduledPunctuators());
+          for (long now = 1_000; now <= 1_200; now += 10) {
+            check.getPunctuator().punctuate(now);
+          }
+          assertThat(context.committed()).isFalse();
+          assertThat(check.cancelled()).isTrue();
+
+          // the next burst, small, after a pause
+          quiet.processed();
+          CapturedPunctuator next = context.scheduledPunctuators().get(1);
+          next.getPunctuator().punctuate(1_300);
+          next.getPunctuator().punctuate(1_310);
+          next.getPunctuator().punctuate(1_350);
+          assertThat(context.committed()).isTrue();
+        });
+  }
+
+  @Test
+  void aThreadWhoseInputKeepsComingDoesNotAsk() {
+    run(
+        () -> {
+          MockProcessorContext<Object, Object> first = context(50, 0);
+          MockProcessorContext<Object, Object> second = context(50, 0);
+          QuietCommit firstTask = QuietCommit.of(first);
+          QuietCommit secondTask = QuietCommit.of(second);
 
           firstTask.processed();
-          for (long now = 1_000; now <= 2_000; now += 10) {
-            // the other task of the same thread keeps processing, a record every 30 ms
+          CapturedPunctuator firstCheck = only(first.scheduledPunctuators());
+          for (long now = 1_000; now <= 1_300; now += 10) {
+            // the other task of the same thread processes a record every 30 ms
             if (now % 30 == 0) {
               secondTask.processed();
             }
             firstCheck.getPunctuator().punctuate(now);
-            secondCheck.getPunctuator().punctuate(now);
           }
           assertThat(first.committed()).isFalse();
-          assertThat(second.committed()).isFalse();
 
-          firstCheck.getPunctuator().punctuate(2_050);
-          secondCheck.getPunctuator().punctuate(2_050);
-          assertThat(first.committed() || second.committed()).as("the thread quiet").isTrue();
+          CapturedPunctuator secondCheck = only(second.scheduledPunctuators());
+          firstCheck.getPunctuator().punctuate(1_350);
+          secondCheck.getPunctuator().punctuate(1_350);
+          assertThat(List.of(first.committed(), second.committed()))
+              .as("one request for the pause, the thread's tasks committed together")
+              .containsExactlyInAnyOrder(true, false);
+          assertThat(firstCheck.cancelled()).isTrue();
+          assertThat(secondCheck.cancelled()).isTrue();
+        });
+  }
+
+  @Test
+  void aThreadAsksAtMostTwicePerCommitInterval() {
+    run(
+        () -> {
+          MockProcessorContext<Object, Object> context = context(50, 500);
+          QuietCommit quiet = QuietCommit.of(context);
+          quiet.processed();
+          CapturedPunctuator check = only(context.scheduledPunctuators());
+          check.getPunctuator().punctuate(1_000);
+          check.getPunctuator().punctuate(1_050);
+          assertThat(context.committed()).isTrue();
+          context.resetCommit();
+
+          quiet.processed();
+          CapturedPunctuator next = context.scheduledPunctuators().get(1);
+          next.getPunctuator().punctuate(1_100);
+          next.getPunctuator().punctuate(1_200);
+          assertThat(context.committed()).as("asked 150 ms ago, of 250").isFalse();
+          next.getPunctuator().punctuate(1_300);
+          assertThat(context.committed()).as("asked 250 ms ago").isTrue();
         });
   }
 
   @Test
   void tasksOfOtherThreadsDoNotHoldATaskBack() {
-    MockProcessorContext<Object, Object> busy = context(50);
-    QuietCommit busyTask = run(() -> QuietCommit.schedule(busy));
+    MockProcessorContext<Object, Object> busy = context(50, 0);
+    QuietCommit busyTask = supply(() -> QuietCommit.of(busy));
     run(
         () -> {
-          MockProcessorContext<Object, Object> context = context(50);
-          QuietCommit quiet = QuietCommit.schedule(context);
-          CapturedPunctuator check = context.scheduledPunctuators().get(0);
+          MockProcessorContext<Object, Object> context = context(50, 0);
+          QuietCommit quiet = QuietCommit.of(context);
           quiet.processed();
+          CapturedPunctuator check = only(context.scheduledPunctuators());
           check.getPunctuator().punctuate(1_000);
           run(busyTask::processed);
           check.getPunctuator().punctuate(1_050);
@@ -87,24 +139,30 @@ class QuietCommitTest {
   }
 
   @Test
-  void aQuietTimeOfZeroSchedulesNothingAndNeverCommits() {
+  void aQuietTimeOfZeroOrNoneNeverSchedulesACheck() {
     run(
         () -> {
-          MockProcessorContext<Object, Object> context = context(0);
-          QuietCommit quiet = QuietCommit.schedule(context);
-          quiet.processed();
+          MockProcessorContext<Object, Object> context = context(0, 500);
+          QuietCommit.of(context).processed();
           assertThat(context.scheduledPunctuators()).isEmpty();
-          assertThat(context.committed()).isFalse();
+          MockProcessorContext<Object, Object> none = new MockProcessorContext<>();
+          QuietCommit.of(none).processed();
+          assertThat(none.scheduledPunctuators()).isEmpty();
         });
-    MockProcessorContext<Object, Object> none = new MockProcessorContext<>();
-    QuietCommit.schedule(none);
-    assertThat(none.scheduledPunctuators()).as("no setting").isEmpty();
   }
 
-  private static MockProcessorContext<Object, Object> context(long quietMs) {
+  private static MockProcessorContext<Object, Object> context(long quietMs, long intervalMs) {
     Properties properties = new Properties();
     properties.put(QuietCommit.QUIET_MS_CONFIG, quietMs);
+    if (intervalMs > 0) {
+      properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, intervalMs);
+    }
     return new MockProcessorContext<>(properties);
+  }
+
+  private static CapturedPunctuator only(List<CapturedPunctuator> punctuators) {
+    assertThat(punctuators).hasSize(1);
+    return punctuators.get(0);
   }
 
   /** Runs on a thread of its own, as a stream thread with tasks of its own. */
@@ -112,7 +170,7 @@ class QuietCommitTest {
     CompletableFuture.runAsync(work, runnable -> new Thread(runnable).start()).join();
   }
 
-  private static <T> T run(Supplier<T> work) {
+  private static <T> T supply(Supplier<T> work) {
     return CompletableFuture.supplyAsync(work, runnable -> new Thread(runnable).start()).join();
   }
 }

@@ -158,12 +158,13 @@ class StreamsServiceIT {
   }
 
   /**
-   * A thread whose input pauses commits what it processed without waiting for the commit interval;
-   * while its input keeps coming, it does not commit record by record.
+   * A thread whose input pauses after a few records commits them without waiting for the commit
+   * interval; a burst of hundreds waits for the interval, as a busy thread's input does. Each
+   * transaction leaves one marker in the output.
    */
   @Test
-  void aThreadCommitsOnceItsInputPausesAndNotWhileItKeepsComing(TestCluster cluster)
-      throws Exception {
+  void aThreadCommitsASmallBurstOnceItsInputPausesAndLeavesABusyBurstToTheInterval(
+      TestCluster cluster) throws Exception {
     String in = cluster.uniqueId("quiet-in");
     String out = cluster.uniqueId("quiet-out");
     cluster
@@ -183,36 +184,34 @@ class StreamsServiceIT {
                 StreamsServiceConfig.APPLICATION_ID_CONFIG, cluster.uniqueId("quiet"),
                 StreamsServiceConfig.STATE_DIR_CONFIG,
                     cluster.newDirectory("quiet-state").toString(),
-                // an interval no part of the test waits for: every commit seen is a quiet one
+                // an interval no part of the test waits for: every commit before the close is a
+                // quiet one
                 StreamsServiceConfig.COMMIT_INTERVAL_MS_CONFIG, "60000",
                 StreamsServiceConfig.TRANSACTION_TIMEOUT_MS_CONFIG, "120000",
-                StreamsServiceConfig.COMMIT_QUIET_MS_CONFIG, "300"));
+                StreamsServiceConfig.COMMIT_QUIET_MS_CONFIG, "100"));
     StreamsService service = StreamsService.start(config, copy);
     TopicPartition output = new TopicPartition(out, 0);
     try (KafkaProducer<String, String> producer = producer(cluster)) {
       producer.send(new ProducerRecord<>(in, "k", "first")).get(30, TimeUnit.SECONDS);
       await("the first record committed once the input paused")
           .atMost(Duration.ofSeconds(30))
-          .until(() -> committedEnd(cluster, output) == 1);
+          .until(() -> committed(cluster, output).records() == 1);
+      assertThat(committed(cluster, output).transactions()).isEqualTo(1);
 
-      int sent = 0;
-      long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-      while (System.nanoTime() < until) {
-        producer.send(new ProducerRecord<>(in, "k", "busy-" + sent)).get(30, TimeUnit.SECONDS);
-        sent++;
-        Thread.sleep(10);
+      int burst = QuietCommit.MAX_BURST * 3;
+      for (int i = 0; i < burst; i++) {
+        producer.send(new ProducerRecord<>(in, "k", "busy-" + i));
       }
-      long endWhileBusy = committedEnd(cluster, output);
-      assertThat(endWhileBusy)
-          .as("records committed while the input kept coming, of %d", sent)
-          .isLessThan(1 + sent);
-      int all = 1 + sent;
-      await("every record committed once the input paused")
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> committedEnd(cluster, output) == all);
+      producer.flush();
+      Thread.sleep(2_000); // twenty quiet times
+      assertThat(committed(cluster, output))
+          .as("a burst of %d left to the interval", burst)
+          .isEqualTo(new Committed(1, 1));
     } finally {
       service.close();
     }
+    // closing commits what was processed
+    assertThat(committed(cluster, output).records()).isEqualTo(1 + QuietCommit.MAX_BURST * 3);
   }
 
   /** Copies its input, counting every record for its quiet commits. */
@@ -223,7 +222,7 @@ class StreamsServiceIT {
     @Override
     public void init(ProcessorContext<String, String> context) {
       this.context = context;
-      this.quiet = QuietCommit.schedule(context);
+      this.quiet = QuietCommit.of(context);
     }
 
     @Override
@@ -233,11 +232,14 @@ class StreamsServiceIT {
     }
   }
 
+  /** The records committed on a partition, and the transactions that wrote them. */
+  private record Committed(long records, long transactions) {}
+
   /**
-   * The partition's end as a read-committed consumer sees it: one past the last committed record (a
-   * transaction's marker takes an offset too, so records only are counted, by reading them).
+   * What a read-committed consumer finds on the partition: its records, and the transactions, one
+   * marker each, that took the offsets between them.
    */
-  private static long committedEnd(TestCluster cluster, TopicPartition partition) {
+  private static Committed committed(TestCluster cluster, TopicPartition partition) {
     try (KafkaConsumer<String, String> consumer =
         new KafkaConsumer<>(
             Map.of(
@@ -254,7 +256,7 @@ class StreamsServiceIT {
       while (consumer.position(partition) < end) {
         records += consumer.poll(Duration.ofMillis(200)).count();
       }
-      return records;
+      return new Committed(records, end - records);
     }
   }
 

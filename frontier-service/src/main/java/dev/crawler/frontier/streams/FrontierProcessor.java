@@ -147,7 +147,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     this.context = context;
     this.stores = new FrontierStores(context);
     this.output = new FrontierOutput(context, log);
-    this.quiet = QuietCommit.schedule(context);
+    this.quiet = QuietCommit.of(context);
     this.holds = stores.loadHolds();
     wire();
     commands().expireDelaysOfAnotherConfiguration();

@@ -1,5 +1,6 @@
 package dev.crawler.frontier.streams;
 
+import dev.crawler.common.streams.QuietCommit;
 import dev.crawler.events.Document;
 import dev.crawler.events.DocumentEvent;
 import dev.crawler.events.DocumentEventType;
@@ -31,6 +32,7 @@ final class RecrawlFeedProcessor implements Processor<String, byte[], String, Re
   private final String topic;
   private final Deserializer<DocumentEvent> decoder;
   private @Nullable ProcessorContext<String, RecrawlDocument> context;
+  private QuietCommit quiet = QuietCommit.NEVER;
 
   /**
    * @param documents the topic read, whose value serde decodes the documents of configured sites
@@ -44,10 +46,12 @@ final class RecrawlFeedProcessor implements Processor<String, byte[], String, Re
   @Override
   public void init(ProcessorContext<String, RecrawlDocument> context) {
     this.context = context;
+    this.quiet = QuietCommit.of(context);
   }
 
   @Override
   public void process(Record<String, byte[]> record) {
+    quiet.processed();
     if (record.value() == null || record.key() == null) {
       return; // the tombstone after a deletion: the deletion itself was passed on
     }

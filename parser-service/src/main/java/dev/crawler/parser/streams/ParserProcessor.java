@@ -1,8 +1,8 @@
 package dev.crawler.parser.streams;
 
-import dev.crawler.common.streams.QuietCommit;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
+import dev.crawler.common.streams.QuietCommit;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchResult;
 import dev.crawler.events.Outcome;
@@ -108,7 +108,7 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
-    this.quiet = QuietCommit.schedule(context);
+    this.quiet = QuietCommit.of(context);
     // (re-)initialized, possibly after an aborted transaction: what it remembers may not have been
     // written. Another task's links are forgotten too (they are sent again, which costs only the
     // frontier a lookup); a link another task skipped because this one had sent it is sent again
