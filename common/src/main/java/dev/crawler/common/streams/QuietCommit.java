@@ -15,14 +15,15 @@ import org.jspecify.annotations.Nullable;
  * last records of a crawl (its last page, the outcome the crawl's end waits for) waited up to the
  * whole interval at every hop.
  *
- * <p>A thread asks for a commit once it has processed nothing for {@code commit.quiet.ms}, when the
- * burst of records it processed since it was last that quiet is small (at most {@value #MAX_BURST}
- * records), and not sooner than half a commit interval after it last asked. A busy thread (a
- * frontier or committer reading another hop's transactions arrives in bursts of hundreds of
- * records, one per upstream commit; a parser behind busy fetchers never pauses) commits at the
- * interval only: a transaction costs the broker a marker on every partition written, and one per
- * burst cost a crawl about a tenth of its throughput. A thread asks at most twice per interval,
- * whatever its input.
+ * <p>A thread asks for a commit once it has processed nothing for {@code commit.quiet.ms}, when
+ * what it processed since it was last that quiet is an isolated burst: a few records (at most
+ * {@value #MAX_BURST}) after a pause of at least half a commit interval, and not sooner than half a
+ * commit interval after it last asked. A busy thread's input never pauses that long (a parser
+ * behind busy fetchers; a frontier or committer reading other hops' transactions, one burst per
+ * upstream commit, and the fetchers' records between them), so it commits at the interval only: a
+ * transaction costs the broker a marker on every partition written, and one per upstream burst cost
+ * a crawl about a tenth of its throughput. The last pages of a crawl, and every page of a slow one,
+ * come after such pauses at the hops behind the first.
  *
  * <p>One per task: the processor calls {@link #processed()} for every record; a task with records
  * not yet asked for checks its thread every {@link #CHECK_INTERVAL} with a wall-clock punctuation,
@@ -55,14 +56,14 @@ public final class QuietCommit {
 
   private final @Nullable ProcessorContext<?, ?> context;
   private final long quietMs;
-  private final long minGapMs;
+  private final long minPauseMs;
   private @Nullable ThreadActivity activity;
   private @Nullable Cancellable check;
 
-  private QuietCommit(@Nullable ProcessorContext<?, ?> context, long quietMs, long minGapMs) {
+  private QuietCommit(@Nullable ProcessorContext<?, ?> context, long quietMs, long minPauseMs) {
     this.context = context;
     this.quietMs = quietMs;
-    this.minGapMs = minGapMs;
+    this.minPauseMs = minPauseMs;
   }
 
   /**
@@ -103,8 +104,9 @@ public final class QuietCommit {
     activity = thread;
     if (thread.processed != thread.seen) {
       if (thread.paused) {
-        // a new burst: the thread had been quiet before it
+        // a new burst: the thread had been quiet before it, long enough for it to be isolated?
         thread.burstStart = thread.seen;
+        thread.isolated = now - thread.changedAt >= minPauseMs;
         thread.paused = false;
       }
       thread.seen = thread.processed;
@@ -115,10 +117,12 @@ public final class QuietCommit {
       return;
     }
     thread.paused = true;
-    if (thread.requested == thread.processed || thread.processed - thread.burstStart > MAX_BURST) {
+    if (thread.requested == thread.processed
+        || !thread.isolated
+        || thread.processed - thread.burstStart > MAX_BURST) {
       // asked for already, or a busy thread's burst: left to the interval
       stopChecking();
-    } else if (now - thread.requestedAt >= minGapMs) {
+    } else if (now - thread.requestedAt >= minPauseMs) {
       thread.requested = thread.processed;
       thread.requestedAt = now;
       Objects.requireNonNull(context).commit();
@@ -140,6 +144,7 @@ public final class QuietCommit {
     long changedAt;
     boolean paused = true;
     long burstStart;
+    boolean isolated = true;
     long requested;
     long requestedAt = Long.MIN_VALUE / 2;
   }

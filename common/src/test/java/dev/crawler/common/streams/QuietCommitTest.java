@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A lightly loaded thread asks for a commit once every task of it has been quiet for the quiet
- * time: once per pause, after a small burst only, at most twice per commit interval, and a task
- * checks only while it has records not yet asked for. Each test runs on a thread of its own, as the
- * tasks of one stream thread.
+ * time: once per pause, after a small burst that followed a pause of half a commit interval only,
+ * and a task checks only while it has records not yet asked for. Each test runs on a thread of its
+ * own, as the tasks of one stream thread.
  */
 class QuietCommitTest {
 
@@ -24,7 +24,7 @@ class QuietCommitTest {
   void aTaskAsksForACommitOnceItsThreadHasBeenQuietForTheQuietTime() {
     run(
         () -> {
-          MockProcessorContext<Object, Object> context = context(50, 0);
+          MockProcessorContext<Object, Object> context = context(50, 500);
           QuietCommit quiet = QuietCommit.of(context);
           assertThat(context.scheduledPunctuators()).as("nothing processed yet").isEmpty();
 
@@ -45,7 +45,7 @@ class QuietCommitTest {
   void aBusyThreadsBurstIsLeftToTheInterval() {
     run(
         () -> {
-          MockProcessorContext<Object, Object> context = context(50, 0);
+          MockProcessorContext<Object, Object> context = context(50, 500);
           QuietCommit quiet = QuietCommit.of(context);
           for (int i = 0; i <= QuietCommit.MAX_BURST; i++) {
             quiet.processed();
@@ -68,30 +68,55 @@ class QuietCommitTest {
   }
 
   @Test
-  void aThreadWhoseInputKeepsComingDoesNotAsk() {
+  void aThreadWhoseInputKeepsComingLeavesItToTheInterval() {
     run(
         () -> {
-          MockProcessorContext<Object, Object> first = context(50, 0);
-          MockProcessorContext<Object, Object> second = context(50, 0);
+          MockProcessorContext<Object, Object> first = context(50, 500);
+          MockProcessorContext<Object, Object> second = context(50, 500);
           QuietCommit firstTask = QuietCommit.of(first);
           QuietCommit secondTask = QuietCommit.of(second);
-
           firstTask.processed();
           CapturedPunctuator firstCheck = only(first.scheduledPunctuators());
-          for (long now = 1_000; now <= 1_300; now += 10) {
-            // the other task of the same thread processes a record every 30 ms
-            if (now % 30 == 0) {
+          firstCheck.getPunctuator().punctuate(1_000);
+          firstCheck.getPunctuator().punctuate(1_050);
+          assertThat(first.committed()).as("the thread's first burst").isTrue();
+          first.resetCommit();
+
+          for (long now = 1_060; now <= 2_000; now += 10) {
+            // the thread's tasks process a record every 60 ms
+            if (now % 60 == 0) {
+              firstTask.processed();
               secondTask.processed();
             }
-            firstCheck.getPunctuator().punctuate(now);
+            for (MockProcessorContext<Object, Object> context : List.of(first, second)) {
+              for (CapturedPunctuator check : context.scheduledPunctuators()) {
+                if (!check.cancelled()) {
+                  check.getPunctuator().punctuate(now);
+                }
+              }
+            }
           }
           assertThat(first.committed()).isFalse();
+          assertThat(second.committed()).isFalse();
+        });
+  }
 
+  @Test
+  void theTasksOfAThreadAskOncePerPause() {
+    run(
+        () -> {
+          MockProcessorContext<Object, Object> first = context(50, 500);
+          MockProcessorContext<Object, Object> second = context(50, 500);
+          QuietCommit.of(first).processed();
+          QuietCommit.of(second).processed();
+          CapturedPunctuator firstCheck = only(first.scheduledPunctuators());
           CapturedPunctuator secondCheck = only(second.scheduledPunctuators());
-          firstCheck.getPunctuator().punctuate(1_350);
-          secondCheck.getPunctuator().punctuate(1_350);
+          for (long now = 1_000; now <= 1_100; now += 10) {
+            firstCheck.getPunctuator().punctuate(now);
+            secondCheck.getPunctuator().punctuate(now);
+          }
           assertThat(List.of(first.committed(), second.committed()))
-              .as("one request for the pause, the thread's tasks committed together")
+              .as("one request, the thread's tasks committed together")
               .containsExactlyInAnyOrder(true, false);
           assertThat(firstCheck.cancelled()).isTrue();
           assertThat(secondCheck.cancelled()).isTrue();
@@ -99,7 +124,7 @@ class QuietCommitTest {
   }
 
   @Test
-  void aThreadAsksAtMostTwicePerCommitInterval() {
+  void aBurstAfterAShortPauseIsLeftToTheIntervalAndOneAfterALongPauseIsNot() {
     run(
         () -> {
           MockProcessorContext<Object, Object> context = context(50, 500);
@@ -108,26 +133,33 @@ class QuietCommitTest {
           CapturedPunctuator check = only(context.scheduledPunctuators());
           check.getPunctuator().punctuate(1_000);
           check.getPunctuator().punctuate(1_050);
-          assertThat(context.committed()).isTrue();
+          assertThat(context.committed()).as("the thread's first burst").isTrue();
           context.resetCommit();
 
+          // 100 ms after the last one: a busy thread's input, of half an interval (250 ms)
           quiet.processed();
           CapturedPunctuator next = context.scheduledPunctuators().get(1);
           next.getPunctuator().punctuate(1_100);
-          next.getPunctuator().punctuate(1_200);
-          assertThat(context.committed()).as("asked 150 ms ago, of 250").isFalse();
-          next.getPunctuator().punctuate(1_300);
-          assertThat(context.committed()).as("asked 250 ms ago").isTrue();
+          next.getPunctuator().punctuate(1_150);
+          assertThat(context.committed()).isFalse();
+          assertThat(next.cancelled()).isTrue();
+
+          // 400 ms after the last one
+          quiet.processed();
+          CapturedPunctuator isolated = context.scheduledPunctuators().get(2);
+          isolated.getPunctuator().punctuate(1_500);
+          isolated.getPunctuator().punctuate(1_550);
+          assertThat(context.committed()).isTrue();
         });
   }
 
   @Test
   void tasksOfOtherThreadsDoNotHoldATaskBack() {
-    MockProcessorContext<Object, Object> busy = context(50, 0);
+    MockProcessorContext<Object, Object> busy = context(50, 500);
     QuietCommit busyTask = supply(() -> QuietCommit.of(busy));
     run(
         () -> {
-          MockProcessorContext<Object, Object> context = context(50, 0);
+          MockProcessorContext<Object, Object> context = context(50, 500);
           QuietCommit quiet = QuietCommit.of(context);
           quiet.processed();
           CapturedPunctuator check = only(context.scheduledPunctuators());
@@ -154,9 +186,7 @@ class QuietCommitTest {
   private static MockProcessorContext<Object, Object> context(long quietMs, long intervalMs) {
     Properties properties = new Properties();
     properties.put(QuietCommit.QUIET_MS_CONFIG, quietMs);
-    if (intervalMs > 0) {
-      properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, intervalMs);
-    }
+    properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, intervalMs);
     return new MockProcessorContext<>(properties);
   }
 
