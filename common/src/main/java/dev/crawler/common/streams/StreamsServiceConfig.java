@@ -49,10 +49,10 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
 
   public static final String COMMIT_QUIET_MS_CONFIG = "commit.quiet.ms";
   private static final String COMMIT_QUIET_MS_DOC =
-      "How long a lightly loaded stream thread's input must pause before it commits what it processed without waiting for"
-          + " commit.interval.ms, in milliseconds: the last records of a crawl, or of a slow one, reach the next hop that much sooner."
-          + " Only a burst of at most 100 records since the thread was last that quiet is committed early, and at most twice per"
-          + " commit interval; a busy thread (bursts of hundreds) commits at the interval. 0 commits at the interval only.";
+      "How long a stream thread's input must pause after an isolated burst before the thread commits it without waiting for"
+          + " commit.interval.ms, in milliseconds: the last pages of a crawl, and every page of a slow one, reach the next hop that"
+          + " much sooner. A burst is isolated when it is at most 100 records after a pause of at least half the commit interval; a busy"
+          + " thread's input never pauses that long, and it commits at the interval. 0 commits at the interval only.";
 
   /**
    * The default quiet time before a commit: five polls of a thread with nothing to do, a tenth of
