@@ -8,6 +8,7 @@ import dev.crawler.embedded.junit.KafkaClusterExtension;
 import dev.crawler.embedded.junit.TestCluster;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -167,11 +168,7 @@ class StreamsServiceIT {
       TestCluster cluster) throws Exception {
     String in = cluster.uniqueId("quiet-in");
     String out = cluster.uniqueId("quiet-out");
-    cluster
-        .admin()
-        .createTopics(List.of(new NewTopic(in, 1, (short) 1), new NewTopic(out, 1, (short) 1)))
-        .all()
-        .get(30, TimeUnit.SECONDS);
+    createTopics(cluster, in, out);
     Topology copy = new Topology();
     copy.addSource("in", Serdes.String().deserializer(), Serdes.String().deserializer(), in);
     copy.addProcessor("copy", QuietCopy::new, "in");
@@ -240,15 +237,7 @@ class StreamsServiceIT {
    * marker each, that took the offsets between them.
    */
   private static Committed committed(TestCluster cluster, TopicPartition partition) {
-    try (KafkaConsumer<String, String> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                cluster.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed"),
-            new StringDeserializer(),
-            new StringDeserializer())) {
+    try (KafkaConsumer<String, String> consumer = readCommitted(cluster)) {
       consumer.assign(List.of(partition));
       consumer.seekToBeginning(List.of(partition));
       long end = consumer.endOffsets(List.of(partition)).get(partition);
@@ -267,16 +256,33 @@ class StreamsServiceIT {
   private static Topology copy(
       TestCluster cluster, String in, String out, ForeachAction<String, String> peek)
       throws Exception {
-    cluster
-        .admin()
-        .createTopics(List.of(new NewTopic(in, 1, (short) 1), new NewTopic(out, 1, (short) 1)))
-        .all()
-        .get(30, TimeUnit.SECONDS);
+    createTopics(cluster, in, out);
     StreamsBuilder builder = new StreamsBuilder();
     builder.stream(in, Consumed.with(Serdes.String(), Serdes.String()))
         .peek(peek)
         .to(out, Produced.with(Serdes.String(), Serdes.String()));
     return builder.build();
+  }
+
+  /** Creates the topics, one partition each. */
+  private static void createTopics(TestCluster cluster, String... names) throws Exception {
+    cluster
+        .admin()
+        .createTopics(Arrays.stream(names).map(name -> new NewTopic(name, 1, (short) 1)).toList())
+        .all()
+        .get(30, TimeUnit.SECONDS);
+  }
+
+  /** A consumer of no group that reads committed records only. */
+  private static KafkaConsumer<String, String> readCommitted(TestCluster cluster) {
+    return new KafkaConsumer<>(
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            cluster.bootstrapServers(),
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+            "read_committed"),
+        new StringDeserializer(),
+        new StringDeserializer());
   }
 
   private static void awaitRelease(CountDownLatch release) {
@@ -288,15 +294,7 @@ class StreamsServiceIT {
   }
 
   private static List<String> read(TestCluster cluster, String topic, List<String> into) {
-    try (KafkaConsumer<String, String> consumer =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                cluster.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed"),
-            new StringDeserializer(),
-            new StringDeserializer())) {
+    try (KafkaConsumer<String, String> consumer = readCommitted(cluster)) {
       var partition = new TopicPartition(topic, 0);
       consumer.assign(List.of(partition));
       consumer.seekToBeginning(List.of(partition));
