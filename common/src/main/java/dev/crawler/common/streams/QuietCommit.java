@@ -23,7 +23,9 @@ import org.jspecify.annotations.Nullable;
  * upstream commit, and the fetchers' records between them), so it commits at the interval only: a
  * transaction costs the broker a marker on every partition written, and one per upstream burst cost
  * a crawl about a tenth of its throughput. The last pages of a crawl, and every page of a slow one,
- * come after such pauses at the hops behind the first.
+ * come after such pauses at the hops behind the first. Off by default ({@link
+ * StreamsServiceConfig#DEFAULT_COMMIT_QUIET_MS}): a crawl of real pages at full speed still went
+ * 3–9 % slower with it.
  *
  * <p>One per task: the processor calls {@link #processed()} for every record; a task with records
  * not yet asked for checks its thread every {@link #CHECK_INTERVAL} with a wall-clock punctuation,
