@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -159,14 +160,29 @@ public final class ConfigCommand {
       String file,
       String by)
       throws Exception {
+    logApplied(kafka, topics, apply(kafka, topics, text, config, file, by));
+  }
+
+  /**
+   * Publishes a checked configuration as the one in force; returns once crawl.config has it.
+   *
+   * @return the record published
+   */
+  public static CrawlConfiguration apply(
+      Map<String, Object> kafka,
+      Topics topics,
+      String text,
+      CrawlConfig config,
+      String file,
+      String by)
+      throws InterruptedException, ExecutionException {
     Map<String, Object> properties = ClientSettings.of(kafka).commandProducer();
-    Instant now = Instant.now();
     CrawlConfiguration record =
         CrawlConfiguration.newBuilder()
             .setText(text)
             .setVersion(config.version())
             .setFile(file)
-            .setAppliedAt(now)
+            .setAppliedAt(Instant.now())
             .setAppliedBy(by)
             .build();
     try (KafkaProducer<String, CrawlConfiguration> producer =
@@ -176,6 +192,13 @@ public final class ConfigCommand {
             topics.config().valueSerde().serializer())) {
       producer.send(new ProducerRecord<>(topics.config().name(), KEY, record)).get();
     }
+    return record;
+  }
+
+  /** Writes to crawl.log who applied a configuration ({@link #apply}), and when. */
+  public static void logApplied(
+      Map<String, Object> kafka, Topics topics, CrawlConfiguration applied)
+      throws InterruptedException, ExecutionException {
     ControlTopic.log(
         kafka,
         topics,
@@ -183,14 +206,14 @@ public final class ConfigCommand {
                 "config",
                 Outcome.OPERATOR,
                 "configuration "
-                    + config.version()
+                    + applied.getVersion()
                     + " ("
-                    + file
+                    + applied.getFile()
                     + ") applied by "
-                    + by
+                    + applied.getAppliedBy()
                     + " at "
-                    + now)
+                    + applied.getAppliedAt())
             .withRule("operator config apply"),
-        now);
+        applied.getAppliedAt());
   }
 }

@@ -21,7 +21,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -61,20 +65,48 @@ public final class FrontierApp implements RunningService {
    * started.
    */
   public static FrontierApp start(FrontierConfig config) {
+    return start(config, CompletableFuture.completedFuture(null));
+  }
+
+  /**
+   * {@link #start(FrontierConfig)} with a configuration being applied meanwhile ({@code crawler
+   * crawl --config}): the instance is built, and its changelogs made, while {@code configApplied}
+   * is still pending; the configurations applied so far are read once it is done, before the
+   * instance joins its group, so the first record is decided under the configuration applied.
+   *
+   * @param configApplied completes once the configuration is on crawl.config; failed, the start
+   *     fails
+   */
+  public static FrontierApp start(FrontierConfig config, CompletableFuture<?> configApplied) {
     ReleaseBudget budget = ReleaseBudget.of(config.settings().maxPages());
     ActiveConfig active = new ActiveConfig(config.settings().crawl());
-    ConfigFollower follower =
-        ConfigFollower.start(
-            ClientSettings.of(config), config.topics().config(), active, config::withSettings);
+    var topology =
+        FrontierTopology.build(
+            config.topics(), config.settings(), active, budget, CrawlMetrics.registry());
+    AtomicReference<@Nullable ConfigFollower> follower = new AtomicReference<>();
     StreamsService service;
     try {
-      var topology =
-          FrontierTopology.build(
-              config.topics(), config.settings(), active, budget, CrawlMetrics.registry());
-      service = StreamsService.start(config, topology);
+      service =
+          StreamsService.start(
+              config,
+              topology,
+              () -> {
+                configApplied.join();
+                follower.set(
+                    ConfigFollower.start(
+                        ClientSettings.of(config),
+                        config.topics().config(),
+                        active,
+                        config::withSettings));
+              });
     } catch (RuntimeException e) {
-      follower.close();
-      throw e;
+      ConfigFollower following = follower.get();
+      if (following != null) {
+        following.close();
+      }
+      throw e instanceof CompletionException && e.getCause() instanceof RuntimeException cause
+          ? cause
+          : e;
     }
     List<String> seeds = new ArrayList<>(config.settings().seeds());
     seeds.addAll(config.settings().crawl().seeds());
@@ -82,7 +114,7 @@ public final class FrontierApp implements RunningService {
         seeds.isEmpty()
             ? null
             : ServiceThread.start("frontier-seeds", () -> sendSeeds(config, seeds));
-    return new FrontierApp(service, budget, follower, sender);
+    return new FrontierApp(service, budget, Objects.requireNonNull(follower.get()), sender);
   }
 
   private static void sendSeeds(FrontierConfig config, List<String> configured) {

@@ -106,6 +106,19 @@ public final class StreamsService implements RunningService {
    * in the background).
    */
   public static StreamsService start(StreamsServiceConfig config, Topology topology) {
+    return start(config, topology, () -> {});
+  }
+
+  /**
+   * {@link #start(StreamsServiceConfig, Topology)}, running {@code beforeStart} once the instance
+   * is built and its changelogs are being made, just before it joins its group: what the topology
+   * must know before its first record (the frontier's configuration in force) is read there while
+   * the rest of the start has gone ahead.
+   *
+   * @param beforeStart an exception it throws stops the start, and is thrown
+   */
+  public static StreamsService start(
+      StreamsServiceConfig config, Topology topology, Runnable beforeStart) {
     String name = config.serviceName();
     TopologyDescription description = topology.describe();
     Set<String> topologyTopics = topicsOf(description);
@@ -137,8 +150,10 @@ public final class StreamsService implements RunningService {
           return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
     try {
+      beforeStart.run();
       streams.start();
     } catch (RuntimeException e) {
+      streams.close(Duration.ZERO);
       replacedMembers.close();
       admin.close(Duration.ZERO);
       throw e;

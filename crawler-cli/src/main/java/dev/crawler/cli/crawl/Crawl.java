@@ -192,7 +192,8 @@ final class Crawl {
       eventsThread = new Thread(events, "crawl-events");
       eventsThread.start();
 
-      publishConfig(frontierConfig, kafka, topics);
+      // applied while the services start: the frontier reads it before it joins its group
+      CompletableFuture<Void> configApplied = applyConfig(frontierConfig, kafka, topics);
       CrawlSettings fetcherSettings = settings.allowingSeedAddresses(plan.seeds());
       LOG.info(
           "the fetcher may connect to the seeds' addresses ({}) and to no other address of the"
@@ -202,7 +203,7 @@ final class Crawl {
       // the first request needs the frontier and the fetcher: the seeds go as soon as those two
       // run, while the others (the parser sets up its import process) are still starting
       List<Callable<RunningService>> first = new ArrayList<>();
-      first.add(() -> frontier = FrontierApp.start(frontierConfig));
+      first.add(() -> frontier = FrontierApp.start(frontierConfig, configApplied));
       first.add(() -> FetcherApp.start(fetcherSettings.fetcher(bootstrapServers, registryUrl)));
       List<Callable<RunningService>> others = new ArrayList<>();
       others.add(() -> ParserApp.start(all.parser(bootstrapServers, registryUrl)));
@@ -480,23 +481,59 @@ final class Crawl {
   /**
    * The {@code --config} file becomes the configuration in force (crawl.config), unless it says the
    * same as the one in force: a crawl run again with another file changes its configuration, as
-   * {@code crawler config apply} does.
+   * {@code crawler config apply} does. Done on a thread of its own; the crawl log says who applied
+   * it once it is in force.
+   *
+   * @return completes once the file is the configuration in force
    */
-  private static void publishConfig(
-      FrontierConfig frontierConfig, Map<String, Object> kafka, Topics topics) throws IOException {
+  private static CompletableFuture<Void> applyConfig(
+      FrontierConfig frontierConfig, Map<String, Object> kafka, Topics topics) {
     String file = frontierConfig.getString(FrontierConfig.CRAWL_CONFIG_CONFIG).strip();
+    CompletableFuture<Void> applied = new CompletableFuture<>();
     if (file.isEmpty()) {
-      return;
+      applied.complete(null);
+      return applied;
     }
-    String text = Files.readString(Path.of(file));
-    CrawlConfig config = CrawlConfigLoader.parse(text, file);
-    Optional<CrawlConfiguration> inForce = ConfigCommand.inForce(kafka, topics);
-    if (inForce.isEmpty() || !inForce.get().getVersion().equals(config.version())) {
-      try {
-        ConfigCommand.publish(kafka, topics, text, config, file, "crawler crawl --config");
-      } catch (Exception e) {
-        throw new IOException("cannot publish the crawl configuration: " + e.getMessage(), e);
-      }
-    }
+    Thread applying =
+        new Thread(
+            () -> {
+              CrawlConfiguration record;
+              try {
+                String text = Files.readString(Path.of(file));
+                CrawlConfig config = CrawlConfigLoader.parse(text, file);
+                Optional<CrawlConfiguration> inForce = ConfigCommand.inForce(kafka, topics);
+                if (inForce.isPresent() && inForce.get().getVersion().equals(config.version())) {
+                  applied.complete(null);
+                  return;
+                }
+                record =
+                    ConfigCommand.apply(
+                        kafka, topics, text, config, file, "crawler crawl --config");
+              } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                  Thread.currentThread().interrupt();
+                }
+                applied.completeExceptionally(
+                    new IllegalStateException(
+                        "cannot publish the crawl configuration: " + e.getMessage(), e));
+                return;
+              }
+              applied.complete(null);
+              try {
+                ConfigCommand.logApplied(kafka, topics, record);
+              } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                  Thread.currentThread().interrupt();
+                }
+                LOG.warn(
+                    "configuration {} is in force, but the crawl log does not say so: {}",
+                    record.getVersion(),
+                    e.toString());
+              }
+            },
+            "crawl-config");
+    applying.setDaemon(true);
+    applying.start();
+    return applied;
   }
 }
