@@ -52,6 +52,16 @@ final class FrontierOutput {
     }
   }
 
+  /**
+   * An origin has nothing in flight and nothing queued any more: asks Kafka Streams to commit once
+   * the record in hand is processed, as nothing of the origin follows that the interval would
+   * gather. The end of a crawl, or of a site, is then seen (a consumer reads committed outcomes
+   * only) without waiting for the interval; mid-crawl it happens once per origin that runs dry.
+   */
+  void originDone() {
+    context.commit();
+  }
+
   void forward(String sink, String key, SpecificRecord value, Instant now) {
     if (value instanceof CrawlLogEntry entry && entry.getConfigVersion() == null) {
       entry.setConfigVersion(configVersion);

@@ -232,6 +232,9 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     }
     releases().release(origin, originState, now);
     stores().saveOrigin(origin, originState);
+    if (originState.getInFlight() == 0 && originState.getHead() >= originState.getTail()) {
+      output().originDone();
+    }
   }
 
   /** What the outcome does to the URL ({@link UrlLifecycle#afterFetch}). */
