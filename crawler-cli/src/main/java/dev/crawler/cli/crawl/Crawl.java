@@ -4,6 +4,7 @@ import dev.crawler.archive.ArchiveApp;
 import dev.crawler.cli.ConfigCommand;
 import dev.crawler.cli.ConsoleLog;
 import dev.crawler.committer.CommitterApp;
+import dev.crawler.committer.CommitterConfig;
 import dev.crawler.common.HeadStart;
 import dev.crawler.common.RunningService;
 import dev.crawler.common.Seeds;
@@ -117,6 +118,7 @@ final class Crawl {
   private @Nullable FrontierApp frontier;
   private @Nullable ArchiveApp archive;
   private boolean stopped;
+  private boolean servicesClosed;
   private volatile String stoppedService = "";
 
   private Crawl(Plan plan) {
@@ -207,7 +209,8 @@ final class Crawl {
       first.add(() -> FetcherApp.start(fetcherSettings.fetcher(bootstrapServers, registryUrl)));
       List<Callable<RunningService>> others = new ArrayList<>();
       others.add(() -> ParserApp.start(all.parser(bootstrapServers, registryUrl)));
-      others.add(() -> CommitterApp.start(all.committer(bootstrapServers, registryUrl)));
+      CommitterConfig committerConfig = all.committer(bootstrapServers, registryUrl);
+      others.add(() -> CommitterApp.start(committerConfig));
       if (plan.warc().isPresent()) {
         others.add(() -> archive = ArchiveApp.start(all.archive(bootstrapServers, registryUrl)));
       }
@@ -229,22 +232,31 @@ final class Crawl {
 
       Instant crawling = seeded[0];
       console.crawling(plan.seeds().size(), Duration.between(started, crawling));
-      FrontierLag lag =
-          new FrontierLag(
-              admin,
-              frontierConfig.getString(FrontierConfig.APPLICATION_ID_CONFIG),
-              List.of(topics.discovered(), topics.outcomes(), topics.control()));
-      boolean finished = awaitIdle(lag, crawling);
+      List<FrontierLag> lags =
+          List.of(
+              new FrontierLag(
+                  admin,
+                  frontierConfig.getString(FrontierConfig.APPLICATION_ID_CONFIG),
+                  List.of(topics.discovered(), topics.outcomes(), topics.control())),
+              // the frontier commits an origin's last outcome at once: the committer may not have
+              // committed the documents of the same pages yet
+              new FrontierLag(
+                  admin,
+                  committerConfig.getString(CommitterConfig.APPLICATION_ID_CONFIG),
+                  List.of(topics.parsed())));
+      boolean finished = awaitIdle(lags, crawling);
       if (finished && plan.forceRecrawl()) {
         // the recrawl is over: URLs no page linked meanwhile
         // are orphans, handled by their orphans option
         control(kafka, topics, ControlCommandType.RECRAWL_ORPHANS, Instant.now());
-        finished = awaitIdle(lag, crawling);
+        finished = awaitIdle(lags, crawling);
       }
       Instant ended = Instant.now();
-      awaitEvents(admin);
       awaitArchive(admin, topics);
       Instant stopping = Instant.now();
+      // the services commit what they hold as they close: the events are read to the end after
+      closeServices();
+      awaitEvents(admin);
       stop();
       if (!finished) {
         System.err.println(
@@ -326,7 +338,7 @@ final class Crawl {
    *
    * @return false when a service stopped before the crawl was over
    */
-  private boolean awaitIdle(FrontierLag lag, Instant crawling) {
+  private boolean awaitIdle(List<FrontierLag> lags, Instant crawling) {
     CountDownLatch over = new CountDownLatch(1);
     AtomicInteger idleChecks = new AtomicInteger();
     boolean[] failed = {false};
@@ -342,7 +354,7 @@ final class Crawl {
             progress.ifPresent(
                 p -> console.progress(p, events, Duration.between(crawling, Instant.now())));
             frontierIdle = progress.isPresent() && progress.get().isIdle();
-            boolean isIdle = frontierIdle && lag.isCaughtUp();
+            boolean isIdle = frontierIdle && lags.stream().allMatch(FrontierLag::isCaughtUp);
             if (plan.runFor().isPresent()) {
               // a run of a set length (recrawling goes on
               // when idle): it is over when the time is up
@@ -437,6 +449,22 @@ final class Crawl {
       return;
     }
     stopped = true;
+    closeServices();
+    if (events != null) {
+      events.close();
+      join(eventsThread);
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** Closes the services side by side, once. */
+  private synchronized void closeServices() {
+    if (servicesClosed) {
+      return;
+    }
+    servicesClosed = true;
     List<Thread> closing = new ArrayList<>();
     for (RunningService service : services) {
       Thread thread = new Thread(service::close, "close-" + service.name());
@@ -445,13 +473,6 @@ final class Crawl {
     }
     for (Thread thread : closing) {
       join(thread);
-    }
-    if (events != null) {
-      events.close();
-      join(eventsThread);
-    }
-    if (cluster != null) {
-      cluster.close();
     }
   }
 
