@@ -74,12 +74,15 @@ public final class FrontierApp implements RunningService {
    * is still pending; the configurations applied so far are read once it is done, before the
    * instance joins its group, so the first record is decided under the configuration applied.
    *
-   * @param configApplied completes once the configuration is on crawl.config; failed, the start
+   * @param configApplied completes once the configurations applied may be read: once the one being
+   *     applied is on crawl.config, or at once when none was before and it is this instance's own
+   *     file (the instance then decides under that file's version, {@link
+   *     FrontierConfig#fileVersion()}, and reading it later changes nothing); failed, the start
    *     fails
    */
   public static FrontierApp start(FrontierConfig config, CompletableFuture<?> configApplied) {
     ReleaseBudget budget = ReleaseBudget.of(config.settings().maxPages());
-    ActiveConfig active = new ActiveConfig(config.settings().crawl());
+    ActiveConfig active = new ActiveConfig(config.settings().crawl(), config.fileVersion());
     var topology =
         FrontierTopology.build(
             config.topics(), config.settings(), active, budget, CrawlMetrics.registry());

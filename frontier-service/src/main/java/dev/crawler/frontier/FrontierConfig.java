@@ -107,6 +107,7 @@ public final class FrontierConfig extends StreamsServiceConfig {
           .define(SEEDS_CONFIG, Type.LIST, "", Importance.LOW, SEEDS_DOC);
 
   private final CrawlConfig crawl;
+  private final String fileVersion;
 
   /** A setting of a crawl option takes the values the option does in the crawl configuration. */
   private static Range within(CrawlOption<?> option) {
@@ -128,6 +129,16 @@ public final class FrontierConfig extends StreamsServiceConfig {
       throw new ConfigException(e.getMessage());
     }
     this.crawl = withSettings(loaded);
+    this.fileVersion = loaded.version();
+  }
+
+  /**
+   * The version of the crawl configuration as its file says it, before the service's own settings
+   * go on top: the version {@code crawler config apply} (or {@code crawler crawl --config}) names
+   * when it applies the same file, so that a copy of it applied later changes nothing.
+   */
+  public String fileVersion() {
+    return fileVersion;
   }
 
   /**

@@ -3,10 +3,14 @@ package dev.crawler.frontier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.crawler.frontier.domain.ActiveConfig;
+import dev.crawler.frontier.rules.CrawlConfig;
 import dev.crawler.frontier.rules.CrawlConfigException;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.frontier.rules.CrawlOption;
 import dev.crawler.schemas.options.RequestOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -18,8 +22,45 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class FrontierConfigTest {
+
+  @TempDir Path dir;
+
+  /**
+   * {@code crawler crawl --config} lets the frontier start before its file is published when none
+   * was applied before: the frontier decides under the file's version, its own settings on top, so
+   * the published copy changes nothing when the frontier reads it.
+   */
+  @Test
+  void aFrontierStartedFromItsFileTakesThatFileAppliedLaterAsNothingNew() throws Exception {
+    String text = "global:\n  max-depth: 5\n";
+    Path file = Files.writeString(dir.resolve("crawl.yaml"), text);
+    FrontierConfig config =
+        new FrontierConfig(
+            Map.of(
+                FrontierConfig.CRAWL_CONFIG_CONFIG,
+                file.toString(),
+                FrontierConfig.DELAY_MS_CONFIG,
+                "0"));
+    CrawlConfig published = CrawlConfigLoader.parse(text, file.toString());
+
+    assertThat(config.fileVersion()).isEqualTo(published.version());
+    assertThat(config.settings().crawl().version())
+        .as("the service's settings on top")
+        .isNotEqualTo(published.version());
+
+    ActiveConfig active = new ActiveConfig(config.settings().crawl(), config.fileVersion());
+    CrawlConfig started = active.current();
+    boolean changed =
+        active.apply(config.withSettings(published), "crawler crawl --config", published.version());
+
+    assertThat(changed).isFalse();
+    assertThat(active.current()).isSameAs(started);
+    assertThat(active.appliedVersion()).isEqualTo(published.version());
+    assertThat(active.appliedBy()).isEqualTo("the service's settings");
+  }
 
   @Test
   void theFrontierDoesNotIdleForEmptyInputsUnlessAKafkaSettingSaysSo() {

@@ -505,7 +505,8 @@ final class Crawl {
    * {@code crawler config apply} does. Done on a thread of its own; the crawl log says who applied
    * it once it is in force.
    *
-   * @return completes once the file is the configuration in force
+   * @return completes once the frontier may read the configuration in force: at once when none was
+   *     applied before (the frontier's own file is this one), else once the file is published
    */
   private static CompletableFuture<Void> applyConfig(
       FrontierConfig frontierConfig, Map<String, Object> kafka, Topics topics) {
@@ -527,6 +528,11 @@ final class Crawl {
                   applied.complete(null);
                   return;
                 }
+                if (inForce.isEmpty()) {
+                  // nothing applied before: the frontier decides with its own file, this one, under
+                  // this version (FrontierConfig.fileVersion), and reading it later changes nothing
+                  applied.complete(null);
+                }
                 record =
                     ConfigCommand.apply(
                         kafka, topics, text, config, file, "crawler crawl --config");
@@ -534,9 +540,15 @@ final class Crawl {
                 if (e instanceof InterruptedException) {
                   Thread.currentThread().interrupt();
                 }
-                applied.completeExceptionally(
+                if (!applied.completeExceptionally(
                     new IllegalStateException(
-                        "cannot publish the crawl configuration: " + e.getMessage(), e));
+                        "cannot publish the crawl configuration: " + e.getMessage(), e))) {
+                  LOG.warn(
+                      "the frontier decides with {}, but it could not be published as the"
+                          + " configuration in force: {}",
+                      file,
+                      e.toString());
+                }
                 return;
               }
               applied.complete(null);

@@ -15,8 +15,16 @@ public final class ActiveConfig {
   private final AtomicReference<Applied> current;
 
   public ActiveConfig(CrawlConfig initial) {
+    this(initial, initial.version());
+  }
+
+  /**
+   * @param appliedVersion the version of the file {@code initial} is, before the service's own
+   *     settings went on top (what applying that file names)
+   */
+  public ActiveConfig(CrawlConfig initial, String appliedVersion) {
     this.current =
-        new AtomicReference<>(new Applied(initial, "the service's settings", initial.version()));
+        new AtomicReference<>(new Applied(initial, "the service's settings", appliedVersion));
   }
 
   /** The configuration in force. */
