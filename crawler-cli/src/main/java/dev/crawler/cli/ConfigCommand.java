@@ -93,7 +93,11 @@ public final class ConfigCommand {
           cluster,
           ControlTopic.configCommandId(config.version()),
           "configuration " + config.version() + " (" + file + ")",
-          () -> publish(cluster.kafkaProperties(), topics, text, config, file.toString(), by),
+          () ->
+              logApplied(
+                  cluster.kafkaProperties(),
+                  topics,
+                  apply(cluster.kafkaProperties(), topics, text, config, file.toString(), by)),
           Optional.empty(),
           Durations.parse(timeout, Optional.of(ChronoUnit.SECONDS)));
     }
@@ -149,18 +153,6 @@ public final class ConfigCommand {
         },
         problem -> System.err.println("crawler: skipping a record: " + problem));
     return Optional.ofNullable(latest.get());
-  }
-
-  /** Publishes a checked configuration as the one in force, and logs who applied it. */
-  public static void publish(
-      Map<String, Object> kafka,
-      Topics topics,
-      String text,
-      CrawlConfig config,
-      String file,
-      String by)
-      throws Exception {
-    logApplied(kafka, topics, apply(kafka, topics, text, config, file, by));
   }
 
   /**

@@ -232,15 +232,15 @@ final class Crawl {
 
       Instant crawling = seeded[0];
       console.crawling(plan.seeds().size(), Duration.between(started, crawling));
-      List<FrontierLag> lags =
+      List<GroupLag> lags =
           List.of(
-              new FrontierLag(
+              new GroupLag(
                   admin,
                   frontierConfig.getString(FrontierConfig.APPLICATION_ID_CONFIG),
                   List.of(topics.discovered(), topics.outcomes(), topics.control())),
               // the frontier commits an origin's last outcome at once: the committer may not have
               // committed the documents of the same pages yet
-              new FrontierLag(
+              new GroupLag(
                   admin,
                   committerConfig.getString(CommitterConfig.APPLICATION_ID_CONFIG),
                   List.of(topics.parsed())));
@@ -338,7 +338,7 @@ final class Crawl {
    *
    * @return false when a service stopped before the crawl was over
    */
-  private boolean awaitIdle(List<FrontierLag> lags, Instant crawling) {
+  private boolean awaitIdle(List<GroupLag> lags, Instant crawling) {
     CountDownLatch over = new CountDownLatch(1);
     AtomicInteger idleChecks = new AtomicInteger();
     boolean[] failed = {false};
@@ -354,7 +354,7 @@ final class Crawl {
             progress.ifPresent(
                 p -> console.progress(p, events, Duration.between(crawling, Instant.now())));
             frontierIdle = progress.isPresent() && progress.get().isIdle();
-            boolean isIdle = frontierIdle && lags.stream().allMatch(FrontierLag::isCaughtUp);
+            boolean isIdle = frontierIdle && lags.stream().allMatch(GroupLag::isCaughtUp);
             if (plan.runFor().isPresent()) {
               // a run of a set length (recrawling goes on
               // when idle): it is over when the time is up
@@ -409,7 +409,7 @@ final class Crawl {
   private void awaitEvents(Admin admin) {
     try {
       Map<TopicPartition, Long> ends =
-          FrontierLag.endOffsets(
+          GroupLag.endOffsets(
               admin, events.partitions().stream().map(TopicPartition::topic).distinct().toList());
       if (!events.awaitReached(ends, Duration.ofSeconds(30))) {
         LOG.warn("the last crawl-log entries and document events were not all read within 30 s");
@@ -431,7 +431,7 @@ final class Crawl {
     }
     try {
       Map<TopicPartition, Long> ends =
-          FrontierLag.endOffsets(
+          GroupLag.endOffsets(
               admin, List.of(topics.fetchResults().name(), topics.exchanges().name()));
       if (!archive.awaitRead(ends, Duration.ofSeconds(60))) {
         LOG.warn("the archive writer had not read every exchange within 60 s");

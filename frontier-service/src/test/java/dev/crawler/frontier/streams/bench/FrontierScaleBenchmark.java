@@ -73,7 +73,7 @@ import org.apache.kafka.streams.KafkaStreams;
  *   <li><b>URLs/s</b>: the step's URLs divided by the time from its first record written until the
  *       frontier's consumer group has committed the end of every partition of {@code
  *       crawl.discovered} (committed offsets against read-committed end offsets, read with the
- *       Admin client as crawler-cli's {@code FrontierLag} does; the resolution is the frontier's
+ *       Admin client as crawler-cli's {@code GroupLag} does; the resolution is the frontier's
  *       {@code commit.interval.ms} plus {@value #POLL_MILLIS} ms). Writing runs concurrently with
  *       deciding, on the same cores.
  *   <li><b>heap MB</b>: heap used after a full GC, of this whole JVM (the broker and the writer
@@ -662,7 +662,7 @@ public final class FrontierScaleBenchmark {
 
   /**
    * The frontier's consumer group's committed offsets on crawl.discovered against the topic's end
-   * offsets, as crawler-cli's {@code FrontierLag} reads them.
+   * offsets, as crawler-cli's {@code GroupLag} reads them.
    */
   private static final class DiscoveredOffsets {
 

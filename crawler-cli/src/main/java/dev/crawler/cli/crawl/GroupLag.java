@@ -17,15 +17,15 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Whether a consumer group has committed every committed record of some topics: its input lag is
  * zero. The crawl is idle when the frontier has nothing in flight or due and has read every
- * discovered URL and every outcome.
+ * discovered URL and every outcome, and the committer every parsed page.
  */
-final class FrontierLag {
+final class GroupLag {
 
   private final Admin admin;
   private final String groupId;
   private final List<String> topics;
 
-  FrontierLag(Admin admin, String groupId, List<? extends TopicSpec<?, ?>> topics) {
+  GroupLag(Admin admin, String groupId, List<? extends TopicSpec<?, ?>> topics) {
     this.admin = admin;
     this.groupId = groupId;
     this.topics = topics.stream().map(TopicSpec::name).toList();
