@@ -516,57 +516,70 @@ final class Crawl {
       applied.complete(null);
       return applied;
     }
-    Thread applying =
-        new Thread(
-            () -> {
-              CrawlConfiguration record;
-              try {
-                String text = Files.readString(Path.of(file));
-                CrawlConfig config = CrawlConfigLoader.parse(text, file);
-                Optional<CrawlConfiguration> inForce = ConfigCommand.inForce(kafka, topics);
-                if (inForce.isPresent() && inForce.get().getVersion().equals(config.version())) {
-                  applied.complete(null);
-                  return;
-                }
-                if (inForce.isEmpty()) {
-                  // nothing applied before: the frontier decides with its own file, this one, under
-                  // this version (FrontierConfig.fileVersion), and reading it later changes nothing
-                  applied.complete(null);
-                }
-                record =
-                    ConfigCommand.apply(
-                        kafka, topics, text, config, file, "crawler crawl --config");
-              } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                  Thread.currentThread().interrupt();
-                }
-                if (!applied.completeExceptionally(
-                    new IllegalStateException(
-                        "cannot publish the crawl configuration: " + e.getMessage(), e))) {
-                  LOG.warn(
-                      "the frontier decides with {}, but it could not be published as the"
-                          + " configuration in force: {}",
-                      file,
-                      e.toString());
-                }
-                return;
-              }
-              applied.complete(null);
-              try {
-                ConfigCommand.logApplied(kafka, topics, record);
-              } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                  Thread.currentThread().interrupt();
-                }
-                LOG.warn(
-                    "configuration {} is in force, but the crawl log does not say so: {}",
-                    record.getVersion(),
-                    e.toString());
-              }
-            },
-            "crawl-config");
+    Thread applying = new Thread(() -> apply(file, kafka, topics, applied), "crawl-config");
     applying.setDaemon(true);
     applying.start();
     return applied;
+  }
+
+  /** {@link #applyConfig}'s work, on its thread: publishes the file, then logs who applied it. */
+  private static void apply(
+      String file, Map<String, Object> kafka, Topics topics, CompletableFuture<Void> applied) {
+    Optional<CrawlConfiguration> published;
+    try {
+      published = publishUnlessInForce(file, kafka, topics, applied);
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      if (!applied.completeExceptionally(
+          new IllegalStateException(
+              "cannot publish the crawl configuration: " + e.getMessage(), e))) {
+        LOG.warn(
+            "the frontier decides with {}, but it could not be published as the configuration in"
+                + " force: {}",
+            file,
+            e.toString());
+      }
+      return;
+    }
+    applied.complete(null);
+    if (published.isEmpty()) {
+      return;
+    }
+    try {
+      ConfigCommand.logApplied(kafka, topics, published.get());
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      LOG.warn(
+          "configuration {} is in force, but the crawl log does not say so: {}",
+          published.get().getVersion(),
+          e.toString());
+    }
+  }
+
+  /**
+   * Publishes the file unless the configuration in force says the same; completes {@code applied}
+   * as soon as nothing was in force before: the frontier decides with its own file, this one, under
+   * this version ({@link FrontierConfig#fileVersion()}), and reading it later changes nothing.
+   *
+   * @return the record published, if one was
+   */
+  private static Optional<CrawlConfiguration> publishUnlessInForce(
+      String file, Map<String, Object> kafka, Topics topics, CompletableFuture<Void> applied)
+      throws Exception {
+    String text = Files.readString(Path.of(file));
+    CrawlConfig config = CrawlConfigLoader.parse(text, file);
+    Optional<CrawlConfiguration> inForce = ConfigCommand.inForce(kafka, topics);
+    if (inForce.isPresent() && inForce.get().getVersion().equals(config.version())) {
+      return Optional.empty();
+    }
+    if (inForce.isEmpty()) {
+      applied.complete(null);
+    }
+    return Optional.of(
+        ConfigCommand.apply(kafka, topics, text, config, file, "crawler crawl --config"));
   }
 }

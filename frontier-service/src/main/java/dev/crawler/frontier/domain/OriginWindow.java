@@ -20,6 +20,11 @@ public final class OriginWindow {
     return origin.getPausedUntil().isAfter(now);
   }
 
+  /** Whether the origin has nothing in flight and nothing queued. */
+  public static boolean isDrained(OriginState origin) {
+    return origin.getInFlight() == 0 && origin.getHead() >= origin.getTail();
+  }
+
   /** Whether the window has room for another request and the queue a URL to fill it. */
   public static boolean hasRoom(OriginState origin, int window) {
     return origin.getInFlight() < window && origin.getHead() < origin.getTail();

@@ -232,7 +232,7 @@ final class FrontierProcessor implements Processor<String, SpecificRecord, Strin
     }
     releases().release(origin, originState, now);
     stores().saveOrigin(origin, originState);
-    if (originState.getInFlight() == 0 && originState.getHead() >= originState.getTail()) {
+    if (OriginWindow.isDrained(originState)) {
       output().originDone();
     }
   }
