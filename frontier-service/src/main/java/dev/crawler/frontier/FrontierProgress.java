@@ -19,6 +19,14 @@ public record FrontierProgress(
    * stay queued for a later run (an origin out of patience is finished for this run).
    */
   public boolean isIdle() {
-    return inFlight == 0 && (queued == paused || isBudgetSpent);
+    return inFlight == 0 && isDraining();
+  }
+
+  /**
+   * Whether nothing more will be released soon: what the crawl waits for is the requests in flight,
+   * and the links they bring.
+   */
+  public boolean isDraining() {
+    return queued == paused || isBudgetSpent;
   }
 }

@@ -3,6 +3,7 @@ package dev.crawler.common.streams;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -34,11 +35,35 @@ import org.jspecify.annotations.Nullable;
  * none). Kafka Streams commits every task of the thread together, on one request. Tasks are
  * processed and punctuated on their stream thread, so the counts are the thread's, unsynchronized.
  * In virtual time (tests) the checks follow the test's wall clock.
+ *
+ * <p><b>Draining.</b> A process that knows its crawl has nothing left to release (the frontier's
+ * queues empty: only the pages in flight remain, and the links they bring) says so with {@value
+ * #DRAINING_CONFIG}, a {@link BooleanSupplier} in the Streams properties. While it says so, a task
+ * asks for a commit once its thread has been quiet for {@link #DRAINING_QUIET} (or the quiet time,
+ * if shorter), whatever the burst, at most once per {@link #DRAINING_GAP}: whatever a hop holds
+ * uncommitted then is what the crawl waits for, and no busy crawl pays for the transactions.
  */
 public final class QuietCommit {
 
   /** The Streams configuration key (not a Kafka one) carrying the quiet time, in milliseconds. */
   public static final String QUIET_MS_CONFIG = "crawler.commit.quiet.ms";
+
+  /**
+   * The Streams configuration key (not a Kafka one) carrying a {@link BooleanSupplier}: whether the
+   * crawl is draining, asked once per record. None: never.
+   */
+  public static final String DRAINING_CONFIG = "crawler.commit.draining";
+
+  /**
+   * How long a thread must be quiet while the crawl drains: the producers upstream linger 20 ms, so
+   * a pause this long is the end of what they sent together.
+   */
+  static final Duration DRAINING_QUIET = Duration.ofMillis(20);
+
+  /** The least time between two requests of a thread while the crawl drains. */
+  static final Duration DRAINING_GAP = Duration.ofMillis(50);
+
+  private static final BooleanSupplier NEVER_DRAINING = () -> false;
 
   /** How often a task with records not yet asked for checks whether its thread is quiet. */
   static final Duration CHECK_INTERVAL = Duration.ofMillis(10);
@@ -50,7 +75,7 @@ public final class QuietCommit {
   static final int MAX_BURST = 100;
 
   /** Never commits early: a processor's value before its task is initialized. */
-  public static final QuietCommit NEVER = new QuietCommit(null, 0, 0);
+  public static final QuietCommit NEVER = new QuietCommit(null, 0, 0, NEVER_DRAINING);
 
   /** What the thread's tasks have processed and asked for, counted by all of them. */
   private static final ThreadLocal<ThreadActivity> ACTIVITY =
@@ -59,24 +84,37 @@ public final class QuietCommit {
   private final @Nullable ProcessorContext<?, ?> context;
   private final long quietMs;
   private final long minPauseMs;
+  private final BooleanSupplier draining;
   private @Nullable ThreadActivity activity;
   private @Nullable Cancellable check;
 
-  private QuietCommit(@Nullable ProcessorContext<?, ?> context, long quietMs, long minPauseMs) {
+  private QuietCommit(
+      @Nullable ProcessorContext<?, ?> context,
+      long quietMs,
+      long minPauseMs,
+      BooleanSupplier draining) {
     this.context = context;
     this.quietMs = quietMs;
     this.minPauseMs = minPauseMs;
+    this.draining = draining;
   }
 
   /**
    * The task's quiet commits, with the quiet time of the service's settings ({@value
-   * #QUIET_MS_CONFIG}; none, or 0, commits at the interval only).
+   * #QUIET_MS_CONFIG}; none, or 0, commits at the interval only) and the process's word on whether
+   * the crawl drains ({@value #DRAINING_CONFIG}).
    */
   public static QuietCommit of(ProcessorContext<?, ?> context) {
     Map<String, Object> configs = context.appConfigs();
-    long quietMs = longSetting(configs, QUIET_MS_CONFIG, 0);
+    long quietMs = Math.max(0, longSetting(configs, QUIET_MS_CONFIG, 0));
     long intervalMs = longSetting(configs, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 0);
-    return quietMs <= 0 ? NEVER : new QuietCommit(context, quietMs, intervalMs / 2);
+    BooleanSupplier draining =
+        configs.get(DRAINING_CONFIG) instanceof BooleanSupplier supplier
+            ? supplier
+            : NEVER_DRAINING;
+    return quietMs == 0 && draining == NEVER_DRAINING
+        ? NEVER
+        : new QuietCommit(context, quietMs, intervalMs / 2, draining);
   }
 
   private static long longSetting(Map<String, Object> configs, String key, long otherwise) {
@@ -86,7 +124,7 @@ public final class QuietCommit {
 
   /** Counts a record this task processed. */
   public void processed() {
-    if (quietMs == 0) {
+    if (quietMs == 0 && !draining.getAsBoolean()) {
       return;
     }
     if (activity == null) {
@@ -115,21 +153,39 @@ public final class QuietCommit {
       thread.changedAt = now;
       return;
     }
-    if (now - thread.changedAt < quietMs) {
+    boolean drains = draining.getAsBoolean();
+    long quiet =
+        !drains
+            ? quietMs
+            : quietMs == 0
+                ? DRAINING_QUIET.toMillis()
+                : Math.min(quietMs, DRAINING_QUIET.toMillis());
+    if (now - thread.changedAt < quiet) {
       return;
     }
     thread.paused = true;
-    if (thread.requested == thread.processed
+    if (thread.requested == thread.processed) {
+      // asked for already (by another task of the thread)
+      stopChecking();
+    } else if (drains) {
+      if (now - thread.requestedAt >= DRAINING_GAP.toMillis()) {
+        request(thread, now);
+      }
+    } else if (quietMs == 0
         || !thread.isolated
         || thread.processed - thread.burstStart > MAX_BURST) {
-      // asked for already, or a busy thread's burst: left to the interval
+      // no quiet commits but while draining, or a busy thread's burst: left to the interval
       stopChecking();
     } else if (now - thread.requestedAt >= minPauseMs) {
-      thread.requested = thread.processed;
-      thread.requestedAt = now;
-      Objects.requireNonNull(context).commit();
-      stopChecking();
+      request(thread, now);
     }
+  }
+
+  private void request(ThreadActivity thread, long now) {
+    thread.requested = thread.processed;
+    thread.requestedAt = now;
+    Objects.requireNonNull(context).commit();
+    stopChecking();
   }
 
   private void stopChecking() {

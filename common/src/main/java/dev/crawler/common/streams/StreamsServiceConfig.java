@@ -6,6 +6,7 @@ import dev.crawler.schemas.TopicSpec;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The settings of a Kafka Streams service: those of {@link ServiceConfig} plus the application id,
@@ -122,8 +124,24 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
   /** The default bound of a standstill with work pending. */
   public static final long DEFAULT_STALL_TIMEOUT_MS = 120_000;
 
+  /**
+   * Whether the process's crawl drains, when the process knows; see {@link #commitWhileDraining}.
+   */
+  private @Nullable BooleanSupplier draining;
+
   protected StreamsServiceConfig(ConfigDef definition, Map<String, String> settings) {
     super(definition, settings);
+  }
+
+  /**
+   * Lets a process that runs the whole crawl tell this service when the crawl drains (the frontier
+   * has nothing left to release, only pages in flight): its stream threads then commit what they
+   * hold as soon as their input pauses ({@link QuietCommit}), so the crawl's last pages reach the
+   * next hop without waiting out {@code commit.interval.ms} at each. Not a setting: a deployed
+   * service cannot know, and commits at the interval. Called before the service starts.
+   */
+  public void commitWhileDraining(BooleanSupplier draining) {
+    this.draining = draining;
   }
 
   /**
@@ -306,6 +324,9 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
     properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, getLong(COMMIT_INTERVAL_MS_CONFIG));
     properties.put(QuietCommit.QUIET_MS_CONFIG, getLong(COMMIT_QUIET_MS_CONFIG));
+    if (draining != null) {
+      properties.put(QuietCommit.DRAINING_CONFIG, draining);
+    }
     properties.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, getInt(STANDBY_REPLICAS_CONFIG));
     properties.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedStateMemory.class);
     properties.put(

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -183,11 +185,85 @@ class QuietCommitTest {
         });
   }
 
+  @Test
+  void whileTheCrawlDrainsAnyBurstIsCommittedOnceTheThreadIsQuiet() {
+    run(
+        () -> {
+          AtomicBoolean draining = new AtomicBoolean();
+          MockProcessorContext<Object, Object> context = context(0, 500, draining::get);
+          QuietCommit quiet = QuietCommit.of(context);
+          quiet.processed();
+          assertThat(context.scheduledPunctuators()).as("not draining: no checks").isEmpty();
+
+          draining.set(true);
+          for (int i = 0; i <= QuietCommit.MAX_BURST; i++) {
+            quiet.processed();
+          }
+          CapturedPunctuator check = only(context.scheduledPunctuators());
+          check.getPunctuator().punctuate(1_000);
+          check.getPunctuator().punctuate(1_010);
+          assertThat(context.committed()).as("quiet for 10 ms of 20").isFalse();
+          check.getPunctuator().punctuate(1_020);
+          assertThat(context.committed()).as("a large burst, quiet for 20 ms").isTrue();
+          assertThat(check.cancelled()).isTrue();
+          context.resetCommit();
+
+          // more comes 10 ms later: asked for again, no sooner than 50 ms after the last request
+          quiet.processed();
+          CapturedPunctuator next = context.scheduledPunctuators().get(1);
+          next.getPunctuator().punctuate(1_030);
+          next.getPunctuator().punctuate(1_060);
+          assertThat(context.committed()).as("30 ms after the last request").isFalse();
+          next.getPunctuator().punctuate(1_070);
+          assertThat(context.committed()).isTrue();
+          assertThat(next.cancelled()).isTrue();
+          context.resetCommit();
+
+          // the crawl goes on: a busy thread's burst is left to the interval again
+          quiet.processed();
+          CapturedPunctuator busy = context.scheduledPunctuators().get(2);
+          busy.getPunctuator().punctuate(1_080);
+          draining.set(false);
+          for (long now = 1_090; now <= 1_300; now += 10) {
+            busy.getPunctuator().punctuate(now);
+          }
+          assertThat(context.committed()).isFalse();
+          assertThat(busy.cancelled()).isTrue();
+          quiet.processed();
+          assertThat(context.scheduledPunctuators()).as("no checks once it stopped").hasSize(3);
+        });
+  }
+
+  @Test
+  void whileTheCrawlDrainsAShorterQuietTimeOfTheSettingsWins() {
+    run(
+        () -> {
+          MockProcessorContext<Object, Object> context = context(10, 500, () -> true);
+          QuietCommit quiet = QuietCommit.of(context);
+          quiet.processed();
+          CapturedPunctuator check = only(context.scheduledPunctuators());
+          check.getPunctuator().punctuate(1_000);
+          check.getPunctuator().punctuate(1_010);
+          assertThat(context.committed()).isTrue();
+        });
+  }
+
   private static MockProcessorContext<Object, Object> context(long quietMs, long intervalMs) {
+    return new MockProcessorContext<>(properties(quietMs, intervalMs));
+  }
+
+  private static MockProcessorContext<Object, Object> context(
+      long quietMs, long intervalMs, BooleanSupplier draining) {
+    Properties properties = properties(quietMs, intervalMs);
+    properties.put(QuietCommit.DRAINING_CONFIG, draining);
+    return new MockProcessorContext<>(properties);
+  }
+
+  private static Properties properties(long quietMs, long intervalMs) {
     Properties properties = new Properties();
     properties.put(QuietCommit.QUIET_MS_CONFIG, quietMs);
     properties.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, intervalMs);
-    return new MockProcessorContext<>(properties);
+    return properties;
   }
 
   private static CapturedPunctuator only(List<CapturedPunctuator> punctuators) {

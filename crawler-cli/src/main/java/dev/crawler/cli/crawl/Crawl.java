@@ -11,6 +11,7 @@ import dev.crawler.common.Seeds;
 import dev.crawler.common.config.ServiceConfig;
 import dev.crawler.common.control.ControlTopic;
 import dev.crawler.common.streams.StateStores;
+import dev.crawler.common.streams.StreamsServiceConfig;
 import dev.crawler.common.url.RegisteredDomain;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.TopicInstaller;
@@ -25,6 +26,7 @@ import dev.crawler.frontier.FrontierProgress;
 import dev.crawler.frontier.rules.CrawlConfig;
 import dev.crawler.frontier.rules.CrawlConfigLoader;
 import dev.crawler.parser.ParserApp;
+import dev.crawler.parser.ParserConfig;
 import dev.crawler.render.RenderApp;
 import dev.crawler.schemas.Topics;
 import java.io.IOException;
@@ -118,6 +120,13 @@ final class Crawl {
   private @Nullable FrontierApp frontier;
   private @Nullable ArchiveApp archive;
   private boolean stopped;
+
+  /**
+   * Whether the frontier had nothing left to release at the last check: the Streams services then
+   * commit as soon as their input pauses, and the crawl's last pages reach the end sooner.
+   */
+  private volatile boolean draining;
+
   private boolean servicesClosed;
   private volatile String stoppedService = "";
 
@@ -208,9 +217,13 @@ final class Crawl {
       first.add(() -> frontier = FrontierApp.start(frontierConfig, configApplied));
       first.add(() -> FetcherApp.start(fetcherSettings.fetcher(bootstrapServers, registryUrl)));
       List<Callable<RunningService>> others = new ArrayList<>();
-      others.add(() -> ParserApp.start(all.parser(bootstrapServers, registryUrl)));
+      ParserConfig parserConfig = all.parser(bootstrapServers, registryUrl);
+      others.add(() -> ParserApp.start(parserConfig));
       CommitterConfig committerConfig = all.committer(bootstrapServers, registryUrl);
       others.add(() -> CommitterApp.start(committerConfig));
+      for (StreamsServiceConfig hop : List.of(frontierConfig, parserConfig, committerConfig)) {
+        hop.commitWhileDraining(() -> draining);
+      }
       if (plan.warc().isPresent()) {
         others.add(() -> archive = ArchiveApp.start(all.archive(bootstrapServers, registryUrl)));
       }
@@ -354,6 +367,7 @@ final class Crawl {
             progress.ifPresent(
                 p -> console.progress(p, events, Duration.between(crawling, Instant.now())));
             frontierIdle = progress.isPresent() && progress.get().isIdle();
+            draining = progress.isPresent() && progress.get().isDraining();
             boolean isIdle = frontierIdle && lags.stream().allMatch(GroupLag::isCaughtUp);
             if (plan.runFor().isPresent()) {
               // a run of a set length (recrawling goes on
@@ -382,9 +396,8 @@ final class Crawl {
           } catch (RuntimeException e) {
             LOG.warn("progress check failed: {}", e.toString());
           }
-          // the next check: soon while the frontier has nothing to do
-          Duration next =
-              frontierIdle && plan.runFor().isEmpty() ? CONFIRM_INTERVAL : CHECK_INTERVAL;
+          // the next check: soon while the frontier has nothing to release
+          Duration next = draining && plan.runFor().isEmpty() ? CONFIRM_INTERVAL : CHECK_INTERVAL;
           try {
             checker.schedule(check[0], next.toMillis(), TimeUnit.MILLISECONDS);
           } catch (RejectedExecutionException e) {
