@@ -55,7 +55,8 @@ public abstract class StreamsServiceConfig extends ServiceConfig {
           + " commit.interval.ms, in milliseconds: the last pages of a crawl, and every page of a slow one, reach the next hop that"
           + " much sooner. A burst is isolated when it is at most 100 records after a pause of at least half the commit interval; a busy"
           + " thread's input never pauses that long, and it commits at the interval. 0 (the default) commits at the interval only:"
-          + " on a fast crawl the early commits cost more throughput than they save time (docs/benchmarks.md).";
+          + " on a fast crawl the early commits cost more throughput than they save time (docs/benchmarks.md). The command crawler crawl"
+          + " commits sooner on its own once the frontier has nothing left to release, whatever this says.";
 
   /**
    * The default quiet time before a commit: none, commits at the interval only. At 50 ms,
