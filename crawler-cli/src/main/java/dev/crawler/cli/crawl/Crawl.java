@@ -361,6 +361,7 @@ final class Crawl {
     Runnable[] check = new Runnable[1];
     check[0] =
         () -> {
+          long started = System.nanoTime();
           boolean frontierIdle = false;
           try {
             Optional<FrontierProgress> progress = frontier.progress();
@@ -396,8 +397,12 @@ final class Crawl {
           } catch (RuntimeException e) {
             LOG.warn("progress check failed: {}", e.toString());
           }
-          // the next check: soon while the frontier has nothing to release
-          Duration next = draining && plan.runFor().isEmpty() ? CONFIRM_INTERVAL : CHECK_INTERVAL;
+          // the next check: soon while the frontier has nothing to release, unless the checks
+          // (the frontier's origins read one by one) would take more than a tenth of a thread
+          Duration next =
+              draining && plan.runFor().isEmpty()
+                  ? confirmInterval(Duration.ofNanos(System.nanoTime() - started))
+                  : CHECK_INTERVAL;
           try {
             checker.schedule(check[0], next.toMillis(), TimeUnit.MILLISECONDS);
           } catch (RejectedExecutionException e) {
@@ -414,6 +419,18 @@ final class Crawl {
       console.progressOver();
     }
     return !failed[0];
+  }
+
+  /**
+   * How soon a check that took {@code took} is followed by the next while the frontier has nothing
+   * to release: {@link #CONFIRM_INTERVAL}, or ten times as long as the check took, up to {@link
+   * #CHECK_INTERVAL} (a crawl of many origins).
+   */
+  static Duration confirmInterval(Duration took) {
+    Duration tenfold = took.multipliedBy(10);
+    return tenfold.compareTo(CONFIRM_INTERVAL) <= 0
+        ? CONFIRM_INTERVAL
+        : tenfold.compareTo(CHECK_INTERVAL) >= 0 ? CHECK_INTERVAL : tenfold;
   }
 
   /**
