@@ -157,12 +157,22 @@ public final class CrawlCommand implements Callable<Integer> {
           "Show the services' log on the console (by default only the crawler's warnings and errors; the whole log is always written to DATA_DIR/logs/).")
   boolean verbose;
 
+  /**
+   * Partitions of the topics a crawl creates unless told: one per core, at least 2 and at most 4.
+   * The parser runs a thread per core and each parses the partitions it owns; on a 2-core machine,
+   * 2 partitions instead of 4 crawled the bench sites with the same or less CPU per page, ~100 MB
+   * less memory and a first request ~0.6 s sooner (half the frontier's tasks and changelogs to make
+   * and open). Topics that exist keep their count.
+   */
+  static final int DEFAULT_PARTITIONS =
+      Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
   @Option(
       names = "--partitions",
       paramLabel = "N",
-      defaultValue = "4",
-      description = "Partitions of the topics this command creates (default: ${DEFAULT-VALUE}).")
-  int partitions;
+      description =
+          "Partitions of the topics this command creates (default: one per core, 2 to 4; ${DEFAULT-VALUE} here).")
+  int partitions = DEFAULT_PARTITIONS;
 
   @Override
   public Integer call() {
