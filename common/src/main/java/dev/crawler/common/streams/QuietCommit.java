@@ -154,12 +154,11 @@ public final class QuietCommit {
       return;
     }
     boolean drains = draining.getAsBoolean();
+    // while draining: the quiet time of the settings when shorter, else DRAINING_QUIET
     long quiet =
-        !drains
-            ? quietMs
-            : quietMs == 0
-                ? DRAINING_QUIET.toMillis()
-                : Math.min(quietMs, DRAINING_QUIET.toMillis());
+        drains && (quietMs == 0 || quietMs > DRAINING_QUIET.toMillis())
+            ? DRAINING_QUIET.toMillis()
+            : quietMs;
     if (now - thread.changedAt < quiet) {
       return;
     }
