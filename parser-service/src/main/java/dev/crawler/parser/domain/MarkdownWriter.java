@@ -785,8 +785,14 @@ final class MarkdownWriter {
 
   /** A number attribute, between 0 and 999,999,999 (the longest list number markdown reads). */
   private static int boundedInt(String value, int otherwise) {
+    String number = value.strip();
+    if (number.isEmpty()) {
+      // an absent attribute (every table cell's colspan and rowspan): no exception to make, its
+      // stack trace filled in each time, ~10 per page of a documentation site
+      return otherwise;
+    }
     try {
-      return (int) Math.max(0, Math.min(999_999_999L, Long.parseLong(value.strip())));
+      return (int) Math.max(0, Math.min(999_999_999L, Long.parseLong(number)));
     } catch (NumberFormatException e) {
       return otherwise;
     }
