@@ -20,7 +20,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,8 +96,9 @@ public final class TopicInstaller {
    * Asks the cluster for a group coordinator and waits until it answers. A new cluster creates its
    * offsets topic ({@code __consumer_offsets}) when first asked: asked here, beside the catalogue's
    * topics, instead of when the first service joins its group (which was then told to find the
-   * coordinator again, half a second of a crawl's start). The transaction coordinator is asked for
-   * the same way ({@link #awaitTransactionCoordinator()}).
+   * coordinator again, half a second of a crawl's start). The transaction coordinator is left to
+   * the first transaction: asked for while its topic is being created, the broker logs a warning
+   * for every retry of the question.
    *
    * @throws IllegalStateException when the cluster does not answer within the timeout
    */
@@ -120,36 +120,7 @@ public final class TopicInstaller {
     }
   }
 
-  /**
-   * Asks the cluster for a transaction coordinator and waits until it answers. A new cluster
-   * creates its transaction state topic ({@code __transaction_state}) when first asked: asked here,
-   * beside the catalogue's topics, instead of when the Streams services' producers first ask for
-   * their transactional ids (each of them waiting ~0.2 s of a crawl's start for the topic, the
-   * frontier among them before its first task could start).
-   *
-   * @throws IllegalStateException when the cluster does not answer within the timeout
-   */
-  public void awaitTransactionCoordinator() {
-    try {
-      admin
-          .describeTransactions(List.of(PROBE_ID))
-          .all()
-          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof TransactionalIdNotFoundException)) {
-        throw new IllegalStateException(
-            "the transaction coordinator did not answer: " + e.getCause(), e);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(
-          "interrupted while asking for the transaction coordinator", e);
-    } catch (TimeoutException e) {
-      throw new IllegalStateException("the transaction coordinator did not answer in time", e);
-    }
-  }
-
-  /** A group and a transactional id no one uses: asked about, they only find the coordinators. */
+  /** A group no one uses: asked about, it only finds the coordinator. */
   private static final String PROBE_ID = "crawler-coordinator-probe";
 
   private Map<String, TopicDescription> awaitLeaders(List<String> names)

@@ -113,19 +113,6 @@ class EmbeddedKafkaBrokerIT {
   }
 
   @Test
-  void theTransactionCoordinatorOfANewBrokerAnswersOnceAskedFor() throws Exception {
-    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dataDir, 1);
-        Admin admin = admin(broker)) {
-      ListTopicsOptions internalToo = new ListTopicsOptions().listInternal(true);
-      assertThat(admin.listTopics(internalToo).names().get()).doesNotContain("__transaction_state");
-
-      new TopicInstaller(admin, Duration.ofSeconds(30)).awaitTransactionCoordinator();
-
-      assertThat(admin.listTopics(internalToo).names().get()).contains("__transaction_state");
-    }
-  }
-
-  @Test
   void closingTwiceIsHarmless() {
     EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dataDir, 1);
     broker.close();

@@ -45,7 +45,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -296,40 +295,25 @@ final class Crawl {
   /**
    * Creates the catalogue's topics that are missing, with this replication factor.
    *
-   * @param embedded whether the cluster is the embedded one, started a moment ago: its group and
-   *     transaction coordinators' topics are created meanwhile
+   * @param embedded whether the cluster is the embedded one, started a moment ago: its group
+   *     coordinator's topic is created meanwhile
    */
   private void installTopics(FrontierConfig config, short replicationFactor, boolean embedded) {
     try (Admin admin = Admin.create(config.kafkaProperties())) {
       TopicInstaller installer = new TopicInstaller(admin, TOPICS_TIMEOUT);
-      CompletableFuture<Void> coordinators =
+      CompletableFuture<Void> coordinator =
           embedded
-              ? CompletableFuture.allOf(
-                  ahead(installer::awaitGroupCoordinator, "group"),
-                  ahead(installer::awaitTransactionCoordinator, "transaction"))
+              ? CompletableFuture.runAsync(installer::awaitGroupCoordinator)
+                  .exceptionally(
+                      e -> {
+                        // only a head start: the first group's join asks again
+                        LOG.warn("the group coordinator was not ready early: {}", e.toString());
+                        return null;
+                      })
               : CompletableFuture.completedFuture(null);
       installer.install(config.topics().all(), plan.partitions(), replicationFactor);
-      coordinators.join();
+      coordinator.join();
     }
-  }
-
-  /**
-   * A coordinator asked for ahead; only a head start: the first group or transaction asks again.
-   */
-  private static CompletableFuture<Void> ahead(Runnable ask, String coordinator) {
-    // a thread each: on two cores the common pool would ask one after the other
-    Executor thread =
-        task -> {
-          Thread asking = new Thread(task, coordinator + "-coordinator");
-          asking.setDaemon(true);
-          asking.start();
-        };
-    return CompletableFuture.runAsync(ask, thread)
-        .exceptionally(
-            e -> {
-              LOG.warn("the {} coordinator was not ready early: {}", coordinator, e.toString());
-              return null;
-            });
   }
 
   private synchronized void addService(RunningService service) {
