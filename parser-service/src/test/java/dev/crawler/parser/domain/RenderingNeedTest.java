@@ -29,6 +29,10 @@ class RenderingNeedTest {
         "a noscript | <noscript>You need to enable JavaScript to run this app.</noscript><div id=\"main\">Loading</div>"
             + SCRIPT
             + " | a noscript asking for JavaScript",
+        "a noscript saying JavaScript is off, and nothing else | <noscript><div>JavaScript is"
+            + " disabled on your browser.</div></noscript><div id=\"main\"></div>"
+            + SCRIPT
+            + " | 1 script on a page of 39 characters of text and 0 links",
         "only scripts | <div class=\"x\">Loading…</div>"
             + SCRIPT
             + SCRIPT
@@ -50,6 +54,11 @@ class RenderingNeedTest {
         "a long page with an empty root | <div id=\"app\"></div>" + TEXT + SCRIPT,
         "a noscript that asks nothing | <noscript><img src=\"/pixel.gif\"></noscript><p>short</p>",
         "no scripts and no text | <div></div>",
+        "a javadoc page of a few lines | <noscript><div>JavaScript is disabled on your"
+            + " browser.</div></noscript><header><nav><a href=\"/index.html\">Overview</a>"
+            + "<a href=\"/p/package-summary.html\">Package</a><a href=\"/p/C.html\">Class</a>"
+            + "</nav></header><main><h1>Uses of Class p.C</h1><p>No usage of p.C</p></main>"
+            + SCRIPT,
       })
   void leavesAPageThatReadsWellWithoutItsScripts(String what, String body) {
     assertThat(need(body)).isEmpty();
