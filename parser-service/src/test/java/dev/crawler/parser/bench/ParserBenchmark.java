@@ -1,5 +1,6 @@
 package dev.crawler.parser.bench;
 
+import dev.crawler.parser.domain.MainContent;
 import dev.crawler.parser.domain.Page;
 import dev.crawler.parser.domain.PageParser;
 import dev.crawler.parser.domain.ParseOptions;
@@ -33,11 +34,12 @@ import java.util.stream.Stream;
  *
  * <p>First the CPU per page with every part of a document on (the defaults), then with each part
  * that costs per page switched off alone (language detection, markdown, structured data), then all
- * three off: the median of rounds 2 to 7 (the first warms the compiler up), the variants taking
- * turns within each round; with each, the bytes the parsing thread allocates per page, which a
- * crawl pays again in its young collections. Then the pages per second of {@code THREADS} threads
- * (default: the cores) parsing the pages side by side, as the parser's stream threads do, each with
- * its own parser.
+ * three off, then the whole page's text instead of its main content ({@code content-drop: none}),
+ * then with pages built by scripts told apart ({@code render: auto}): the median of rounds 2 to 7
+ * (the first warms the compiler up), the variants taking turns within each round; with each, the
+ * bytes the parsing thread allocates per page, which a crawl pays again in its young collections.
+ * Then the pages per second of {@code THREADS} threads (default: the cores) parsing the pages side
+ * by side, as the parser's stream threads do, each with its own parser.
  */
 public final class ParserBenchmark {
 
@@ -60,6 +62,8 @@ public final class ParserBenchmark {
     variants.put("without markdown", with(all, true, false, true));
     variants.put("without structured data", with(all, true, true, false));
     variants.put("without the three", with(all, false, false, false));
+    variants.put("without main content", whole(all));
+    variants.put("with rendering detection", detecting(all));
     PageParser parser = PageParser.withDefaults();
     // the variants take turns within each round, so a machine that drifts slows all of them alike
     List<String> names = List.copyOf(variants.keySet());
@@ -153,6 +157,38 @@ public final class ParserBenchmark {
         markdown,
         structuredData,
         options.detectsRendering());
+  }
+
+  /** The whole page's text ({@code content-drop: none}) instead of its main content. */
+  private static ParseOptions whole(ParseOptions options) {
+    return new ParseOptions(
+        options.canonicalWithinDomain(),
+        options.checksumIgnore(),
+        options.metadataChecksumHeaders(),
+        options.obeysRobotsMeta(),
+        options.obeysLinkNofollow(),
+        options.pagination(),
+        MainContent.WHOLE_PAGE,
+        options.detectsLanguage(),
+        options.makesMarkdown(),
+        options.readsStructuredData(),
+        options.detectsRendering());
+  }
+
+  /** Pages built by scripts told apart ({@code render: auto}). */
+  private static ParseOptions detecting(ParseOptions options) {
+    return new ParseOptions(
+        options.canonicalWithinDomain(),
+        options.checksumIgnore(),
+        options.metadataChecksumHeaders(),
+        options.obeysRobotsMeta(),
+        options.obeysLinkNofollow(),
+        options.pagination(),
+        options.mainContent(),
+        options.detectsLanguage(),
+        options.makesMarkdown(),
+        options.readsStructuredData(),
+        true);
   }
 
   /** At most {@code limit} pages, spread evenly over the directory's HTML files in path order. */
