@@ -126,9 +126,15 @@ final class MarkdownWriter {
   /** The ASCII characters {@link #escape} may escape. */
   private static final boolean[] MARKUP = new boolean[128];
 
+  /** The ASCII characters {@link #isPlain} writes as they are: neither whitespace nor markup. */
+  private static final boolean[] PLAIN_ASCII = new boolean[128];
+
   static {
     for (char c : "\\`*[]<~_&|".toCharArray()) {
       MARKUP[c] = true;
+    }
+    for (char c = 0; c < PLAIN_ASCII.length; c++) {
+      PLAIN_ASCII[c] = c > ' ' && !MARKUP[c];
     }
   }
 
@@ -386,9 +392,11 @@ final class MarkdownWriter {
 
   /** Whether the character is written as it is: no whitespace, no markup, nothing dropped. */
   private static boolean isPlain(char c) {
-    if (c < 128) {
-      return c > ' ' && !MARKUP[c];
-    }
+    // a lookup for ASCII, small enough for C1 to inline into the per-character loops
+    return c < 128 ? PLAIN_ASCII[c] : isPlainWide(c);
+  }
+
+  private static boolean isPlainWide(char c) {
     return c != '\u00A0' && c != '\u200B' && c != '\u00AD';
   }
 
@@ -563,11 +571,18 @@ final class MarkdownWriter {
     if (absolute.isEmpty()) {
       return null;
     }
+    int first = 0;
+    while (first < absolute.length() && !breaksDestination(absolute.charAt(first))) {
+      first++;
+    }
+    if (first == absolute.length()) {
+      return absolute; // nearly every link: nothing to encode, no copy
+    }
     StringBuilder destination = new StringBuilder(absolute.length() + 8);
-    for (int i = 0; i < absolute.length(); i++) {
+    destination.append(absolute, 0, first);
+    for (int i = first; i < absolute.length(); i++) {
       char c = absolute.charAt(i);
-      // characters that would end or break a link destination, percent-encoded
-      if (c <= ' ' || c == '(' || c == ')' || c == '<' || c == '>' || c == '|' || c == '\\') {
+      if (breaksDestination(c)) {
         destination.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)));
         destination.append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
       } else {
@@ -575,6 +590,25 @@ final class MarkdownWriter {
       }
     }
     return destination.toString();
+  }
+
+  /**
+   * A character that would end or break a link destination, percent-encoded in one: a control
+   * character, a space, {@code ( ) < > | \\}. A table lookup: small enough for C1 to inline.
+   */
+  private static boolean breaksDestination(char c) {
+    return c < BREAKS_DESTINATION.length && BREAKS_DESTINATION[c];
+  }
+
+  private static final boolean[] BREAKS_DESTINATION = new boolean['|' + 1];
+
+  static {
+    for (char c = 0; c <= ' '; c++) {
+      BREAKS_DESTINATION[c] = true;
+    }
+    for (char c : "()<>|\\".toCharArray()) {
+      BREAKS_DESTINATION[c] = true;
+    }
   }
 
   private static boolean containsBlock(Element element) {
