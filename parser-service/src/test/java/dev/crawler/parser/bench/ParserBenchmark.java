@@ -145,38 +145,26 @@ public final class ParserBenchmark {
 
   private static ParseOptions with(
       ParseOptions options, boolean language, boolean markdown, boolean structuredData) {
-    return new ParseOptions(
-        options.canonicalWithinDomain(),
-        options.checksumIgnore(),
-        options.metadataChecksumHeaders(),
-        options.obeysRobotsMeta(),
-        options.obeysLinkNofollow(),
-        options.pagination(),
-        options.mainContent(),
-        language,
-        markdown,
-        structuredData,
-        options.detectsRendering());
+    return variant(options, options.mainContent(), language, markdown, structuredData, false);
   }
 
   /** The whole page's text ({@code content-drop: none}) instead of its main content. */
   private static ParseOptions whole(ParseOptions options) {
-    return new ParseOptions(
-        options.canonicalWithinDomain(),
-        options.checksumIgnore(),
-        options.metadataChecksumHeaders(),
-        options.obeysRobotsMeta(),
-        options.obeysLinkNofollow(),
-        options.pagination(),
-        MainContent.WHOLE_PAGE,
-        options.detectsLanguage(),
-        options.makesMarkdown(),
-        options.readsStructuredData(),
-        options.detectsRendering());
+    return variant(options, MainContent.WHOLE_PAGE, true, true, true, false);
   }
 
   /** Pages built by scripts told apart ({@code render: auto}). */
   private static ParseOptions detecting(ParseOptions options) {
+    return variant(options, options.mainContent(), true, true, true, true);
+  }
+
+  private static ParseOptions variant(
+      ParseOptions options,
+      MainContent mainContent,
+      boolean language,
+      boolean markdown,
+      boolean structuredData,
+      boolean rendering) {
     return new ParseOptions(
         options.canonicalWithinDomain(),
         options.checksumIgnore(),
@@ -184,11 +172,11 @@ public final class ParserBenchmark {
         options.obeysRobotsMeta(),
         options.obeysLinkNofollow(),
         options.pagination(),
-        options.mainContent(),
-        options.detectsLanguage(),
-        options.makesMarkdown(),
-        options.readsStructuredData(),
-        true);
+        mainContent,
+        language,
+        markdown,
+        structuredData,
+        rendering);
   }
 
   /** At most {@code limit} pages, spread evenly over the directory's HTML files in path order. */
