@@ -27,14 +27,16 @@ public final class RenderingNeed {
 
   /**
    * A text asking for JavaScript: "enable JavaScript", "requires JavaScript", "JavaScript is
-   * required", "without JavaScript enabled". Not one only saying that it is off ("JavaScript is
-   * disabled on your browser.", in the header of every javadoc page, static pages of a few lines
-   * among them): a page built by scripts that says only that still has almost no text of its own.
+   * required", "without JavaScript enabled", "JavaScript is disabled. Please enable it". Not one
+   * only saying that it is off ("JavaScript is disabled on your browser.", in the header of every
+   * javadoc page, static pages of a few lines among them): a page built by scripts that says only
+   * that still has almost no text of its own.
    */
   private static final Pattern ASKS_FOR_JAVASCRIPT =
       Pattern.compile(
           "(enable|turn on|activate|allow|requires?|need|needs)\\W+(\\w+\\W+){0,3}javascript"
-              + "|javascript\\W+(\\w+\\W+){0,2}(required|enabled|needed|must)",
+              + "|javascript\\W+(\\w+\\W+){0,2}(required|enabled|needed|must)"
+              + "|javascript\\W+(\\w+\\W+){0,2}disabled\\W+(\\w+\\W+){0,4}(enable|turn on|activate)",
           Pattern.CASE_INSENSITIVE);
 
   private RenderingNeed() {}

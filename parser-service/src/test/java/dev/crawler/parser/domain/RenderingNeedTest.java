@@ -29,6 +29,11 @@ class RenderingNeedTest {
         "a noscript | <noscript>You need to enable JavaScript to run this app.</noscript><div id=\"main\">Loading</div>"
             + SCRIPT
             + " | a noscript asking for JavaScript",
+        "a noscript saying JavaScript is off and asking for it, beside a menu | <noscript>JavaScript"
+            + " is disabled. Please enable it to continue.</noscript><nav><a href=\"/a\">a</a><a"
+            + " href=\"/b\">b</a><a href=\"/c\">c</a><a href=\"/d\">d</a></nav><div id=\"main\"></div>"
+            + SCRIPT
+            + " | a noscript asking for JavaScript",
         "a noscript saying JavaScript is off, and nothing else | <noscript><div>JavaScript is"
             + " disabled on your browser.</div></noscript><div id=\"main\"></div>"
             + SCRIPT
