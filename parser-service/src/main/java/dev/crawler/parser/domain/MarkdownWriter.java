@@ -129,12 +129,21 @@ final class MarkdownWriter {
   /** The ASCII characters {@link #isPlain} writes as they are: neither whitespace nor markup. */
   private static final boolean[] PLAIN_ASCII = new boolean[128];
 
+  /** The characters {@link #breaksDestination} percent-encodes in a link destination. */
+  private static final boolean[] BREAKS_DESTINATION = new boolean['|' + 1];
+
   static {
     for (char c : "\\`*[]<~_&|".toCharArray()) {
       MARKUP[c] = true;
     }
     for (char c = 0; c < PLAIN_ASCII.length; c++) {
       PLAIN_ASCII[c] = c > ' ' && !MARKUP[c];
+    }
+    for (char c = 0; c <= ' '; c++) {
+      BREAKS_DESTINATION[c] = true;
+    }
+    for (char c : "()<>|\\".toCharArray()) {
+      BREAKS_DESTINATION[c] = true;
     }
   }
 
@@ -598,17 +607,6 @@ final class MarkdownWriter {
    */
   private static boolean breaksDestination(char c) {
     return c < BREAKS_DESTINATION.length && BREAKS_DESTINATION[c];
-  }
-
-  private static final boolean[] BREAKS_DESTINATION = new boolean['|' + 1];
-
-  static {
-    for (char c = 0; c <= ' '; c++) {
-      BREAKS_DESTINATION[c] = true;
-    }
-    for (char c : "()<>|\\".toCharArray()) {
-      BREAKS_DESTINATION[c] = true;
-    }
   }
 
   private static boolean containsBlock(Element element) {
