@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.crawler.committer.CommitterApp;
 import dev.crawler.common.kafka.TopicReader;
+import dev.crawler.common.streams.StateStoreLibrary;
 import dev.crawler.embedded.EmbeddedCluster;
 import dev.crawler.embedded.EmbeddedSchemaRegistry;
 import dev.crawler.embedded.KafkaNodeCluster;
@@ -131,6 +132,9 @@ final class ServiceProcesses implements AfterEachCallback {
             "-Xmx256m",
             "-XX:TieredStopAtLevel=1",
             "-XX:+UseSerialGC",
+            // RocksDB's library linked from one copy, not unpacked into a temporary file that a
+            // killed service leaves behind
+            "-D" + StateStoreLibrary.DIRECTORY_PROPERTY + "=" + jar.resolveSibling("native"),
             "-cp",
             jar.toString(),
             main.getName());

@@ -7,7 +7,6 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
-import org.rocksdb.RocksDB;
 
 /**
  * The services' key-value state stores: in RocksDB, logged to a changelog, and cached or not. The
@@ -46,11 +45,12 @@ public final class StateStores {
   }
 
   /**
-   * Loads RocksDB's native library now (idempotent): it is extracted from its jar (15 MB) and
-   * linked, 0.1 s of CPU the first task of a process would otherwise wait for.
+   * Loads RocksDB's native library now (idempotent; {@link StateStoreLibrary} says from where): 15
+   * MB linked, and unpacked from its jar unless a copy is kept, 0.1 s of CPU the first task of a
+   * process would otherwise wait for.
    */
   public static void loadLibrary() {
-    RocksDB.loadLibrary();
+    StateStoreLibrary.load();
   }
 
   /**
