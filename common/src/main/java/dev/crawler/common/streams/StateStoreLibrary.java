@@ -3,13 +3,14 @@ package dev.crawler.common.streams;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.JarURLConnection;
+import java.net.URISyntaxException;
 import java.net.URL;
-import java.net.URLConnection;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.rocksdb.RocksDB;
 import org.rocksdb.util.Environment;
 import org.slf4j.Logger;
@@ -65,37 +66,44 @@ public final class StateStoreLibrary {
     // the name RocksDB's loader unpacks, and the one it links from a directory given to it
     String packed = Environment.getJniLibraryFileName("rocksdb");
     String linked = Environment.getJniLibraryFileName("rocksdbjni");
-    URL resource = RocksDB.class.getClassLoader().getResource(packed);
-    if (resource == null) {
-      throw new IOException("no " + packed + " in RocksDB's jar");
-    }
-    URLConnection connection = resource.openConnection();
-    connection.setUseCaches(false);
-    Path kept = directory.resolve("rocksdb-" + fingerprint(connection)).resolve(linked);
-    if (Files.isRegularFile(kept)) {
+    try (ZipFile jar = new ZipFile(jarOf(packed).toFile())) {
+      ZipEntry entry = jar.getEntry(packed);
+      if (entry == null) {
+        throw new IOException("no " + packed + " in " + jar.getName());
+      }
+      // named after its contents: a RocksDB of another version is kept beside it
+      String contents = entry.getSize() + "-" + Long.toHexString(entry.getCrc());
+      Path kept = directory.resolve("rocksdb-" + contents).resolve(linked);
+      if (Files.isRegularFile(kept)) {
+        return kept;
+      }
+      Files.createDirectories(kept.getParent());
+      Path written = Files.createTempFile(kept.getParent(), linked, ".tmp");
+      try (InputStream in = jar.getInputStream(entry)) {
+        Files.copy(in, written, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            written, kept, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(written);
+      }
+      LOG.debug("RocksDB's library kept in {}", kept);
       return kept;
     }
-    Files.createDirectories(kept.getParent());
-    Path written = Files.createTempFile(kept.getParent(), linked, ".tmp");
-    try (InputStream in = connection.getInputStream()) {
-      Files.copy(in, written, StandardCopyOption.REPLACE_EXISTING);
-      Files.move(
-          written, kept, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } finally {
-      Files.deleteIfExists(written);
-    }
-    LOG.debug("RocksDB's library kept in {}", kept);
-    return kept;
   }
 
-  /** What names the library's contents: its size and CRC-32 in the jar, or its size alone. */
-  private static String fingerprint(URLConnection connection) throws IOException {
-    @Nullable Long crc = null;
-    long size = connection.getContentLengthLong();
-    if (connection instanceof JarURLConnection jar && jar.getJarEntry() != null) {
-      crc = jar.getJarEntry().getCrc();
-      size = jar.getJarEntry().getSize();
+  /** The jar RocksDB's classes and the library {@code packed} come from. */
+  private static Path jarOf(String packed) throws IOException {
+    URL resource = RocksDB.class.getClassLoader().getResource(packed);
+    if (resource == null) {
+      throw new IOException("no " + packed + " for this platform in RocksDB's jar");
     }
-    return crc == null || crc < 0 ? Long.toString(size) : size + "-" + Long.toHexString(crc);
+    if (!(resource.openConnection() instanceof JarURLConnection connection)) {
+      throw new IOException("RocksDB's library is not in a jar: " + resource);
+    }
+    try {
+      return Path.of(connection.getJarFileURL().toURI());
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      throw new IOException("RocksDB's jar is not a file: " + resource, e);
+    }
   }
 }
