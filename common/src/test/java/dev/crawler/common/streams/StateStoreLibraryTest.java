@@ -1,6 +1,7 @@
 package dev.crawler.common.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,6 +52,33 @@ class StateStoreLibraryTest {
 
     // a no-op when an earlier test of this JVM linked the library already
     RocksDB.loadLibrary(List.of(kept.getParent().toString()));
+
+    try (Options options = new Options()) {
+      assertThat(options.createIfMissing()).isFalse();
+    }
+  }
+
+  @Test
+  void aDirectoryThatCannotBeMadeIsSaid() throws IOException {
+    Path file = Files.writeString(directory.resolve("not-a-directory"), "");
+
+    assertThatThrownBy(() -> StateStoreLibrary.keep(file)).isInstanceOf(IOException.class);
+  }
+
+  @Test
+  void aCopyThatCannotBeKeptLeavesTheLibraryToItsOwnLoader() throws IOException {
+    Path file = Files.writeString(directory.resolve("not-a-directory"), "");
+    String before = System.getProperty(StateStoreLibrary.DIRECTORY_PROPERTY);
+    System.setProperty(StateStoreLibrary.DIRECTORY_PROPERTY, file.toString());
+    try {
+      StateStoreLibrary.load();
+    } finally {
+      if (before == null) {
+        System.clearProperty(StateStoreLibrary.DIRECTORY_PROPERTY);
+      } else {
+        System.setProperty(StateStoreLibrary.DIRECTORY_PROPERTY, before);
+      }
+    }
 
     try (Options options = new Options()) {
       assertThat(options.createIfMissing()).isFalse();
