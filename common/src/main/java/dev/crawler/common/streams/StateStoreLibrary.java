@@ -17,14 +17,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * RocksDB's native library, which the state stores need. Its own loader unpacks the library (15 MB)
- * from its jar into a new temporary file at every start, deleted only when the JVM exits normally:
- * every process killed outright leaves one behind. When the system property {@value
- * #DIRECTORY_PROPERTY} names a directory (the {@code crawler} script names one beside its jar), the
- * library is unpacked there once, under a name that changes with its contents, and every later
- * process links that file: no unpacking at the start, nothing left in the temporary directory.
- * Without the property, or when that directory cannot be used, RocksDB's own loader does as it
- * always does. Thread-safe; the library is linked once per process.
+ * Where the state stores' native library (RocksDB's) is linked from: a copy kept between runs, when
+ * a directory is named for it. RocksDB's own loader unpacks the library (15 MB) from its jar into a
+ * new temporary file at every start, deleted only when the JVM exits normally: every process killed
+ * outright leaves one behind. When the system property {@value #DIRECTORY_PROPERTY} names a
+ * directory (the {@code crawler} script names one beside its jar), the library is unpacked there
+ * once, under a name that changes with its contents, and every later process links that file: no
+ * unpacking at the start, nothing left in the temporary directory. Without the property, or when
+ * that directory cannot be used, RocksDB's own loader does as it always does. Thread-safe; the
+ * library is linked once per process.
  */
 public final class StateStoreLibrary {
 
