@@ -126,6 +126,10 @@ public final class StreamsService implements RunningService {
     KafkaStreams streams = new KafkaStreams(topology, streamsConfig);
     streams.setGlobalStateRestoreListener(new RestoreLog(name));
     Admin admin = Admin.create(config.adminProperties());
+    if (hasStores(description)) {
+      // linked while the instance joins its group, not when its first task opens a store
+      HeadStart.run(name + "-state-store-library", StateStores::loadLibrary);
+    }
     if (!Changelogs.sourceTopics(description).isEmpty()) {
       // made while the instance joins its group: the group's leader finds them when it assigns
       HeadStart.run(
@@ -292,5 +296,16 @@ public final class StreamsService implements RunningService {
     replacedMembers.close();
     admin.close(Duration.ofSeconds(5));
     LOG.info("{} stopped", name);
+  }
+
+  /** Whether the topology keeps state: a store of a processor's, or a global one. */
+  private static boolean hasStores(TopologyDescription description) {
+    return !description.globalStores().isEmpty()
+        || description.subtopologies().stream()
+            .flatMap(subtopology -> subtopology.nodes().stream())
+            .anyMatch(
+                node ->
+                    node instanceof TopologyDescription.Processor processor
+                        && !processor.stores().isEmpty());
   }
 }
