@@ -34,11 +34,25 @@ public final class StateStoreLibrary {
   /** The system property naming the directory the library is kept in between runs. */
   public static final String DIRECTORY_PROPERTY = "crawler.native.dir";
 
+  private static boolean loaded;
+
   private StateStoreLibrary() {}
 
-  /** Links the library (idempotent): from the kept copy when there is one to use, else the jar. */
-  public static void load() {
-    String directory = System.getProperty(DIRECTORY_PROPERTY, "");
+  /**
+   * Links the library, from the kept copy when there is one to use, else the jar. Only the first
+   * call does anything (the crawl command and each Streams service ask for it ahead); the others
+   * wait for it.
+   */
+  public static synchronized void load() {
+    if (loaded) {
+      return;
+    }
+    loaded = true;
+    link(System.getProperty(DIRECTORY_PROPERTY, ""));
+  }
+
+  /** Links the library from the copy kept in {@code directory}, or, blank or unusable, the jar. */
+  static void link(String directory) {
     if (!directory.isBlank()) {
       try {
         Path kept = keep(Path.of(directory));

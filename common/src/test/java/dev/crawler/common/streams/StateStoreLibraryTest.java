@@ -68,17 +68,7 @@ class StateStoreLibraryTest {
   @Test
   void aCopyThatCannotBeKeptLeavesTheLibraryToItsOwnLoader() throws IOException {
     Path file = Files.writeString(directory.resolve("not-a-directory"), "");
-    String before = System.getProperty(StateStoreLibrary.DIRECTORY_PROPERTY);
-    System.setProperty(StateStoreLibrary.DIRECTORY_PROPERTY, file.toString());
-    try {
-      StateStoreLibrary.load();
-    } finally {
-      if (before == null) {
-        System.clearProperty(StateStoreLibrary.DIRECTORY_PROPERTY);
-      } else {
-        System.setProperty(StateStoreLibrary.DIRECTORY_PROPERTY, before);
-      }
-    }
+    StateStoreLibrary.link(file.toString());
 
     try (Options options = new Options()) {
       assertThat(options.createIfMissing()).isFalse();
