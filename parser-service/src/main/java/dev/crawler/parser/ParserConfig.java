@@ -33,7 +33,7 @@ public final class ParserConfig extends StreamsServiceConfig {
 
   public static final String RECENT_LINKS_CONFIG = "parser.recent.links";
   private static final String RECENT_LINKS_DOC =
-      "Links each task remembers having sent to the frontier, so a link on many pages (menus, footers) is sent once; 0 sends every link. The frontier deduplicates regardless.";
+      "Links the parser remembers having sent to the frontier (all its tasks together; ~200 bytes each), so a link on many pages (menus, footers) is sent once; 0 sends every link. The frontier deduplicates regardless.";
 
   public static final String ROBOTS_AGENT_CONFIG = "parser.robots.agent";
   private static final String ROBOTS_AGENT_DOC =

@@ -123,7 +123,8 @@ public final class StreamsService implements RunningService {
     TopologyDescription description = topology.describe();
     Set<String> topologyTopics = topicsOf(description);
     StreamsConfig streamsConfig = new StreamsConfig(config.streamsProperties());
-    KafkaStreams streams = new KafkaStreams(topology, streamsConfig);
+    KafkaStreams streams =
+        new KafkaStreams(topology, streamsConfig, StreamTransactions.clientSupplier());
     streams.setGlobalStateRestoreListener(new RestoreLog(name));
     Admin admin = Admin.create(config.adminProperties());
     if (hasStores(description)) {

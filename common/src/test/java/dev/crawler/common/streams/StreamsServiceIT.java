@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -153,6 +155,71 @@ class StreamsServiceIT {
           .until(() -> read(cluster, out, output).containsAll(List.of("fail", "after")));
       assertThat(failed).isTrue();
       assertThat(output).containsExactly("first", "fail", "after");
+    } finally {
+      service.close();
+    }
+  }
+
+  /**
+   * A record is processed in its stream thread's transaction, which counts as committed once the
+   * thread's producer committed it; a thread that fails leaves its transaction uncommitted, and the
+   * record is processed again in one that commits.
+   */
+  @Test
+  void aRecordsTransactionIsCommittedOnceItsThreadCommitsAndNotWhenTheThreadFails(
+      TestCluster cluster) throws Exception {
+    String in = cluster.uniqueId("transactions-in");
+    String out = cluster.uniqueId("transactions-out");
+    Map<String, List<StreamTransactions.Transaction>> transactions = new ConcurrentHashMap<>();
+    AtomicBoolean failed = new AtomicBoolean();
+    Topology copy =
+        copy(
+            cluster,
+            in,
+            out,
+            (key, value) -> {
+              transactions
+                  .computeIfAbsent(value, v -> new CopyOnWriteArrayList<>())
+                  .add(StreamTransactions.current());
+              if (value.equals("fail") && failed.compareAndSet(false, true)) {
+                throw new AssertionError("an unexpected failure of the stream thread");
+              }
+            });
+    PlainStreamsSettings config =
+        new PlainStreamsSettings(
+            Map.of(
+                ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, cluster.schemaRegistryUrl(),
+                StreamsServiceConfig.APPLICATION_ID_CONFIG, cluster.uniqueId("transactions"),
+                StreamsServiceConfig.STATE_DIR_CONFIG,
+                    cluster.newDirectory("transactions-state").toString()));
+    StreamsService service = StreamsService.start(config, copy);
+    try (KafkaProducer<String, String> producer = producer(cluster)) {
+      producer.send(new ProducerRecord<>(in, "k", "first")).get(30, TimeUnit.SECONDS);
+      await("the first record's transaction committed")
+          .atMost(Duration.ofSeconds(90))
+          .until(
+              () ->
+                  transactions.containsKey("first")
+                      && transactions.get("first").get(0).isCommitted());
+      assertThat(transactions.get("first").get(0).holds()).isTrue();
+
+      producer.send(new ProducerRecord<>(in, "k", "fail"));
+      producer.send(new ProducerRecord<>(in, "k", "after"));
+      producer.flush();
+      await("the failed record processed again and committed")
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  transactions.getOrDefault("fail", List.of()).size() == 2
+                      && transactions.get("fail").get(1).isCommitted()
+                      && transactions.containsKey("after")
+                      && transactions.get("after").get(0).isCommitted());
+      StreamTransactions.Transaction failedIn = transactions.get("fail").get(0);
+      assertThat(failedIn.isCommitted()).isFalse();
+      assertThat(failedIn.holds()).as("seen from another thread").isFalse();
+      assertThat(failedIn).isNotSameAs(transactions.get("fail").get(1));
+      assertThat(transactions.get("first").get(0)).isNotSameAs(failedIn);
     } finally {
       service.close();
     }

@@ -12,8 +12,9 @@ import java.util.Set;
  *     without parameters); responses of other types are {@code IMPORT_REJECTED}
  * @param maxTextChars characters of text kept per document, at least 0; the checksum covers all the
  *     text, kept or not
- * @param recentLinks links each parser task remembers having sent to the frontier, so that a link
- *     on many pages (menus, footers) is sent once; 0 sends every link ({@link RecentLinks})
+ * @param recentLinks links the parser remembers having sent to the frontier, all its tasks
+ *     together, so that a link on many pages (menus, footers) is sent once; 0 sends every link
+ *     ({@link RecentLinks})
  * @param robotsAgent the crawler's name in robots directives addressed to one crawler ({@code <meta
  *     name="kafka-crawler">}, {@code X-Robots-Tag: kafka-crawler: noindex}), lower-case: the
  *     product token of the fetcher's user agent

@@ -1,7 +1,10 @@
 package dev.crawler.parser.domain;
 
+import dev.crawler.common.streams.StreamTransactions;
+import dev.crawler.common.streams.StreamTransactions.Transaction;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The links a parser task sent to the frontier lately, so that a link found on many pages (a menu,
@@ -13,8 +16,13 @@ import java.util.Map;
  * <p>A link is remembered for {@code maxAgeMillis} at most, then sent again: a recrawl that starts
  * later rediscovers every link, which its orphan detection relies on.
  *
- * <p>Must be {@linkplain #clear() cleared} whenever the task's output may have been discarded (a
- * transaction aborted, the task re-initialized), lest a link it remembers never reach the frontier.
+ * <p>A link sent in a stream thread's {@linkplain StreamTransactions transaction} is remembered
+ * with it, and keeps another from being sent only while that holds: once it committed, or within it
+ * (an abort discards both). A link whose transaction aborted is sent again; one that another thread
+ * sent in a transaction still open is sent too. So a task that moves to another thread, or a thread
+ * that joins, finds what the others committed. Links remembered without a transaction (a loop that
+ * writes through a producer of its own) must be {@linkplain #clear() cleared} whenever its output
+ * may have been discarded, lest a link it remembers never reach the frontier.
  */
 public final class RecentLinks {
 
@@ -23,7 +31,15 @@ public final class RecentLinks {
 
   private final int capacity;
   private final long maxAgeMillis;
-  private final LinkedHashMap<String, Long> urls;
+  private final LinkedHashMap<String, Sent> urls;
+
+  /** When a URL was sent, and in which transaction (null: none). */
+  private record Sent(long atMillis, @Nullable Transaction transaction) {
+
+    boolean holds() {
+      return transaction == null || transaction.holds();
+    }
+  }
 
   /**
    * @param capacity URLs remembered at most; 0 remembers none, so every link is sent
@@ -44,7 +60,7 @@ public final class RecentLinks {
           private static final long serialVersionUID = 1L;
 
           @Override
-          protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+          protected boolean removeEldestEntry(Map.Entry<String, Sent> eldest) {
             return size() > RecentLinks.this.capacity;
           }
         };
@@ -60,14 +76,22 @@ public final class RecentLinks {
    * as sent now.
    */
   public boolean isNew(String url, long nowMillis) {
+    return isNew(url, null, nowMillis);
+  }
+
+  /**
+   * Whether the URL was not sent within the maximum age before {@code nowMillis}, in a transaction
+   * that holds; if so it counts as sent now, in {@code transaction}.
+   */
+  public boolean isNew(String url, @Nullable Transaction transaction, long nowMillis) {
     if (capacity == 0) {
       return true;
     }
-    Long sentAt = urls.get(url);
-    if (sentAt != null && nowMillis - sentAt < maxAgeMillis) {
+    Sent sent = urls.get(url);
+    if (sent != null && nowMillis - sent.atMillis() < maxAgeMillis && sent.holds()) {
       return false;
     }
-    urls.put(url, nowMillis);
+    urls.put(url, new Sent(nowMillis, transaction));
     return true;
   }
 

@@ -3,6 +3,8 @@ package dev.crawler.parser.streams;
 import dev.crawler.common.decision.CrawlLog;
 import dev.crawler.common.decision.Decision;
 import dev.crawler.common.streams.QuietCommit;
+import dev.crawler.common.streams.StreamTransactions;
+import dev.crawler.common.streams.StreamTransactions.Transaction;
 import dev.crawler.events.DiscoveredUrl;
 import dev.crawler.events.FetchResult;
 import dev.crawler.events.Outcome;
@@ -109,13 +111,8 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
     this.quiet = QuietCommit.of(context);
-    // (re-)initialized, possibly after an aborted transaction: what it remembers may not have been
-    // written. Another task's links are forgotten too (they are sent again, which costs only the
-    // frontier a lookup); a link another task skipped because this one had sent it is sent again
-    // when this task parses its pages again.
-    synchronized (recentLinks) {
-      recentLinks.clear();
-    }
+    // (re-)initialized, perhaps after its transaction aborted: the links remembered with that
+    // transaction no longer hold, the others do (RecentLinks)
   }
 
   /**
@@ -255,10 +252,11 @@ final class ParserProcessor implements Processor<String, FetchResult, String, Sp
   private List<KeyValue<String, DiscoveredUrl>> newlyFound(
       List<KeyValue<String, DiscoveredUrl>> discovered, Instant now) {
     List<KeyValue<String, DiscoveredUrl>> found = new ArrayList<>(discovered.size());
+    Transaction transaction = StreamTransactions.current();
     synchronized (recentLinks) {
       for (KeyValue<String, DiscoveredUrl> url : discovered) {
         if (url.value.getKind() == UrlKind.CANONICAL
-            || recentLinks.isNew(url.value.getUrl(), now.toEpochMilli())) {
+            || recentLinks.isNew(url.value.getUrl(), transaction, now.toEpochMilli())) {
           found.add(url);
         }
       }

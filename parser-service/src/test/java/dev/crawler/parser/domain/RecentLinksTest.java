@@ -2,6 +2,9 @@ package dev.crawler.parser.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.crawler.common.streams.StreamTransactions;
+import dev.crawler.common.streams.StreamTransactions.Transaction;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 class RecentLinksTest {
@@ -46,5 +49,17 @@ class RecentLinksTest {
         .as("a later recrawl sees every link again")
         .isTrue();
     assertThat(links.isNew("http://a.example/x", 1500)).isFalse();
+  }
+
+  @Test
+  void aLinkSentInAnOpenTransactionIsNotSentAgainWithinItButIsByAnotherThread() throws Exception {
+    RecentLinks links = new RecentLinks(10);
+    Transaction open = StreamTransactions.current();
+    assertThat(links.isNew("a", open, 0)).isTrue();
+
+    assertThat(links.isNew("a", open, 1)).as("within its transaction").isFalse();
+    assertThat(CompletableFuture.supplyAsync(() -> links.isNew("a", null, 2)).get())
+        .as("another thread, while it is open")
+        .isTrue();
   }
 }
