@@ -9,6 +9,7 @@ import dev.crawler.embedded.junit.TestCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,14 +67,10 @@ class StreamsServiceIT {
               }
             });
     PlainStreamsSettings config =
-        new PlainStreamsSettings(
-            Map.of(
-                ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
-                ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, cluster.schemaRegistryUrl(),
-                StreamsServiceConfig.APPLICATION_ID_CONFIG, cluster.uniqueId("stuck"),
-                StreamsServiceConfig.STATE_DIR_CONFIG,
-                    cluster.newDirectory("stuck-state").toString(),
-                StreamsServiceConfig.STALL_TIMEOUT_MS_CONFIG, Long.toString(BOUND.toMillis())));
+        settings(
+            cluster,
+            "stuck",
+            Map.of(StreamsServiceConfig.STALL_TIMEOUT_MS_CONFIG, Long.toString(BOUND.toMillis())));
     StreamsService service = StreamsService.start(config, copy);
     try (KafkaProducer<String, String> producer = producer(cluster)) {
       producer.send(new ProducerRecord<>(in, "k", "first")).get(30, TimeUnit.SECONDS);
@@ -130,15 +127,14 @@ class StreamsServiceIT {
             });
     Duration session = Duration.ofSeconds(45);
     PlainStreamsSettings config =
-        new PlainStreamsSettings(
+        settings(
+            cluster,
+            "replaced",
             Map.of(
-                ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
-                ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, cluster.schemaRegistryUrl(),
-                ServiceConfig.SESSION_TIMEOUT_MS_CONFIG, Long.toString(session.toMillis()),
-                StreamsServiceConfig.APPLICATION_ID_CONFIG, cluster.uniqueId("replaced"),
-                StreamsServiceConfig.INSTANCE_ID_CONFIG, "instance-a",
-                StreamsServiceConfig.STATE_DIR_CONFIG,
-                    cluster.newDirectory("replaced-state").toString()));
+                ServiceConfig.SESSION_TIMEOUT_MS_CONFIG,
+                Long.toString(session.toMillis()),
+                StreamsServiceConfig.INSTANCE_ID_CONFIG,
+                "instance-a"));
     StreamsService service = StreamsService.start(config, copy);
     try (KafkaProducer<String, String> producer = producer(cluster)) {
       producer.send(new ProducerRecord<>(in, "k", "first")).get(30, TimeUnit.SECONDS);
@@ -185,14 +181,7 @@ class StreamsServiceIT {
                 throw new AssertionError("an unexpected failure of the stream thread");
               }
             });
-    PlainStreamsSettings config =
-        new PlainStreamsSettings(
-            Map.of(
-                ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
-                ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, cluster.schemaRegistryUrl(),
-                StreamsServiceConfig.APPLICATION_ID_CONFIG, cluster.uniqueId("transactions"),
-                StreamsServiceConfig.STATE_DIR_CONFIG,
-                    cluster.newDirectory("transactions-state").toString()));
+    PlainStreamsSettings config = settings(cluster, "transactions", Map.of());
     StreamsService service = StreamsService.start(config, copy);
     try (KafkaProducer<String, String> producer = producer(cluster)) {
       producer.send(new ProducerRecord<>(in, "k", "first")).get(30, TimeUnit.SECONDS);
@@ -241,13 +230,10 @@ class StreamsServiceIT {
     copy.addProcessor("copy", QuietCopy::new, "in");
     copy.addSink("out", out, Serdes.String().serializer(), Serdes.String().serializer(), "copy");
     PlainStreamsSettings config =
-        new PlainStreamsSettings(
+        settings(
+            cluster,
+            "quiet",
             Map.of(
-                ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
-                ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, cluster.schemaRegistryUrl(),
-                StreamsServiceConfig.APPLICATION_ID_CONFIG, cluster.uniqueId("quiet"),
-                StreamsServiceConfig.STATE_DIR_CONFIG,
-                    cluster.newDirectory("quiet-state").toString(),
                 // an interval no part of the test waits for: every commit before the close is a
                 // quiet one
                 StreamsServiceConfig.COMMIT_INTERVAL_MS_CONFIG, "60000",
@@ -276,6 +262,21 @@ class StreamsServiceIT {
     }
     // closing commits what was processed
     assertThat(committed(cluster, output).records()).isEqualTo(1 + QuietCommit.MAX_BURST * 3);
+  }
+
+  /**
+   * A service's settings on the cluster: an application of its own named after {@code name}, a
+   * state directory of its own, and {@code more}.
+   */
+  private static PlainStreamsSettings settings(
+      TestCluster cluster, String name, Map<String, String> more) {
+    Map<String, String> settings = new HashMap<>(more);
+    settings.put(ServiceConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+    settings.put(ServiceConfig.SCHEMA_REGISTRY_URL_CONFIG, cluster.schemaRegistryUrl());
+    settings.put(StreamsServiceConfig.APPLICATION_ID_CONFIG, cluster.uniqueId(name));
+    settings.put(
+        StreamsServiceConfig.STATE_DIR_CONFIG, cluster.newDirectory(name + "-state").toString());
+    return new PlainStreamsSettings(settings);
   }
 
   /** Copies its input, counting every record for its quiet commits. */
